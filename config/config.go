@@ -1,0 +1,315 @@
+// Package config turns the environment (and an optional .env file) into a
+// validated Config. Every variable of DESIGN.md ("Configuration") is here;
+// a mistake stops start-up with one line naming the variable.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-playground/validator/v10"
+)
+
+// Config is the service's whole configuration.
+type Config struct {
+	ListenAddr           string   `env:"LISTEN_ADDR" validate:"required,hostname_port"`
+	APIKeys              []string `env:"API_KEYS"`
+	AllowUnauthenticated bool     `env:"ALLOW_UNAUTHENTICATED"`
+	MaxBodyBytes         int64    `env:"MAX_BODY_BYTES" validate:"min=1024,max=67108864"`
+
+	PharoMCPCommand string        `env:"PHARO_MCP_COMMAND" validate:"required"`
+	PharoMCPArgs    []string      `env:"PHARO_MCP_ARGS"`
+	PharoMCPCwd     string        `env:"PHARO_MCP_CWD"`
+	PharoMCPEnv     []string      `env:"PHARO_MCP_ENV" validate:"dive,contains=="`
+	PharoMCPTimeout time.Duration `env:"PHARO_MCP_TIMEOUT" validate:"min=1s,max=1h"`
+
+	ModelProvider     string `env:"MODEL_PROVIDER" validate:"oneof=gemini openai scripted"`
+	GeminiAPIKey      string `env:"GEMINI_API_KEY"`
+	GeminiBaseURL     string `env:"GOOGLE_GEMINI_BASE_URL" validate:"omitempty,http_url"`
+	ModelID           string `env:"MODEL_ID" validate:"required,max=200"`
+	ReviewerModelID   string `env:"REVIEWER_MODEL_ID" validate:"required,max=200"`
+	WriterModelID     string `env:"WRITER_MODEL_ID" validate:"required,max=200"`
+	ValidatorModelID  string `env:"VALIDATOR_MODEL_ID" validate:"required,max=200"`
+	RefinerModelID    string `env:"REFINER_MODEL_ID" validate:"required,max=200"`
+	OpenAIBaseURL     string `env:"OPENAI_BASE_URL" validate:"omitempty,http_url"`
+	OpenAIAPIKey      string `env:"OPENAI_API_KEY"`
+	ScriptedModelFile string `env:"SCRIPTED_MODEL_FILE"`
+
+	ModelTimeout            time.Duration `env:"MODEL_TIMEOUT" validate:"min=1s,max=1h"`
+	ModelMaxRetries         int           `env:"MODEL_MAX_RETRIES" validate:"min=0,max=20"`
+	MaxValidationIterations int           `env:"MAX_VALIDATION_ITERATIONS" validate:"min=1,max=20"`
+	ReviewerMaxToolRounds   int           `env:"REVIEWER_MAX_TOOL_ROUNDS" validate:"min=0,max=10"`
+	PipelineTimeout         time.Duration `env:"PIPELINE_TIMEOUT" validate:"min=1s,max=24h"`
+	ShutdownGrace           time.Duration `env:"SHUTDOWN_GRACE" validate:"min=0,max=24h"`
+
+	DataDir   string `env:"DATA_DIR" validate:"required"`
+	LogLevel  string `env:"LOG_LEVEL" validate:"oneof=debug info warn error"`
+	LogFormat string `env:"LOG_FORMAT" validate:"oneof=json console"`
+
+	// Warnings are things start-up should log loudly but not refuse.
+	Warnings []string `env:"-"`
+}
+
+// Getenv looks a variable up; the second result says whether it is set.
+type Getenv func(key string) (string, bool)
+
+// Load reads the configuration. dotenv holds the variables of an optional
+// .env file; the real environment wins over it.
+func Load(getenv Getenv, dotenv map[string]string) (Config, error) {
+	lookup := func(key string) (string, bool) {
+		if v, ok := getenv(key); ok {
+			return v, true
+		}
+		v, ok := dotenv[key]
+		return v, ok
+	}
+	r := reader{lookup: lookup}
+	cfg := r.read()
+	if err := errors.Join(r.errs...); err != nil {
+		return Config{}, err
+	}
+	if err := cfg.validate(); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+func (r *reader) read() Config {
+	c := Config{
+		ListenAddr:      r.str("LISTEN_ADDR", "127.0.0.1:8080"),
+		APIKeys:         r.list("API_KEYS"),
+		MaxBodyBytes:    int64(r.integer("MAX_BODY_BYTES", 64<<10)),
+		PharoMCPCommand: r.str("PHARO_MCP_COMMAND", filepath.Join("bin", "pharo-sim")),
+		PharoMCPCwd:     r.str("PHARO_MCP_CWD", ""),
+		PharoMCPEnv:     r.list("PHARO_MCP_ENV"),
+		PharoMCPTimeout: r.duration("PHARO_MCP_TIMEOUT", 60*time.Second),
+		DataDir:         r.str("DATA_DIR", ".data"),
+		LogLevel:        strings.ToLower(r.str("LOG_LEVEL", "info")),
+		LogFormat:       strings.ToLower(r.str("LOG_FORMAT", "json")),
+	}
+	c.AllowUnauthenticated = r.boolean("ALLOW_UNAUTHENTICATED", false)
+	c.PharoMCPArgs = r.args("PHARO_MCP_ARGS", []string{"serve", "--dir", filepath.Join(c.DataDir, "image")})
+	r.readModel(&c)
+	c.ModelTimeout = r.duration("MODEL_TIMEOUT", 120*time.Second)
+	c.ModelMaxRetries = r.integer("MODEL_MAX_RETRIES", 4)
+	c.MaxValidationIterations = r.integer("MAX_VALIDATION_ITERATIONS", 3)
+	c.ReviewerMaxToolRounds = r.integer("REVIEWER_MAX_TOOL_ROUNDS", 2)
+	c.PipelineTimeout = r.duration("PIPELINE_TIMEOUT", 20*time.Minute)
+	c.ShutdownGrace = r.duration("SHUTDOWN_GRACE", 2*time.Minute)
+	return c
+}
+
+func (r *reader) readModel(c *Config) {
+	c.GeminiAPIKey = r.str("GEMINI_API_KEY", "")
+	if c.GeminiAPIKey == "" {
+		c.GeminiAPIKey = r.str("GOOGLE_API_KEY", "")
+	}
+	c.GeminiBaseURL = r.str("GOOGLE_GEMINI_BASE_URL", "")
+	defaultProvider := "scripted"
+	if c.GeminiAPIKey != "" {
+		defaultProvider = "gemini"
+	}
+	c.ModelProvider = strings.ToLower(r.str("MODEL_PROVIDER", defaultProvider))
+	c.ModelID = r.str("MODEL_ID", "gemini-2.5-flash")
+	c.ReviewerModelID = r.str("REVIEWER_MODEL_ID", c.ModelID)
+	c.WriterModelID = r.str("WRITER_MODEL_ID", c.ModelID)
+	c.ValidatorModelID = r.str("VALIDATOR_MODEL_ID", c.ModelID)
+	c.RefinerModelID = r.str("REFINER_MODEL_ID", c.ModelID)
+	c.OpenAIBaseURL = r.str("OPENAI_BASE_URL", "")
+	c.OpenAIAPIKey = r.str("OPENAI_API_KEY", "")
+	c.ScriptedModelFile = r.str("SCRIPTED_MODEL_FILE", filepath.Join("examples", "sample-image", "demo-model.json"))
+}
+
+// validate checks field rules (validator/v10) and the rules across fields.
+func (c *Config) validate() error {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	var errs []error
+	if err := v.Struct(c); err != nil {
+		var verrs validator.ValidationErrors
+		if !errors.As(err, &verrs) {
+			return fmt.Errorf("config: %w", err)
+		}
+		for _, fe := range verrs {
+			errs = append(errs, fieldError(fe))
+		}
+	}
+	errs = append(errs, c.crossChecks()...)
+	return errors.Join(errs...)
+}
+
+func (c *Config) crossChecks() []error {
+	var errs []error
+	switch c.ModelProvider {
+	case "gemini":
+		if c.GeminiAPIKey == "" {
+			errs = append(errs, errors.New("MODEL_PROVIDER=gemini needs GEMINI_API_KEY or GOOGLE_API_KEY"))
+		}
+	case "openai":
+		if c.OpenAIBaseURL == "" {
+			errs = append(errs, errors.New("MODEL_PROVIDER=openai needs OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1)"))
+		}
+	case "scripted":
+		if c.ScriptedModelFile == "" {
+			errs = append(errs, errors.New("MODEL_PROVIDER=scripted needs SCRIPTED_MODEL_FILE"))
+		}
+	}
+	if _, _, err := net.SplitHostPort(c.ListenAddr); err == nil && len(c.APIKeys) == 0 && !isLoopback(c.ListenAddr) {
+		if !c.AllowUnauthenticated {
+			errs = append(errs, fmt.Errorf("LISTEN_ADDR=%s is not loopback and API_KEYS is empty: set API_KEYS, or ALLOW_UNAUTHENTICATED=true to accept anyone", c.ListenAddr))
+		} else {
+			c.Warnings = append(c.Warnings, "ALLOW_UNAUTHENTICATED=true: anyone who reaches "+c.ListenAddr+" can write into the image")
+		}
+	}
+	for _, k := range c.APIKeys {
+		if len(k) < 16 {
+			errs = append(errs, errors.New("API_KEYS: every key must be at least 16 characters"))
+			break
+		}
+	}
+	return errs
+}
+
+// isLoopback reports whether addr listens on loopback only.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func fieldError(fe validator.FieldError) error {
+	name := envName(fe.StructField())
+	val := fmt.Sprint(fe.Value())
+	if strings.Contains(name, "KEY") {
+		val = "(hidden)"
+	}
+	switch fe.Tag() {
+	case "required":
+		return fmt.Errorf("%s must not be empty", name)
+	case "oneof":
+		return fmt.Errorf("%s=%s: must be one of %s", name, val, strings.ReplaceAll(fe.Param(), " ", ", "))
+	case "min", "max":
+		return fmt.Errorf("%s=%s: must be %s %s", name, val, map[string]string{"min": "at least", "max": "at most"}[fe.Tag()], fe.Param())
+	case "hostname_port":
+		return fmt.Errorf("%s=%s: must be host:port (e.g. 127.0.0.1:8080)", name, val)
+	case "http_url":
+		return fmt.Errorf("%s=%s: must be an http(s) URL", name, val)
+	case "contains":
+		return fmt.Errorf("%s: every entry must be KEY=VALUE, got %q", name, val)
+	default:
+		return fmt.Errorf("%s=%s: fails %s", name, val, fe.Tag())
+	}
+}
+
+// envName maps a struct field to its variable through the env tag.
+func envName(field string) string {
+	if i := strings.IndexByte(field, '['); i >= 0 {
+		field = field[:i] // PharoMCPEnv[0] → PharoMCPEnv
+	}
+	if f, ok := reflect.TypeOf(Config{}).FieldByName(field); ok {
+		if e := f.Tag.Get("env"); e != "" && e != "-" {
+			return e
+		}
+	}
+	return field
+}
+
+// reader collects parse errors so that every mistake is reported at once.
+type reader struct {
+	lookup func(string) (string, bool)
+	errs   []error
+}
+
+func (r *reader) str(key, def string) string {
+	if v, ok := r.lookup(key); ok && strings.TrimSpace(v) != "" {
+		return strings.TrimSpace(v)
+	}
+	return def
+}
+
+func (r *reader) list(key string) []string {
+	var out []string
+	for _, part := range strings.Split(r.str(key, ""), ",") {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (r *reader) integer(key string, def int) int {
+	s := r.str(key, "")
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s=%s: must be a whole number", key, s))
+		return def
+	}
+	return n
+}
+
+func (r *reader) boolean(key string, def bool) bool {
+	s := r.str(key, "")
+	if s == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s=%s: must be true or false", key, s))
+		return def
+	}
+	return b
+}
+
+// duration accepts Go durations (90s, 2m) and plain seconds (the original's 1200).
+func (r *reader) duration(key string, def time.Duration) time.Duration {
+	s := r.str(key, "")
+	if s == "" {
+		return def
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		return time.Duration(n) * time.Second
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s=%s: must be a duration such as 60s or 2m", key, s))
+		return def
+	}
+	return d
+}
+
+func (r *reader) args(key string, def []string) []string {
+	s, ok := r.lookup(key)
+	if !ok {
+		return def
+	}
+	args, err := SplitArgs(s)
+	if err != nil {
+		r.errs = append(r.errs, fmt.Errorf("%s: %w", key, err))
+		return def
+	}
+	return args
+}
+
+// RedactedURL hides credentials in a URL for logs.
+func RedactedURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable URL)"
+	}
+	return u.Redacted()
+}
