@@ -1,0 +1,230 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"go.uber.org/zap"
+
+	"pharo-refactor/agents"
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline"
+	"pharo-refactor/pipeline/kind"
+)
+
+// refactor runs one refactoring and answers its result.
+func (s *Server) refactor(c echo.Context) error {
+	req, err := s.parseRefactor(c)
+	if err != nil {
+		return err
+	}
+	slot, err := s.reserve()
+	if err != nil {
+		return s.refusal(c, err)
+	}
+	res, err := slot.Run(c.Request().Context(), pipeline.Request{Ref: req.Ref(), DryRun: req.DryRun, RequestID: requestID(c)})
+	s.metrics.observe(res, err)
+	if err != nil {
+		return s.runFailure(c, res, err)
+	}
+	return c.JSON(http.StatusOK, newRefactorBody(res))
+}
+
+// parseRefactor reads, decodes and validates the body: 413, 400 or 422.
+func (s *Server) parseRefactor(c echo.Context) (RefactorRequest, error) {
+	body, err := readBody(c.Request(), s.opts.MaxBodyBytes)
+	if errors.Is(err, errBodyTooLarge) {
+		return RefactorRequest{}, kind.New(kind.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
+	}
+	if err != nil {
+		return RefactorRequest{}, kind.Wrap(kind.InvalidRequest, err, "")
+	}
+	req, err := decodeRefactor(body)
+	if err != nil {
+		p := newProblem(c, kind.New(kind.InvalidRequest, "%s", err.Error()))
+		p.Status = http.StatusBadRequest
+		return RefactorRequest{}, &problemError{p}
+	}
+	fields, err := validateRefactor(s.validate, req)
+	if err != nil {
+		p := newProblem(c, err)
+		p.Errors = fields
+		return RefactorRequest{}, &problemError{p}
+	}
+	return req, nil
+}
+
+func (s *Server) reserve() (*pipeline.Slot, error) {
+	if s.stopping.Load() {
+		return nil, kind.New(kind.ShuttingDown, "the service is shutting down; retry on another instance or later")
+	}
+	return s.pipe.Reserve()
+}
+
+// refusal answers a run that could not start; busy carries Retry-After and
+// the original's message.
+func (s *Server) refusal(c echo.Context, err error) error {
+	p := newProblem(c, err)
+	if kind.Of(err) == kind.Busy {
+		s.metrics.busy.Inc()
+		p.RetryAfter = s.pipe.Gate().RetryAfter()
+		p.Detail = "Agent is busy processing another request. Please try again later."
+	}
+	if kind.Of(err) == kind.ShuttingDown {
+		p.RetryAfter = 5
+	}
+	return &problemError{p}
+}
+
+// runFailure answers a failed run with what the client needs to act.
+func (s *Server) runFailure(c echo.Context, res *pipeline.Result, err error) error {
+	if errors.Is(err, context.Canceled) {
+		s.log.Info("client went away; run stopped", zap.String("request_id", requestID(c)))
+		return nil // nobody is listening
+	}
+	p := newProblem(c, err)
+	if res != nil {
+		p.ID = res.ID
+		p.Iterations = res.Iterations
+		p.Usage = &UsageBody{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}
+		switch kind.Of(err) {
+		case kind.NotApproved:
+			p.RefactoredCode, p.Feedback = res.RefactoredCode, res.Feedback
+		case kind.ReleaseFailed, kind.MethodChanged:
+			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
+		}
+	}
+	return &problemError{p}
+}
+
+// problemError carries a ready problem to the error handler.
+type problemError struct{ p *Problem }
+
+func (e *problemError) Error() string { return e.p.Detail }
+
+// UsageBody is the usage object of a response.
+type UsageBody struct {
+	ModelCalls   int   `json:"model_calls"`
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// LegacyResult keeps the original service's `result` object for its clients.
+type LegacyResult struct {
+	CodeReview       string `json:"code_review"`
+	RefactoredCode   string `json:"refactored_code"`
+	ValidationResult string `json:"validation_result"`
+	ReleaseStatus    string `json:"release_status"`
+}
+
+// RefactorBody is the 200 body: the original's fields plus the new ones.
+type RefactorBody struct {
+	Success       bool                 `json:"success"`
+	ClassName     string               `json:"class_name"`
+	MethodName    string               `json:"method_name"`
+	Result        LegacyResult         `json:"result"`
+	Error         *string              `json:"error"`
+	ID            string               `json:"id"`
+	Outcome       string               `json:"outcome"`
+	IsClassMethod bool                 `json:"is_class_method"`
+	Protocol      string               `json:"protocol"`
+	OriginalCode  string               `json:"original_code"`
+	Refactored    string               `json:"refactored_code"`
+	Review        agents.Review        `json:"review"`
+	Validation    agents.Verdict       `json:"validation"`
+	Iterations    int                  `json:"iterations"`
+	Rounds        []pipeline.Round     `json:"rounds"`
+	Usage         UsageBody            `json:"usage"`
+	Stages        []pipeline.StageStat `json:"stages"`
+	DurationMS    int64                `json:"duration_ms"`
+}
+
+func newRefactorBody(res *pipeline.Result) RefactorBody {
+	b := RefactorBody{
+		Success: true, ClassName: res.Ref.Class, MethodName: res.Ref.Selector,
+		ID: res.ID, Outcome: string(res.Outcome), IsClassMethod: res.Ref.ClassSide, Protocol: res.Protocol,
+		OriginalCode: res.OriginalCode, Refactored: res.RefactoredCode, Iterations: res.Iterations,
+		Rounds: res.Rounds, Stages: res.Stages, DurationMS: res.Duration.Milliseconds(),
+		Usage: UsageBody{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
+	}
+	if res.Review != nil {
+		b.Review = *res.Review
+	}
+	if res.Validation != nil {
+		b.Validation = *res.Validation
+	}
+	b.Result = LegacyResult{
+		CodeReview:       reviewText(b.Review),
+		RefactoredCode:   res.RefactoredCode,
+		ValidationResult: strings.TrimSpace(string(b.Validation.Verdict) + ": " + b.Validation.Feedback),
+		ReleaseStatus:    releaseText(res),
+	}
+	return b
+}
+
+func reviewText(r agents.Review) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "[%s] %s", r.Severity, r.Summary)
+	for _, is := range r.Issues {
+		fmt.Fprintf(&sb, "\n- %s: %s Suggestion: %s", is.Principle, is.Problem, is.Suggestion)
+	}
+	return sb.String()
+}
+
+func releaseText(res *pipeline.Result) string {
+	if res.Outcome == pipeline.OutcomeProposed {
+		return "Dry run: approved, not compiled into the image."
+	}
+	return fmt.Sprintf("Released: %s compiled in protocol '%s'.", res.Ref, res.Protocol)
+}
+
+// HealthBody is /health: the original's fields plus busy and the MCP state.
+type HealthBody struct {
+	Status  string           `json:"status"`
+	Version string           `json:"version"`
+	AppName string           `json:"app_name"`
+	Busy    bool             `json:"busy"`
+	MCP     mcpclient.Health `json:"mcp"`
+}
+
+func (s *Server) health(c echo.Context) error {
+	return c.JSON(http.StatusOK, HealthBody{
+		Status: "healthy", Version: s.opts.Version, AppName: s.opts.AppName,
+		Busy: s.pipe.Gate().Busy(), MCP: s.mcp.Health(),
+	})
+}
+
+// ReadyBody is /ready.
+type ReadyBody struct {
+	Ready   bool     `json:"ready"`
+	Reasons []string `json:"reasons"`
+}
+
+// ready is 200 only when the MCP subprocess is up and answered recently and
+// a model is configured. An idle connection is probed with a cheap call.
+func (s *Server) ready(c echo.Context) error {
+	var reasons []string
+	if s.stopping.Load() {
+		reasons = append(reasons, "shutting down")
+	}
+	if !s.pipe.ModelConfigured() {
+		reasons = append(reasons, "no model is configured")
+	}
+	h := s.mcp.Health()
+	if !h.Up || time.Since(h.LastSuccess) > s.opts.ReadyProbeAfter {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), 5*time.Second)
+		defer cancel()
+		if _, err := s.mcp.ClassExists(ctx, "Object"); err != nil {
+			reasons = append(reasons, "the Pharo image does not answer: "+err.Error())
+		}
+	}
+	if len(reasons) > 0 {
+		return c.JSON(http.StatusServiceUnavailable, ReadyBody{Ready: false, Reasons: reasons})
+	}
+	return c.JSON(http.StatusOK, ReadyBody{Ready: true, Reasons: []string{}})
+}

@@ -1,0 +1,63 @@
+package api
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"pharo-refactor/pipeline"
+	"pharo-refactor/pipeline/kind"
+)
+
+// metrics are the operators' view of runs (GET /metrics).
+type metrics struct {
+	runs       *prometheus.CounterVec
+	duration   prometheus.Histogram
+	modelCalls prometheus.Counter
+	tokens     *prometheus.CounterVec
+	busy       prometheus.Counter
+}
+
+func newMetrics(reg *prometheus.Registry, pipe *pipeline.Pipeline) *metrics {
+	m := &metrics{
+		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "refactord_runs_total", Help: "Finished runs by outcome or error code.",
+		}, []string{"result"}),
+		duration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "refactord_run_duration_seconds", Help: "Wall time of runs.",
+			Buckets: []float64{0.1, 0.5, 1, 5, 10, 30, 60, 120, 300, 600, 1200},
+		}),
+		modelCalls: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "refactord_model_calls_total", Help: "Model calls made by runs.",
+		}),
+		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "refactord_model_tokens_total", Help: "Model tokens by direction.",
+		}, []string{"direction"}),
+		busy: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "refactord_busy_rejections_total", Help: "Requests refused because a run was in flight.",
+		}),
+	}
+	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "refactord_run_in_flight", Help: "1 while a run holds the slot.",
+	}, func() float64 {
+		if pipe.Gate().Busy() {
+			return 1
+		}
+		return 0
+	})
+	reg.MustRegister(m.runs, m.duration, m.modelCalls, m.tokens, m.busy, inFlight)
+	return m
+}
+
+func (m *metrics) observe(res *pipeline.Result, err error) {
+	label := "error:" + string(kind.Of(err))
+	if err == nil {
+		label = string(res.Outcome)
+	}
+	m.runs.WithLabelValues(label).Inc()
+	if res == nil {
+		return
+	}
+	m.duration.Observe(res.Duration.Seconds())
+	m.modelCalls.Add(float64(res.Usage.ModelCalls))
+	m.tokens.WithLabelValues("input").Add(float64(res.Usage.InputTokens))
+	m.tokens.WithLabelValues("output").Add(float64(res.Usage.OutputTokens))
+}

@@ -1,0 +1,135 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline/kind"
+	"pharo-refactor/smalltalk"
+)
+
+// RefactorRequest is the body of POST /api/v1/refactor, flat or wrapped in
+// {"refactor_request": …} as the original's clients send it.
+type RefactorRequest struct {
+	ClassName     string `json:"class_name" validate:"required,max=256,smalltalk_class"`
+	MethodName    string `json:"method_name" validate:"required,max=1024,smalltalk_selector"`
+	IsClassMethod bool   `json:"is_class_method"`
+	DryRun        bool   `json:"dry_run"`
+}
+
+// Ref is the method the request names.
+func (r RefactorRequest) Ref() mcpclient.MethodRef {
+	return mcpclient.MethodRef{Class: r.ClassName, Selector: r.MethodName, ClassSide: r.IsClassMethod}
+}
+
+// newValidator registers the Smalltalk tags.
+func newValidator() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string { return jsonName(f.Tag.Get("json")) })
+	_ = v.RegisterValidation("smalltalk_class", func(fl validator.FieldLevel) bool {
+		return smalltalk.IsClassName(fl.Field().String())
+	})
+	_ = v.RegisterValidation("smalltalk_selector", func(fl validator.FieldLevel) bool {
+		return smalltalk.IsSelector(fl.Field().String())
+	})
+	return v
+}
+
+func jsonName(tag string) string {
+	name, _, _ := strings.Cut(tag, ",")
+	return name
+}
+
+// errBodyTooLarge marks a body over the limit.
+var errBodyTooLarge = errors.New("body too large")
+
+// readBody reads at most limit bytes.
+func readBody(r *http.Request, limit int64) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the body: %w", err)
+	}
+	if int64(len(body)) > limit {
+		return nil, errBodyTooLarge
+	}
+	return body, nil
+}
+
+// decodeRefactor parses either body form strictly: unknown fields, trailing
+// data and wrong types are refused.
+func decodeRefactor(body []byte) (RefactorRequest, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(body, &probe); err != nil {
+		return RefactorRequest{}, fmt.Errorf("the body is not a JSON object: %w", err)
+	}
+	inner := body
+	if wrapped, ok := probe["refactor_request"]; ok {
+		if len(probe) != 1 {
+			return RefactorRequest{}, errors.New(`"refactor_request" must be the only field when present`)
+		}
+		inner = wrapped
+	}
+	var req RefactorRequest
+	dec := json.NewDecoder(bytes.NewReader(inner))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return RefactorRequest{}, fmt.Errorf("the body does not match the request schema: %w", err)
+	}
+	if dec.More() {
+		return RefactorRequest{}, errors.New("trailing data after the JSON object")
+	}
+	// The class side may also be named as Pharo prints it: "Foo class".
+	if base, ok := strings.CutSuffix(req.ClassName, " class"); ok {
+		req.ClassName, req.IsClassMethod = base, true
+	}
+	return req, nil
+}
+
+// validateRefactor checks fields and lists every mistake.
+func validateRefactor(v *validator.Validate, req RefactorRequest) ([]FieldError, error) {
+	err := v.Struct(req)
+	if err == nil {
+		return nil, nil
+	}
+	var verrs validator.ValidationErrors
+	if !errors.As(err, &verrs) {
+		return nil, fmt.Errorf("validating the request: %w", err)
+	}
+	out := make([]FieldError, 0, len(verrs))
+	for _, fe := range verrs {
+		out = append(out, FieldError{Field: fe.Field(), Message: fieldMessage(fe)})
+	}
+	return out, kind.New(kind.InvalidRequest, "invalid fields: %s", fieldList(out))
+}
+
+func fieldMessage(fe validator.FieldError) string {
+	switch fe.Tag() {
+	case "required":
+		return "is required"
+	case "max":
+		return "is longer than " + fe.Param() + " characters"
+	case "smalltalk_class":
+		return fmt.Sprintf("%q is not a Smalltalk class name (a capital letter, then letters, digits or _)", fe.Value())
+	case "smalltalk_selector":
+		return fmt.Sprintf("%q is not a Smalltalk selector (unary foo, binary +, keyword at:put:)", fe.Value())
+	default:
+		return "fails " + fe.Tag()
+	}
+}
+
+func fieldList(errs []FieldError) string {
+	parts := make([]string, len(errs))
+	for i, e := range errs {
+		parts[i] = e.Field + " " + e.Message
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,203 @@
+// Package api is the HTTP face of the service: routes, request validation,
+// API-key auth, problem+json errors, /health, /ready, /metrics and the
+// embedded OpenAPI document. It is the only package that knows HTTP statuses.
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.uber.org/zap"
+
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline"
+	"pharo-refactor/pipeline/kind"
+)
+
+// MCPHealth is the image connection as /health and /ready see it.
+type MCPHealth interface {
+	Health() mcpclient.Health
+	ClassExists(ctx context.Context, class string) (bool, error)
+}
+
+// Options configure the server.
+type Options struct {
+	AppName      string
+	Version      string
+	APIKeys      []string
+	MaxBodyBytes int64
+	OpenAPI      []byte // served at /openapi.yaml
+	// ReadyProbeAfter: /ready probes the image when it has not answered
+	// for this long (default 30s).
+	ReadyProbeAfter time.Duration
+}
+
+// Server serves the API.
+type Server struct {
+	e        *echo.Echo
+	pipe     *pipeline.Pipeline
+	mcp      MCPHealth
+	opts     Options
+	log      *zap.Logger
+	validate *validator.Validate
+	metrics  *metrics
+	stopping atomic.Bool
+	inflight atomic.Int64
+}
+
+// New builds the server and its routes.
+func New(opts Options, pipe *pipeline.Pipeline, mcp MCPHealth, reg *prometheus.Registry, log *zap.Logger) *Server {
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 64 << 10
+	}
+	if opts.ReadyProbeAfter <= 0 {
+		opts.ReadyProbeAfter = 30 * time.Second
+	}
+	s := &Server{pipe: pipe, mcp: mcp, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe)}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	e.Use(s.requestID, s.accessLog, s.recoverPanics)
+	e.POST("/api/v1/refactor", s.refactor, s.auth)
+	e.GET("/health", s.health)
+	e.GET("/ready", s.ready)
+	e.GET("/openapi.yaml", s.openapi)
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
+	s.e = e
+	return s
+}
+
+// Handler is the server's http.Handler.
+func (s *Server) Handler() http.Handler { return s.e }
+
+// BeginShutdown makes new runs answer 503 shutting_down; the in-flight run
+// goes on.
+func (s *Server) BeginShutdown() { s.stopping.Store(true) }
+
+// Inflight counts requests being served (a shutdown waits for them).
+func (s *Server) Inflight() int64 { return s.inflight.Load() }
+
+const ctxRequestID = "request_id"
+
+var safeRequestID = regexp.MustCompile(`^[A-Za-z0-9._:\-]{1,128}$`)
+
+// requestID keeps a well-formed X-Request-ID from the client, else makes one,
+// and echoes it on the response.
+func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		if !safeRequestID.MatchString(id) {
+			id = randomID()
+		}
+		c.Set(ctxRequestID, id)
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		return next(c)
+	}
+}
+
+func requestID(c echo.Context) string {
+	id, _ := c.Get(ctxRequestID).(string)
+	return id
+}
+
+func randomID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"), zap.String("request_id", requestID(c)))
+				err = kind.New(kind.Internal, "panic")
+			}
+		}()
+		return next(c)
+	}
+}
+
+func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		s.inflight.Add(1)
+		defer s.inflight.Add(-1)
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		s.log.Info("http",
+			zap.String("request_id", requestID(c)),
+			zap.String("method", c.Request().Method),
+			zap.String("path", c.Path()),
+			zap.Int("status", c.Response().Status),
+			zap.Duration("duration", time.Since(start)))
+		return nil
+	}
+}
+
+// auth requires `Authorization: Bearer <key>` when keys are configured. Every
+// key is compared in constant time, all of them, whatever matched.
+func (s *Server) auth(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if len(s.opts.APIKeys) == 0 {
+			return next(c)
+		}
+		given, ok := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
+		match := 0
+		for _, k := range s.opts.APIKeys {
+			match |= subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(k))
+		}
+		if !ok || match != 1 {
+			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="refactord"`)
+			return kind.New(kind.Unauthorized, "a valid API key is required: Authorization: Bearer <key>")
+		}
+		return next(c)
+	}
+}
+
+// handleError turns any error into problem+json.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	var pe *problemError
+	if errors.As(err, &pe) {
+		if werr := writeProblem(c, pe.p); werr != nil {
+			s.log.Warn("writing an error response failed", zap.Error(werr))
+		}
+		return
+	}
+	p := newProblem(c, err)
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		// Echo's own errors: unknown route, wrong method.
+		p.Status, p.Title, p.Code = he.Code, http.StatusText(he.Code), string(kind.InvalidRequest)
+		p.Detail = fmt.Sprintf("%s %s: %s", c.Request().Method, c.Request().URL.Path, http.StatusText(he.Code))
+		err = nil
+	}
+	if err != nil && kind.Of(err) == kind.Internal {
+		s.log.Error("internal error", zap.String("request_id", requestID(c)), zap.Error(err))
+	}
+	if werr := writeProblem(c, p); werr != nil {
+		s.log.Warn("writing an error response failed", zap.Error(werr))
+	}
+}
+
+func (s *Server) openapi(c echo.Context) error {
+	return c.Blob(http.StatusOK, "application/yaml", s.opts.OpenAPI)
+}

@@ -1,0 +1,168 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"go.uber.org/zap"
+
+	"pharo-refactor/pipeline/kind"
+)
+
+// maxAnswerBytes bounds one tool answer; a method or class source is far smaller.
+const maxAnswerBytes = 8 << 20
+
+// envelope is the JSON object every interop tool answers.
+type envelope struct {
+	Success *bool           `json:"success"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// imageError is the error object the image side sends when it raised.
+type imageError struct {
+	Description string          `json:"description"`
+	StackTrace  string          `json:"stack_trace"`
+	Receiver    json.RawMessage `json:"receiver"`
+}
+
+// call invokes a tool and returns its `result` value, or a classified error.
+func (c *Client) call(ctx context.Context, tool string, args map[string]any) (json.RawMessage, error) {
+	s, err := c.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	callCtx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := s.mc.CallTool(callCtx, req)
+	if err != nil {
+		err = c.transportError(ctx, callCtx, s, tool, err)
+		c.noteCallError(err)
+		return nil, err
+	}
+	result, err := c.decode(tool, res)
+	if kind.Is(err, kind.PharoUnavailable) {
+		c.noteCallError(err)
+		return nil, err
+	}
+	c.noteSuccess() // the image answered, even if it raised
+	return result, err
+}
+
+// transportError classifies a failed MCP round trip.
+func (c *Client) transportError(ctx, callCtx context.Context, s *session, tool string, err error) error {
+	switch {
+	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return kind.Wrap(kind.Timeout, ctx.Err(), "deadline passed during %s", tool)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s: %w", tool, ctx.Err())
+	case callCtx.Err() != nil:
+		return kind.New(kind.PharoUnavailable, "the Pharo MCP server did not answer %s within %s", tool, c.cfg.CallTimeout)
+	case !s.alive() || isClosed(err):
+		return kind.Wrap(kind.PharoUnavailable, err, "the Pharo MCP server exited during %s", tool)
+	default:
+		return kind.Wrap(kind.PharoUnavailable, err, "MCP call %s failed", tool)
+	}
+}
+
+func isClosed(err error) bool {
+	return errors.Is(err, transport.ErrTransportClosed) || strings.Contains(err.Error(), "transport closed") ||
+		strings.Contains(err.Error(), "file already closed") || strings.Contains(err.Error(), "broken pipe")
+}
+
+// decode reads the envelope from structured content when present, else from
+// the text content, as FastMCP fills both.
+func (c *Client) decode(tool string, res *mcp.CallToolResult) (json.RawMessage, error) {
+	raw := []byte(res.RawStructuredContent)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte(textOf(res))
+	}
+	if len(raw) > maxAnswerBytes {
+		return nil, kind.New(kind.PharoError, "%s answered %d bytes, over the %d limit", tool, len(raw), maxAnswerBytes)
+	}
+	if res.IsError {
+		return nil, c.toolFailure(tool, string(raw))
+	}
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil || env.Success == nil {
+		return nil, kind.New(kind.PharoError, "%s answered something other than a success/result object: %.200q", tool, raw)
+	}
+	if !*env.Success || len(env.Error) > 0 && string(env.Error) != "null" {
+		return nil, c.imageFailure(tool, env.Error)
+	}
+	return env.Result, nil
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, content := range res.Content {
+		if t, ok := mcp.AsTextContent(content); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// toolFailure classifies an MCP-level tool error (isError), e.g. an exception
+// inside the Python server.
+func (c *Client) toolFailure(tool, text string) error {
+	if strings.Contains(text, "Connection error") {
+		return kind.New(kind.PharoUnavailable, "the MCP server cannot reach the image: %s", clip(text, 300))
+	}
+	return kind.New(kind.PharoError, "%s failed in the MCP server: %s", tool, clip(text, 500))
+}
+
+var (
+	missingClass  = regexp.MustCompile(`KeyNotFound: key #(\S+) not found in (SystemDictionary|SystemEnvironment)`)
+	missingMethod = regexp.MustCompile(`KeyNotFound: key #(\S+) not found in MethodDictionary`)
+)
+
+// imageFailure classifies the `error` of an envelope: a string means the MCP
+// server could not reach the image; an object means the image raised.
+func (c *Client) imageFailure(tool string, raw json.RawMessage) error {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		if strings.HasPrefix(text, "Connection error") {
+			return kind.New(kind.PharoUnavailable, "the MCP server cannot reach the image: %s", clip(text, 300))
+		}
+		return kind.New(kind.PharoError, "%s: %s", tool, clip(text, 500))
+	}
+	var ie imageError
+	if err := json.Unmarshal(raw, &ie); err != nil || ie.Description == "" {
+		return kind.New(kind.PharoError, "%s failed with an unreadable error: %.200q", tool, raw)
+	}
+	if ie.StackTrace != "" {
+		c.log.Debug("image stack trace", zap.String("tool", tool), zap.String("stack_trace", clip(ie.StackTrace, 4000)))
+	}
+	if m := missingClass.FindStringSubmatch(ie.Description); m != nil {
+		return kind.New(kind.ClassNotFound, "class %s not found in the image", m[1])
+	}
+	if m := missingMethod.FindStringSubmatch(ie.Description); m != nil {
+		return kind.New(kind.MethodNotFound, "method #%s not found in the image", m[1])
+	}
+	return kind.New(kind.PharoError, "%s: the image raised %s", tool, clip(ie.Description, 500))
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

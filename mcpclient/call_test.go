@@ -1,0 +1,58 @@
+package mcpclient
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/pipeline/kind"
+)
+
+func TestDecodeClassifies(t *testing.T) {
+	c, err := New(Config{Command: "unused"})
+	require.NoError(t, err)
+	cases := []struct {
+		name       string
+		structured string // RawStructuredContent; empty = text only
+		text       string
+		isError    bool
+		wantKind   kind.Kind // empty = success
+		wantResult string
+		wantMsg    string
+	}{
+		{name: "success from text", text: `{"success": true, "result": "foo\r\t^ 1"}`, wantResult: `"foo\r\t^ 1"`},
+		{name: "structured wins over text", structured: `{"success": true, "result": 42}`, text: `{"success": true, "result": 1}`, wantResult: `42`},
+		{name: "missing class (Pharo 12)", text: `{"success": false, "error": {"description": "KeyNotFound: key #Nope not found in SystemDictionary", "stack_trace": "…"}}`, wantKind: kind.ClassNotFound, wantMsg: "class Nope not found"},
+		{name: "missing class (Pharo 13)", text: `{"success": false, "error": {"description": "KeyNotFound: key #Nope not found in SystemEnvironment"}}`, wantKind: kind.ClassNotFound},
+		{name: "missing method", text: `{"success": false, "error": {"description": "KeyNotFound: key #bar: not found in MethodDictionary"}}`, wantKind: kind.MethodNotFound, wantMsg: "#bar:"},
+		{name: "image raised", text: `{"success": false, "error": {"description": "ZeroDivide", "stack_trace": "SmallInteger>>/"}}`, wantKind: kind.PharoError, wantMsg: "ZeroDivide"},
+		{name: "image unreachable", text: `{"success": false, "error": "Connection error: [Errno 111] Connection refused"}`, wantKind: kind.PharoUnavailable},
+		{name: "other string error", text: `{"success": false, "error": "HTTP 500"}`, wantKind: kind.PharoError},
+		{name: "unserializable result", text: `{"success": true, "result": null, "error": {"description": "Result is a Foo instance which cannot be serialized as JSON"}}`, wantKind: kind.PharoError, wantMsg: "cannot be serialized"},
+		{name: "not an envelope", text: `hello`, wantKind: kind.PharoError},
+		{name: "no success field", text: `{"result": 1}`, wantKind: kind.PharoError},
+		{name: "MCP tool error", text: `Error executing tool eval: boom`, isError: true, wantKind: kind.PharoError, wantMsg: "boom"},
+		{name: "MCP tool error, unreachable", text: `Connection error: refused`, isError: true, wantKind: kind.PharoUnavailable},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(tc.text)}, IsError: tc.isError}
+			if tc.structured != "" {
+				res.RawStructuredContent = json.RawMessage(tc.structured)
+			}
+			got, err := c.decode("eval", res)
+			if tc.wantKind == "" {
+				require.NoError(t, err)
+				assert.JSONEq(t, tc.wantResult, string(got))
+				return
+			}
+			require.Error(t, err)
+			assert.Equal(t, tc.wantKind, kind.Of(err), err.Error())
+			assert.Contains(t, err.Error(), tc.wantMsg)
+			assert.NotContains(t, err.Error(), "SmallInteger>>/", "stack traces go to the log, not to clients")
+		})
+	}
+}

@@ -1,0 +1,270 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"pharo-refactor/pipeline/kind"
+	"pharo-refactor/smalltalk"
+)
+
+// Method is a method as read from the image: its source (LF line endings)
+// and its protocol.
+type Method struct {
+	Ref      MethodRef
+	Source   string
+	Protocol string
+}
+
+// MethodSource reads a method's source, normalized to LF.
+func (c *Client) MethodSource(ctx context.Context, ref MethodRef) (string, error) {
+	if err := ref.Validate(); err != nil {
+		return "", err
+	}
+	args := map[string]any{"class_name": ref.Class, "method_name": ref.Selector}
+	if ref.ClassSide {
+		if c.sideByName(ctx) {
+			args["class_name"] = ref.classArg(true)
+		} else {
+			args["is_class_method"] = true
+		}
+	}
+	var src string
+	if err := c.callInto(ctx, "get_method_source", args, &src); err != nil {
+		return "", fmt.Errorf("reading %s: %w", ref, err)
+	}
+	return NormalizeSource(src), nil
+}
+
+// Method reads a method's source and its protocol.
+func (c *Client) Method(ctx context.Context, ref MethodRef) (Method, error) {
+	src, err := c.MethodSource(ctx, ref)
+	if err != nil {
+		return Method{}, err
+	}
+	proto, err := c.Protocol(ctx, ref)
+	if err != nil {
+		return Method{}, err
+	}
+	return Method{Ref: ref, Source: src, Protocol: proto}, nil
+}
+
+// Protocol reads the protocol a method is classified in.
+func (c *Client) Protocol(ctx context.Context, ref MethodRef) (string, error) {
+	expr, err := ProtocolExpr(ref)
+	if err != nil {
+		return "", err
+	}
+	var proto *string
+	if err := c.evalInto(ctx, expr, &proto); err != nil {
+		return "", fmt.Errorf("reading the protocol of %s: %w", ref, err)
+	}
+	if proto == nil || *proto == "" {
+		return "as yet unclassified", nil
+	}
+	return *proto, nil
+}
+
+// CompileError is one complaint of the image's compiler.
+type CompileError struct {
+	Position int    `json:"position"` // 1-based character position in the source; 0 when unknown
+	Message  string `json:"message"`
+}
+
+// DryCompile compiles source in the ref's class without installing it and
+// returns the compiler's complaints (none when it compiles).
+func (c *Client) DryCompile(ctx context.Context, ref MethodRef, source string) ([]CompileError, error) {
+	expr, err := DryCompileExpr(ref, source)
+	if err != nil {
+		return nil, err
+	}
+	var answer string
+	if err := c.evalInto(ctx, expr, &answer); err != nil {
+		return nil, fmt.Errorf("dry compile of %s: %w", ref, err)
+	}
+	return parseDryCompile(answer)
+}
+
+func parseDryCompile(answer string) ([]CompileError, error) {
+	if answer == "OK" {
+		return nil, nil
+	}
+	parts := strings.SplitN(answer, "|", 3)
+	if len(parts) != 3 || parts[0] != "ERR" {
+		return nil, kind.New(kind.PharoError, "unexpected dry-compile answer %.200q", answer)
+	}
+	pos, err := strconv.Atoi(parts[1])
+	if err != nil {
+		pos = 0 // the image prints '?' when the error has no location
+	}
+	return []CompileError{{Position: pos, Message: parts[2]}}, nil
+}
+
+// Install compiles source into the ref's class and side, in protocol, and
+// checks that the image answered the expected selector.
+func (c *Client) Install(ctx context.Context, ref MethodRef, source, protocol string) error {
+	expr, err := InstallExpr(ref, source, protocol)
+	if err != nil {
+		return err
+	}
+	var selector *string
+	if err := c.evalInto(ctx, expr, &selector); err != nil {
+		return fmt.Errorf("installing %s: %w", ref, err)
+	}
+	if selector == nil || *selector != ref.Selector {
+		got := "nil"
+		if selector != nil {
+			got = *selector
+		}
+		return kind.New(kind.PharoError, "installing %s: the image answered %q instead of the selector", ref, got)
+	}
+	return nil
+}
+
+// Remove removes a method; removing an absent method is not an error.
+func (c *Client) Remove(ctx context.Context, ref MethodRef) error {
+	expr, err := RemoveExpr(ref)
+	if err != nil {
+		return err
+	}
+	var ignored json.RawMessage
+	if err := c.evalInto(ctx, expr, &ignored); err != nil {
+		return fmt.Errorf("removing %s: %w", ref, err)
+	}
+	return nil
+}
+
+// ClassExists asks the image whether a global of that name exists.
+func (c *Client) ClassExists(ctx context.Context, class string) (bool, error) {
+	expr, err := ClassExistsExpr(class)
+	if err != nil {
+		return false, err
+	}
+	var exists bool
+	if err := c.evalInto(ctx, expr, &exists); err != nil {
+		return false, fmt.Errorf("looking up class %s: %w", class, err)
+	}
+	return exists, nil
+}
+
+// ClassComment reads a class comment.
+func (c *Client) ClassComment(ctx context.Context, class string) (string, error) {
+	if err := ValidateClassName(class); err != nil {
+		return "", err
+	}
+	var comment *string
+	if err := c.callInto(ctx, "get_class_comment", map[string]any{"class_name": class}, &comment); err != nil {
+		return "", fmt.Errorf("reading the comment of %s: %w", class, err)
+	}
+	if comment == nil {
+		return "", nil
+	}
+	return NormalizeSource(*comment), nil
+}
+
+// ClassSource reads a class as Tonel text.
+func (c *Client) ClassSource(ctx context.Context, class string) (string, error) {
+	if err := ValidateClassName(class); err != nil {
+		return "", err
+	}
+	var src string
+	if err := c.callInto(ctx, "get_class_source", map[string]any{"class_name": class}, &src); err != nil {
+		return "", fmt.Errorf("reading class %s: %w", class, err)
+	}
+	return NormalizeSource(src), nil
+}
+
+// RunTests runs a test class and parses the SUnit summary.
+func (c *Client) RunTests(ctx context.Context, class string) (TestReport, error) {
+	if err := ValidateClassName(class); err != nil {
+		return TestReport{}, err
+	}
+	var text string
+	if err := c.callInto(ctx, "run_class_test", map[string]any{"class_name": class}, &text); err != nil {
+		return TestReport{}, fmt.Errorf("running %s: %w", class, err)
+	}
+	rep, err := ParseTestReport(text)
+	if err != nil {
+		return TestReport{}, kind.Wrap(kind.PharoError, err, "running %s", class)
+	}
+	return rep, nil
+}
+
+// Location is one method found by a search.
+type Location struct {
+	Class   string `json:"class"`
+	Method  string `json:"method"`
+	Package string `json:"package"`
+}
+
+// References lists the methods that send a selector or use it as a symbol.
+func (c *Client) References(ctx context.Context, selector string) ([]Location, error) {
+	return c.search(ctx, "search_references", "method_name_or_symbol", selector)
+}
+
+// Implementors lists the methods that implement a selector.
+func (c *Client) Implementors(ctx context.Context, selector string) ([]Location, error) {
+	return c.search(ctx, "search_implementors", "method_name", selector)
+}
+
+func (c *Client) search(ctx context.Context, tool, arg, selector string) ([]Location, error) {
+	if !smalltalk.IsSelector(selector) {
+		return nil, kind.New(kind.InvalidRequest, "%q is not a Smalltalk selector", selector)
+	}
+	var locs []Location
+	if err := c.callInto(ctx, tool, map[string]any{arg: selector}, &locs); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", tool, selector, err)
+	}
+	return locs, nil
+}
+
+// ReadOnlyTools are the tools a reviewer may call (DESIGN.md, "One run").
+func ReadOnlyTools() []string {
+	return []string{
+		"get_method_source", "get_class_source", "get_class_comment", "search_implementors",
+		"search_references", "search_references_to_class", "search_classes_like",
+	}
+}
+
+// CallTool passes a read-only tool call through and answers the JSON of its
+// result. Anything outside ReadOnlyTools is refused without being sent: the
+// model must never reach eval or anything that writes.
+func (c *Client) CallTool(ctx context.Context, name string, args map[string]any) (string, error) {
+	allowed := false
+	for _, t := range ReadOnlyTools() {
+		allowed = allowed || t == name
+	}
+	if !allowed {
+		return "", kind.New(kind.InvalidRequest, "tool %q is not allowed", name)
+	}
+	result, err := c.call(ctx, name, args)
+	if err != nil {
+		return "", err
+	}
+	return string(result), nil
+}
+
+func (c *Client) callInto(ctx context.Context, tool string, args map[string]any, into any) error {
+	result, err := c.call(ctx, tool, args)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(result, into); err != nil {
+		return kind.Wrap(kind.PharoError, err, "%s answered an unexpected result %.200q", tool, result)
+	}
+	return nil
+}
+
+func (c *Client) evalInto(ctx context.Context, expr string, into any) error {
+	return c.callInto(ctx, "eval", map[string]any{"code": expr}, into)
+}
+
+// sideByName reports whether the server selects the class side by name
+// ("Foo class"), having no is_class_method argument.
+func (c *Client) sideByName(ctx context.Context) bool {
+	s, err := c.current(ctx)
+	return err == nil && s.sideByName
+}

@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"math"
+	"sync"
+	"time"
+)
+
+// Gate is the single run slot. It is taken without waiting: the image is
+// reached over one stdio connection, so a second run is refused, not queued.
+type Gate struct {
+	mu      sync.Mutex
+	busy    bool
+	started time.Time
+	recent  []time.Duration // newest last, at most keepRuns
+	now     func() time.Time
+}
+
+const (
+	keepRuns = 10
+	// firstGuess is the expected duration before any run finished: a run
+	// with a real model takes 20–60 s.
+	firstGuess = 30 * time.Second
+)
+
+// NewGate returns an open gate.
+func NewGate() *Gate { return &Gate{now: time.Now} }
+
+// TryAcquire takes the slot if it is free. The returned release must be
+// called exactly once; it records the run's duration for Retry-After.
+func (g *Gate) TryAcquire() (release func(), ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.busy {
+		return nil, false
+	}
+	g.busy = true
+	g.started = g.now()
+	var once sync.Once
+	return func() { once.Do(g.release) }, true
+}
+
+func (g *Gate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.recent = append(g.recent, g.now().Sub(g.started))
+	if len(g.recent) > keepRuns {
+		g.recent = g.recent[1:]
+	}
+	g.busy = false
+}
+
+// Busy reports whether a run holds the slot.
+func (g *Gate) Busy() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.busy
+}
+
+// RetryAfter is the expected remaining seconds of the running pipeline: the
+// moving average of recent runs minus the elapsed time, at least 1.
+func (g *Gate) RetryAfter() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.busy {
+		return 1
+	}
+	remaining := g.expected() - g.now().Sub(g.started)
+	return max(1, int(math.Ceil(remaining.Seconds())))
+}
+
+// Expected is the moving average of recent run durations.
+func (g *Gate) Expected() time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.expected()
+}
+
+func (g *Gate) expected() time.Duration {
+	if len(g.recent) == 0 {
+		return firstGuess
+	}
+	var sum time.Duration
+	for _, d := range g.recent {
+		sum += d
+	}
+	return sum / time.Duration(len(g.recent))
+}

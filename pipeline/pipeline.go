@@ -1,0 +1,82 @@
+// Package pipeline runs one refactoring: gate, prefetch, review, write, the
+// bounded validation loop, release, result (DESIGN.md, "One run"). It owns
+// the error vocabulary (pipeline/kind) and defines the small interfaces it
+// needs from the image and the models; main plugs the concrete types in.
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	"go.uber.org/zap"
+
+	"pharo-refactor/agents"
+	"pharo-refactor/mcpclient"
+)
+
+// Image is what a run needs from the Pharo image.
+type Image interface {
+	Method(ctx context.Context, ref mcpclient.MethodRef) (mcpclient.Method, error)
+	MethodSource(ctx context.Context, ref mcpclient.MethodRef) (string, error)
+	ClassSource(ctx context.Context, class string) (string, error)
+	ClassComment(ctx context.Context, class string) (string, error)
+	ClassExists(ctx context.Context, class string) (bool, error)
+	DryCompile(ctx context.Context, ref mcpclient.MethodRef, source string) ([]mcpclient.CompileError, error)
+	Install(ctx context.Context, ref mcpclient.MethodRef, source, protocol string) error
+}
+
+// Agents are the four model roles.
+type Agents interface {
+	Review(ctx context.Context, in agents.Input) (agents.Review, agents.CallStats, error)
+	Write(ctx context.Context, in agents.Input, review agents.Review) (agents.Candidate, agents.CallStats, error)
+	Validate(ctx context.Context, in agents.Input, review agents.Review, code string) (agents.Verdict, agents.CallStats, error)
+	Refine(ctx context.Context, in agents.Input, review agents.Review, code, feedback string) (agents.Candidate, agents.CallStats, error)
+}
+
+// Options bound a run.
+type Options struct {
+	MaxIterations  int           // MAX_VALIDATION_ITERATIONS
+	Timeout        time.Duration // PIPELINE_TIMEOUT, prefetch to the start of release
+	ReleaseTimeout time.Duration // release is never cut by the client; this bounds it
+}
+
+// Pipeline runs refactorings one at a time.
+type Pipeline struct {
+	image  Image
+	agents Agents
+	gate   *Gate
+	opts   Options
+	log    *zap.Logger
+}
+
+// New returns a pipeline. A nil agents means no model is configured: runs
+// are refused with model_not_configured.
+func New(image Image, roles Agents, opts Options, log *zap.Logger) *Pipeline {
+	if opts.MaxIterations <= 0 {
+		opts.MaxIterations = 3
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 20 * time.Minute
+	}
+	if opts.ReleaseTimeout <= 0 {
+		opts.ReleaseTimeout = 5 * time.Minute
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Pipeline{image: image, agents: roles, gate: NewGate(), opts: opts, log: log}
+}
+
+// Gate is the pipeline's single run slot (for Retry-After and /health).
+func (p *Pipeline) Gate() *Gate { return p.gate }
+
+// ModelConfigured reports whether runs can reach a model.
+func (p *Pipeline) ModelConfigured() bool { return p.agents != nil }
+
+func newID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return hex.EncodeToString(b[:])
+}

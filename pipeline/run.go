@@ -1,0 +1,320 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"pharo-refactor/agents"
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline/kind"
+)
+
+// Slot is a reserved run: the gate is held until Run returns or Release.
+type Slot struct {
+	p       *Pipeline
+	release func()
+	ID      string
+}
+
+// Reserve takes the run slot without waiting. When it is taken the error is
+// kind.Busy; Gate().RetryAfter() says when to come back.
+func (p *Pipeline) Reserve() (*Slot, error) {
+	if p.agents == nil {
+		return nil, kind.New(kind.ModelNotConfigured, "no model is configured")
+	}
+	release, ok := p.gate.TryAcquire()
+	if !ok {
+		return nil, kind.New(kind.Busy, "another refactoring is running; retry in %d s", p.gate.RetryAfter())
+	}
+	return &Slot{p: p, release: release, ID: newID()}, nil
+}
+
+// Release frees a slot that will not run.
+func (s *Slot) Release() { s.release() }
+
+// Run performs the run and frees the slot. ctx is the client's: cancelling
+// it before release stops the run; once release has begun it completes.
+func (s *Slot) Run(ctx context.Context, req Request) (*Result, error) {
+	defer s.release()
+	r := &run{p: s.p, req: req, res: &Result{ID: s.ID, Ref: req.Ref}, started: time.Now()}
+	r.log = s.p.log.With(zap.String("run_id", s.ID), zap.String("request_id", req.RequestID),
+		zap.String("class", req.Ref.Class), zap.String("selector", req.Ref.Selector), zap.Bool("class_side", req.Ref.ClassSide))
+	err := r.execute(ctx)
+	r.res.Duration = time.Since(r.started)
+	if err != nil {
+		r.log.Info("run failed", zap.String("code", string(kind.Of(err))), zap.Error(err))
+		return r.res, err
+	}
+	r.log.Info("run finished", zap.String("outcome", string(r.res.Outcome)), zap.Int("iterations", r.res.Iterations),
+		zap.Int("model_calls", r.res.Usage.ModelCalls), zap.Duration("duration", r.res.Duration))
+	return r.res, nil
+}
+
+// run is the state of one execution.
+type run struct {
+	p       *Pipeline
+	req     Request
+	res     *Result
+	log     *zap.Logger
+	started time.Time
+	input   agents.Input
+	scope   *scope
+}
+
+func (r *run) execute(ctx context.Context) error {
+	if err := r.req.Ref.Validate(); err != nil {
+		return err
+	}
+	runCtx, cancel := context.WithTimeout(ctx, r.p.opts.Timeout)
+	defer cancel()
+	steps := []struct {
+		stage string
+		do    func(context.Context) error
+	}{
+		{StagePrefetch, r.prefetch},
+		{StageReview, r.review},
+		{StageWrite, r.write},
+		{StageValidate, r.validate},
+	}
+	for _, step := range steps {
+		if err := r.stage(runCtx, step.stage, 0, step.do); err != nil {
+			return r.classify(ctx, runCtx, err)
+		}
+	}
+	if r.req.DryRun {
+		r.res.Outcome = OutcomeProposed
+		r.emit(EventRelease, ReleaseEvent{Status: "skipped"})
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return r.classify(ctx, runCtx, err) // the client left before release: stop here
+	}
+	// From here on the client can no longer cut the run in half.
+	relCtx, relCancel := context.WithTimeout(context.WithoutCancel(ctx), r.p.opts.ReleaseTimeout)
+	defer relCancel()
+	if err := r.stage(relCtx, StageRelease, 0, r.releaseMethod); err != nil {
+		return err
+	}
+	r.res.Outcome = OutcomeReleased
+	return nil
+}
+
+// classify turns a stage failure into the run's error: a passed deadline is
+// a timeout whatever the stage made of it; a client gone is a cancellation.
+func (r *run) classify(ctx, runCtx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled):
+		return fmt.Errorf("client went away: %w", context.Canceled)
+	case runCtx.Err() != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		return kind.Wrap(kind.Timeout, err, "the run's deadline (%s) passed", r.p.opts.Timeout)
+	}
+	return err
+}
+
+// stage times a stage, counts its model calls and reports it to observers.
+func (r *run) stage(ctx context.Context, name string, iteration int, do func(context.Context) error) error {
+	r.emit(EventStage, StageEvent{Name: name, Status: "started", Iteration: iteration})
+	callsBefore := r.res.Usage.ModelCalls
+	start := time.Now()
+	err := do(ctx)
+	d := time.Since(start)
+	r.res.Stages = append(r.res.Stages, StageStat{Name: name, DurationMS: d.Milliseconds(), ModelCalls: r.res.Usage.ModelCalls - callsBefore})
+	r.emit(EventStage, StageEvent{Name: name, Status: "finished", Iteration: iteration, DurationMS: d.Milliseconds()})
+	return err
+}
+
+func (r *run) emit(typ string, data any) {
+	if r.req.Observe != nil {
+		r.req.Observe(Event{Type: typ, Data: data})
+	}
+}
+
+func (r *run) spent(s agents.CallStats) {
+	r.res.Usage.add(s)
+	r.emit(EventModelCall, ModelCallEvent{Role: string(s.Role), Calls: s.Calls, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens})
+}
+
+// prefetch reads what every later stage needs, without any model.
+func (r *run) prefetch(ctx context.Context) error {
+	ref := r.req.Ref
+	m, err := r.p.image.Method(ctx, ref)
+	if err != nil {
+		return err
+	}
+	r.res.OriginalCode, r.res.Protocol = m.Source, m.Protocol
+	classSrc, err := r.p.image.ClassSource(ctx, ref.Class)
+	if err != nil {
+		return err
+	}
+	r.scope, err = newScope(ref, classSrc, m.Source)
+	if err != nil {
+		return err
+	}
+	comment, err := r.p.image.ClassComment(ctx, ref.Class)
+	if err != nil {
+		return err
+	}
+	r.input = agents.Input{
+		Class: ref.Class, Selector: ref.Selector, ClassSide: ref.ClassSide,
+		Source: m.Source, ClassDefinition: r.scope.describe(), ClassComment: comment,
+	}
+	return nil
+}
+
+func (r *run) review(ctx context.Context) error {
+	rev, stats, err := r.p.agents.Review(ctx, r.input)
+	r.spent(stats)
+	if err != nil {
+		return err
+	}
+	r.res.Review = &rev
+	return nil
+}
+
+func (r *run) write(ctx context.Context) error {
+	cand, stats, err := r.p.agents.Write(ctx, r.input, *r.res.Review)
+	r.spent(stats)
+	if err != nil {
+		return err
+	}
+	r.res.RefactoredCode = agents.NormalizeCode(cand.Code, r.req.Ref.Class)
+	return nil
+}
+
+// validate is the bounded loop: checks, dry compile, verdict, refine.
+func (r *run) validate(ctx context.Context) error {
+	max := r.p.opts.MaxIterations
+	for i := 1; i <= max; i++ {
+		r.res.Iterations = i
+		approved, feedback, err := r.round(ctx, i)
+		if err != nil {
+			return err
+		}
+		if approved {
+			return nil
+		}
+		r.res.Feedback = feedback
+		if i == max {
+			break
+		}
+		cand, stats, err := r.p.agents.Refine(ctx, r.input, *r.res.Review, r.res.RefactoredCode, feedback)
+		r.spent(stats)
+		if err != nil {
+			return err
+		}
+		r.res.RefactoredCode = agents.NormalizeCode(cand.Code, r.req.Ref.Class)
+	}
+	return kind.New(kind.NotApproved, "not approved after %d validation rounds; nothing was released", max)
+}
+
+// round checks one candidate: local checks and the image's dry compile
+// first, the validator only when both pass (a broken candidate costs no
+// validator call). It answers whether it was approved, else the feedback.
+func (r *run) round(ctx context.Context, i int) (bool, string, error) {
+	code := r.res.RefactoredCode
+	r.emit(EventCandidate, CandidateEvent{Iteration: i, Code: code})
+	round := Round{Iteration: i, Code: code, CheckErrors: []CheckError{}}
+	defer func() { r.res.Rounds = append(r.res.Rounds, round) }()
+	problems, err := r.check(ctx, code)
+	if err != nil {
+		return false, "", err
+	}
+	round.CheckErrors = problems
+	r.emit(EventCheck, CheckEvent{Iteration: i, Errors: problems})
+	if len(problems) > 0 {
+		return false, checkFeedback(problems), nil
+	}
+	verdict, stats, err := r.p.agents.Validate(ctx, r.input, *r.res.Review, code)
+	r.spent(stats)
+	if err != nil {
+		return false, "", err
+	}
+	round.Verdict = &verdict
+	r.res.Validation = &verdict
+	r.emit(EventVerdict, VerdictEvent{Iteration: i, Verdict: string(verdict.Verdict), Feedback: verdict.Feedback})
+	return verdict.Approved(), verdictFeedback(verdict), nil
+}
+
+func checkFeedback(problems []CheckError) string {
+	var b strings.Builder
+	b.WriteString("The candidate was rejected before review by these checks; fix every one:\n")
+	for _, p := range problems {
+		b.WriteString("- " + p.String() + "\n")
+	}
+	return b.String()
+}
+
+func verdictFeedback(v agents.Verdict) string {
+	var b strings.Builder
+	b.WriteString(v.Feedback)
+	for _, is := range v.Issues {
+		fmt.Fprintf(&b, "\n- %s: %s (suggestion: %s)", is.Principle, is.Problem, is.Suggestion)
+	}
+	return b.String()
+}
+
+// releaseMethod compiles the approved candidate into the image, in the
+// original protocol and side, unless the method changed since prefetch.
+func (r *run) releaseMethod(ctx context.Context) error {
+	ref, code := r.req.Ref, r.res.RefactoredCode
+	r.emit(EventRelease, ReleaseEvent{Status: "started"})
+	current, err := r.p.image.MethodSource(ctx, ref)
+	if err != nil {
+		return fmt.Errorf("re-reading %s before release: %w", ref, err)
+	}
+	if !mcpclient.SameSource(current, r.res.OriginalCode) {
+		r.emit(EventRelease, ReleaseEvent{Status: "conflict"})
+		return kind.New(kind.MethodChanged, "%s was changed in the image during the run; nothing was released", ref)
+	}
+	if err := r.install(ctx, code); err != nil {
+		r.emit(EventRelease, ReleaseEvent{Status: "failed"})
+		return err
+	}
+	r.emit(EventRelease, ReleaseEvent{Status: "released"})
+	return nil
+}
+
+// install compiles code and reads it back; on any failure it puts the
+// original back so the image is never left half-changed.
+func (r *run) install(ctx context.Context, code string) error {
+	ref := r.req.Ref
+	err := r.p.image.Install(ctx, ref, code, r.res.Protocol)
+	if err == nil {
+		var back string
+		back, err = r.p.image.MethodSource(ctx, ref)
+		if err == nil && !mcpclient.SameSource(back, code) {
+			err = errors.New("the image holds different source after compiling")
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	if restoreErr := r.restore(ctx); restoreErr != nil {
+		r.log.Error("restoring the original failed: fix by hand", zap.Error(restoreErr),
+			zap.String("original", r.res.OriginalCode), zap.String("candidate", code))
+		return kind.Wrap(kind.ReleaseFailed, errors.Join(err, restoreErr),
+			"releasing %s failed and the original could not be restored; the response holds both sources", ref)
+	}
+	return kind.Wrap(kind.ReleaseFailed, err, "releasing %s failed; the original was restored", ref)
+}
+
+// restore recompiles the original in its protocol and confirms it.
+func (r *run) restore(ctx context.Context) error {
+	ref := r.req.Ref
+	if err := r.p.image.Install(ctx, ref, r.res.OriginalCode, r.res.Protocol); err != nil {
+		return err
+	}
+	back, err := r.p.image.MethodSource(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if !mcpclient.SameSource(back, r.res.OriginalCode) {
+		return errors.New("the image does not hold the original after restoring it")
+	}
+	return nil
+}

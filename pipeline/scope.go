@@ -1,0 +1,85 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline/kind"
+	"pharo-refactor/smalltalk/tonel"
+)
+
+// scope is what a method of the class can name: the class's variables as the
+// image describes them, plus every name the original method used (it
+// compiled, so they exist — inherited variables and pool constants included).
+type scope struct {
+	ref       mcpclient.MethodRef
+	def       tonel.Definition
+	known     map[string]bool
+	originals map[string]bool // names the original referenced
+	globals   map[string]bool // capitalised names already asked of the image
+	// inheritedLoaded is set once the superclasses' variables are in known.
+	inheritedLoaded bool
+}
+
+func newScope(ref mcpclient.MethodRef, classSource, original string) (*scope, error) {
+	f, err := tonel.ParseFile(ref.Class+".class.st", []byte(classSource))
+	if err != nil {
+		return nil, kind.Wrap(kind.PharoError, err, "reading the definition of %s", ref.Class)
+	}
+	s := &scope{ref: ref, def: f.Def, known: map[string]bool{}, originals: map[string]bool{}, globals: map[string]bool{}}
+	s.addDefinition(f.Def)
+	for _, name := range referencedNames(original) {
+		s.originals[name] = true
+	}
+	return s, nil
+}
+
+// addDefinition declares one class's variables for the ref's side.
+func (s *scope) addDefinition(def tonel.Definition) {
+	vars := def.InstVars
+	if s.ref.ClassSide {
+		vars = def.ClassInstVars
+	}
+	for _, v := range append(append([]string{}, vars...), def.ClassVars...) {
+		s.known[v] = true
+	}
+}
+
+func (s *scope) declared(name string) bool {
+	return s.known[name] || s.originals[name]
+}
+
+// describe renders the class's shape for the prompts.
+func (s *scope) describe() string {
+	d := s.def
+	var b strings.Builder
+	fmt.Fprintf(&b, "Class %s, superclass %s", s.ref.Class, orNone(d.Superclass))
+	if d.Package != "" {
+		fmt.Fprintf(&b, ", package %s", d.Package)
+	}
+	fmt.Fprintf(&b, "\ninstance variables: %s", list(d.InstVars))
+	fmt.Fprintf(&b, "\nclass variables: %s", list(d.ClassVars))
+	fmt.Fprintf(&b, "\nclass-side instance variables: %s", list(d.ClassInstVars))
+	if len(d.Pools) > 0 {
+		fmt.Fprintf(&b, "\npools: %s", list(d.Pools))
+	}
+	if d.Traits != "" {
+		fmt.Fprintf(&b, "\ntraits: %s", d.Traits)
+	}
+	return b.String()
+}
+
+func list(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, " ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
