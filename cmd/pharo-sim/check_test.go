@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	corpusDir = "../../testdata/corpus"
+	brokenDir = "../../testdata/broken"
+)
+
+func runCheck(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(append([]string{"check"}, args...), strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestCheckCorpusIsClean(t *testing.T) {
+	code, out, _ := runCheck(t, corpusDir)
+	assert.Equal(t, 0, code, out)
+	m := regexp.MustCompile(`(?m)^(\d+) methods, 0 errors$`).FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	var n int
+	_, err := fmt.Sscan(m[1], &n)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, n, 300, "the corpus must hold at least 300 methods")
+}
+
+// TestCheckBrokenMethods checks that every broken method fails at the line
+// testdata/broken/expected.txt names, in the FILE:LINE:COL format.
+func TestCheckBrokenMethods(t *testing.T) {
+	expected := readExpected(t, filepath.Join(brokenDir, "expected.txt"))
+	require.NotEmpty(t, expected)
+	code, out, _ := runCheck(t, brokenDir)
+	assert.Equal(t, 1, code)
+	line := regexp.MustCompile(`^(.+\.st):(\d+):(\d+): (\S+(?: class)?>>\S+): (.+)$`)
+	got := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if m := line.FindStringSubmatch(l); m != nil {
+			got[m[4]] = m[2]
+		}
+	}
+	for method, wantLine := range expected {
+		assert.Equal(t, wantLine, got[method], "line of the error in %s", method)
+	}
+	assert.Len(t, got, len(expected), "exactly the broken methods fail")
+	assert.Contains(t, out, fmt.Sprintf("%d methods, %d errors", len(expected), len(expected)))
+}
+
+func readExpected(t *testing.T, path string) map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		i := strings.LastIndex(l, " ")
+		require.Positive(t, i, l)
+		out[l[:i]] = l[i+1:]
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+func TestCheckPaths(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "Good.class.st")
+	require.NoError(t, os.WriteFile(good, []byte("Class {\n\t#name : 'Good',\n\t#superclass : 'Object',\n\t#category : 'X'\n}\n\n{ #category : 'a' }\nGood >> one [\n\t^ 1\n]\n\n{ #category : 'a' }\nGood class >> two: x [\n\n\t^ (x + 2\n]\n"), 0o644))
+	cases := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  string
+	}{
+		{"single file with an error", []string{good}, 1, "Good.class.st:15:10: Good class>>two:: ')' expected"},
+		{"summary counts", []string{good}, 1, "2 methods, 1 errors"},
+		{"missing path", []string{filepath.Join(dir, "nope")}, 2, ""},
+		{"no path", nil, 2, ""},
+		{"two paths", []string{dir, dir}, 2, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCheck(t, tc.args...)
+			assert.Equal(t, tc.wantCode, code, out+errOut)
+			assert.Contains(t, out, tc.wantOut)
+		})
+	}
+}
