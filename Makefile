@@ -2,6 +2,7 @@
 GO       ?= go
 FUZZTIME ?= 3s
 BIN      := bin
+DATA_DIR ?= .data
 
 .PHONY: all build test vet unit fuzz lint bench run clean
 
@@ -36,8 +37,15 @@ lint:
 bench:
 	$(GO) run ./bench
 
-run:
-	@echo "make run: not yet — the service arrives with the refactord issue (see README)."
+# The service on a copy of the sample image (copied once; later runs keep
+# what earlier refactorings wrote). Gemini when GEMINI_API_KEY or
+# GOOGLE_API_KEY is set, else the offline scripted demo model.
+run: build
+	@if [ ! -d "$(DATA_DIR)/image" ]; then \
+		mkdir -p "$(DATA_DIR)" && cp -R examples/sample-image "$(DATA_DIR)/image" && \
+		echo "make run: copied examples/sample-image to $(DATA_DIR)/image"; \
+	fi
+	DATA_DIR="$(DATA_DIR)" ./$(BIN)/refactord
 
 clean:
 	rm -rf $(BIN)
