@@ -1,0 +1,130 @@
+package agents
+
+import "context"
+
+// Model is one provider of completions. One Generate is one model call: the
+// roles count it, whatever happens at the HTTP level underneath (retries of a
+// failed attempt are not extra calls; a corrective retry is).
+//
+// Implementations are safe for concurrent use and return errors classified
+// with pipeline/kind (ModelUnavailable, ModelBadOutput, Timeout).
+type Model interface {
+	Generate(ctx context.Context, req Request) (Response, error)
+}
+
+// Role names the part a model plays in a run.
+type Role string
+
+// The four roles of a run.
+const (
+	RoleReviewer  Role = "reviewer"
+	RoleWriter    Role = "writer"
+	RoleValidator Role = "validator"
+	RoleRefiner   Role = "refiner"
+)
+
+// AllRoles lists every role, in pipeline order.
+func AllRoles() []Role {
+	return []Role{RoleReviewer, RoleWriter, RoleValidator, RoleRefiner}
+}
+
+// Request is one model call.
+type Request struct {
+	// Role and Subject ("Calculator>>sum:with:") identify the call for logs
+	// and for the scripted model, which answers by them.
+	Role    Role
+	Subject string
+	// System is the system instruction.
+	System string
+	// Messages is the conversation so far, oldest first; the last one is a
+	// user turn.
+	Messages []Message
+	// Schema, when set, asks for a JSON answer of this shape. Never set
+	// together with Tools (the Gemini API refuses the combination).
+	Schema *Schema
+	// Tools are the functions the model may call in this turn.
+	Tools []ToolDecl
+}
+
+// Speaker says who produced a message.
+type Speaker string
+
+// The two sides of a conversation.
+const (
+	SpeakerUser  Speaker = "user"
+	SpeakerModel Speaker = "model"
+)
+
+// Message is one turn. A user turn carries Text and/or ToolResults; a model
+// turn carries Text and/or ToolCalls (as the model returned them, so that
+// providers can echo opaque data such as Gemini thought signatures).
+type Message struct {
+	Speaker     Speaker
+	Text        string
+	ToolCalls   []ToolCall
+	ToolResults []ToolResult
+}
+
+// UserText returns a user turn holding text.
+func UserText(text string) Message { return Message{Speaker: SpeakerUser, Text: text} }
+
+// ModelText returns a model turn holding text.
+func ModelText(text string) Message { return Message{Speaker: SpeakerModel, Text: text} }
+
+// ToolDecl declares a function the model may call.
+type ToolDecl struct {
+	Name        string
+	Description string
+	Parameters  *Schema
+}
+
+// ToolCall is a function call the model asked for.
+type ToolCall struct {
+	// ID pairs the call with its result (OpenAI requires it; Gemini may
+	// leave it empty).
+	ID   string
+	Name string
+	Args map[string]any
+	// ArgsError is set when the provider could not decode the arguments;
+	// the call is then refused.
+	ArgsError string
+	// Signature is opaque provider data to send back with the call in the
+	// history (Gemini's thought signature).
+	Signature []byte
+}
+
+// ToolResult answers one ToolCall.
+type ToolResult struct {
+	CallID  string
+	Name    string
+	Content string
+}
+
+// FinishReason says why the model stopped, normalized across providers.
+type FinishReason string
+
+// Normalized finish reasons.
+const (
+	FinishStop      FinishReason = "stop"
+	FinishToolCalls FinishReason = "tool_calls"
+	FinishLength    FinishReason = "length"
+	FinishSafety    FinishReason = "safety"
+	FinishOther     FinishReason = "other"
+)
+
+// Usage is the token count of one call as the provider reported it.
+type Usage struct {
+	InputTokens  int64
+	OutputTokens int64
+}
+
+// Response is a model's answer to one call.
+type Response struct {
+	Text      string
+	ToolCalls []ToolCall
+	// FinishReason is normalized; RawFinishReason keeps the provider's own
+	// word (e.g. "RECITATION", "prompt blocked: SAFETY") for messages.
+	FinishReason    FinishReason
+	RawFinishReason string
+	Usage           Usage
+}

@@ -1,0 +1,120 @@
+package agents
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseCandidateShapes(t *testing.T) {
+	const want = "sum: a with: b\n\t^ a + b"
+	cases := []struct {
+		name, text string
+		notes      string
+	}{
+		{"bare JSON", `{"code": "sum: a with: b\n\t^ a + b", "notes": "ok"}`, "ok"},
+		{"fenced JSON", "```json\n{\"code\": \"sum: a with: b\\n\\t^ a + b\", \"notes\": \"ok\"}\n```", "ok"},
+		{"fence without language", "```\n{\"code\": \"sum: a with: b\\n\\t^ a + b\", \"notes\": \"ok\"}\n```", "ok"},
+		{"JSON after prose", "Sure! Here is the improved method:\n{\"code\": \"sum: a with: b\\n\\t^ a + b\", \"notes\": \"ok\"}\nHope it helps.", "ok"},
+		{"prose with braces before JSON", "I kept {the} pattern. {\"code\": \"sum: a with: b\\n\\t^ a + b\", \"notes\": \"ok\"}", "ok"},
+		{"code fenced as smalltalk", "Here it is:\n```smalltalk\nsum: a with: b\n\t^ a + b\n```\n", ""},
+		{"code fenced as st", "```st\nsum: a with: b\n\t^ a + b\n```", ""},
+		{"class prefix in code", `{"code": "Calculator >> sum: a with: b\n\t^ a + b", "notes": "ok"}`, "ok"},
+		{"class prefix with #", `{"code": "Calculator>>#sum: a with: b\n\t^ a + b", "notes": "ok"}`, "ok"},
+		{"Tonel brackets in code", `{"code": "Calculator >> sum: a with: b [\n\t^ a + b\n]", "notes": "ok"}`, "ok"},
+		{"fence inside the code value", `{"code": "` + "```smalltalk" + `\nsum: a with: b\n\t^ a + b\n` + "```" + `", "notes": "ok"}`, "ok"},
+		{"CRLF line endings", "{\"code\": \"sum: a with: b\\r\\n\\t^ a + b\", \"notes\": \"ok\"}", "ok"},
+		{"raw newlines inside the JSON string", "{\"code\": \"sum: a with: b\n\t^ a + b\", \"notes\": \"ok\"}", "ok"},
+		{"fenced Tonel method with prefix", "```smalltalk\nCalculator >> sum: a with: b [\n\t^ a + b\n]\n```", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := ParseCandidate(tc.text, "Calculator")
+			require.NoError(t, err)
+			assert.Equal(t, want, c.Code)
+			assert.Equal(t, tc.notes, c.Notes)
+		})
+	}
+}
+
+func TestParseCandidateRejects(t *testing.T) {
+	cases := []struct{ name, text string }{
+		{"empty", "   "},
+		{"prose only", "I would rename the method."},
+		{"JSON without code", `{"notes": "nothing"}`},
+		{"empty code", `{"code": "  ", "notes": ""}`},
+		{"cut-off JSON", `{"code": "sum: a with: b\n\t^ a +`},
+		{"only a JSON fence", "```json\n{\"notes\": \"x\"}\n```"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseCandidate(tc.text, "Calculator")
+			assert.Error(t, err)
+		})
+	}
+}
+
+func TestParseReview(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       Severity
+		issues     int
+	}{
+		{"bare", `{"severity": "HIGH", "summary": "too long", "issues": [{"principle": "Method length", "problem": "p", "suggestion": "s"}]}`, SeverityHigh, 1},
+		{"lower case severity", `{"severity": "medium", "summary": "meh", "issues": []}`, SeverityMedium, 0},
+		{"severity with punctuation", `{"severity": "Low.", "summary": "fine"}`, SeverityLow, 0},
+		{"fenced after prose", "Review:\n```json\n{\"severity\": \"HIGH\", \"summary\": \"x\", \"issues\": [\"feature envy\"]}\n```", SeverityHigh, 1},
+		{"issues as strings", `{"severity": "LOW", "summary": "x", "issues": ["a", "b"]}`, SeverityLow, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := ParseReview(tc.text)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, r.Severity)
+			assert.Len(t, r.Issues, tc.issues)
+		})
+	}
+	for _, bad := range []string{`{"severity": "CATASTROPHIC", "summary": "x"}`, `{"severity": "LOW"}`, `{"summary": "x"}`, "looks fine to me", ""} {
+		_, err := ParseReview(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestParseVerdict(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       VerdictKind
+	}{
+		{"approved", `{"verdict": "APPROVED", "feedback": "", "issues": []}`, VerdictApproved},
+		{"lower case", `{"verdict": "approved", "feedback": ""}`, VerdictApproved},
+		{"with period", `{"verdict": "Approved.", "feedback": ""}`, VerdictApproved},
+		{"needs improvement with space", `{"verdict": "needs improvement", "feedback": "rename x"}`, VerdictNeedsImprovement},
+		{"needs improvement in prose", "My verdict:\n{\"verdict\": \"NEEDS_IMPROVEMENT\", \"feedback\": \"\", \"issues\": [{\"principle\": \"names\", \"problem\": \"x\", \"suggestion\": \"y\"}]}", VerdictNeedsImprovement},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := ParseVerdict(tc.text)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, v.Verdict)
+			assert.Equal(t, tc.want == VerdictApproved, v.Approved())
+		})
+	}
+}
+
+// An unclear verdict is never approval.
+func TestParseVerdictNeverGuessesApproval(t *testing.T) {
+	for _, text := range []string{
+		`{"verdict": "NOT APPROVED", "feedback": "x"}`,
+		`{"verdict": "APPROVED WITH CHANGES", "feedback": "x"}`,
+		`{"verdict": "yes", "feedback": ""}`,
+		`{"verdict": "", "feedback": ""}`,
+		`{"verdict": true}`,
+		`{"verdict": "NEEDS_IMPROVEMENT", "feedback": ""}`,
+		"VERDICT: APPROVED",
+		"APPROVED",
+	} {
+		_, err := ParseVerdict(text)
+		assert.Error(t, err, text)
+	}
+}

@@ -1,0 +1,93 @@
+package agents
+
+import (
+	"embed"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/template"
+)
+
+//go:embed prompts/*.md
+var promptFS embed.FS
+
+// dataTag opens and closes fenced image data in prompts.
+const dataTag = "image-data"
+
+// fence wraps untrusted text (from the image, or written by an earlier
+// model step) in <image-data> tags the prompts declare as data. The tag
+// gets a numeric suffix until the text cannot contain its closing tag, so
+// the text is never altered and cannot close the fence early.
+func fence(label, text string) string {
+	tag := dataTag
+	for i := 1; strings.Contains(text, tag); i++ {
+		tag = dataTag + "-" + strconv.Itoa(i)
+	}
+	body := strings.TrimRight(normalizeNewlines(text), "\n")
+	if strings.TrimSpace(body) == "" {
+		body = "(none)"
+	}
+	return fmt.Sprintf("<%s label=%q>\n%s\n</%s>", tag, label, body, tag)
+}
+
+// prompts holds one parsed template set per role.
+type prompts struct {
+	byRole map[Role]*template.Template
+}
+
+func loadPrompts() (*prompts, error) {
+	funcs := template.FuncMap{"fence": fence, "join": strings.Join}
+	p := &prompts{byRole: make(map[Role]*template.Template, 4)}
+	for _, role := range AllRoles() {
+		t, err := template.New(string(role)).Funcs(funcs).Option("missingkey=error").
+			ParseFS(promptFS, "prompts/shared.md", "prompts/"+string(role)+".md")
+		if err != nil {
+			return nil, fmt.Errorf("parsing the %s prompt: %w", role, err)
+		}
+		for _, name := range []string{"system", "user"} {
+			if t.Lookup(name) == nil {
+				return nil, fmt.Errorf("the %s prompt defines no %q template", role, name)
+			}
+		}
+		p.byRole[role] = t
+	}
+	return p, nil
+}
+
+// promptData is what the templates see.
+type promptData struct {
+	Input
+	Subject       string
+	ReviewText    string
+	Candidate     string
+	Feedback      string
+	Tools         bool
+	ToolNames     []string
+	MaxToolRounds int
+}
+
+// render returns the system instruction and the first user message of role.
+func (p *prompts) render(role Role, d promptData) (system, user string, err error) {
+	t := p.byRole[role]
+	var sb, ub strings.Builder
+	if err := t.ExecuteTemplate(&sb, "system", d); err != nil {
+		return "", "", fmt.Errorf("rendering the %s system prompt: %w", role, err)
+	}
+	if err := t.ExecuteTemplate(&ub, "user", d); err != nil {
+		return "", "", fmt.Errorf("rendering the %s user prompt: %w", role, err)
+	}
+	return strings.TrimSpace(sb.String()), strings.TrimSpace(ub.String()), nil
+}
+
+// reviewText renders a review for the other roles' prompts.
+func reviewText(r Review) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Severity: %s\nSummary: %s\n", r.Severity, r.Summary)
+	if len(r.Issues) > 0 {
+		b.WriteString("Issues:\n")
+	}
+	for _, is := range r.Issues {
+		fmt.Fprintf(&b, "- [%s] %s Suggestion: %s\n", is.Principle, is.Problem, is.Suggestion)
+	}
+	return b.String()
+}
