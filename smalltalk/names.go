@@ -1,0 +1,96 @@
+package smalltalk
+
+import "strings"
+
+// IsClassName reports whether s has the shape the service accepts for a
+// class name: [A-Z][A-Za-z0-9_]*.
+func IsClassName(s string) bool {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	return isIdentTail(s[1:])
+}
+
+// IsIdentifier reports whether s is an ASCII identifier: [A-Za-z_][A-Za-z0-9_]*.
+func IsIdentifier(s string) bool {
+	if s == "" || charClass[s[0]] != cLetter {
+		return false
+	}
+	return isIdentTail(s[1:])
+}
+
+func isIdentTail(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := charClass[s[i]]; c != cLetter && c != cDigit {
+			return false
+		}
+	}
+	return true
+}
+
+// IsSelector reports whether s is a selector: unary (an identifier),
+// binary (a run of + - / \ * ~ < > = @ , % | & ? !) or keyword (one or more
+// identifiers each followed by a colon, like at:put:). Only ASCII names are
+// accepted, since these strings end up inside Smalltalk expressions.
+func IsSelector(s string) bool { return NumArgs(s) >= 0 }
+
+// NumArgs is the number of arguments a selector takes: 0 for unary, 1 for
+// binary, the number of keywords for a keyword selector; -1 if s is not a
+// selector.
+func NumArgs(selector string) int {
+	switch {
+	case selector == "":
+		return -1
+	case IsIdentifier(selector):
+		return 0
+	case isBinarySelector(selector):
+		return 1
+	case !strings.HasSuffix(selector, ":"):
+		return -1
+	}
+	parts := strings.Split(selector[:len(selector)-1], ":")
+	for _, p := range parts {
+		if !IsIdentifier(p) {
+			return -1
+		}
+	}
+	return len(parts)
+}
+
+func isBinarySelector(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if charClass[s[i]] != cBinary {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// QuoteString makes a Smalltalk string literal of s: a quote, s with every
+// quote doubled, a quote. Any bytes may appear in s.
+func QuoteString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + strings.Count(s, "'") + 2)
+	b.WriteByte('\'')
+	for {
+		i := strings.IndexByte(s, '\'')
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i+1])
+		b.WriteByte('\'')
+		s = s[i+1:]
+	}
+	b.WriteString(s)
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// QuoteSymbol makes a Smalltalk symbol literal of s: #foo, #at:put:, #+
+// when s is a selector, else the quoted form #'odd one'.
+func QuoteSymbol(s string) string {
+	if IsSelector(s) {
+		return "#" + s
+	}
+	return "#" + QuoteString(s)
+}
