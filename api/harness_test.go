@@ -1,0 +1,295 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+
+	pharorefactor "pharo-refactor"
+	"pharo-refactor/agents"
+	"pharo-refactor/agents/gemini"
+	"pharo-refactor/api"
+	"pharo-refactor/internal/testenv"
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline"
+)
+
+var pharoSim string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "api-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pharoSim, err = testenv.Build(dir, "pharo-sim")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// answer is one scripted reply of the fake Gemini server.
+type answer struct {
+	status int    // 0 = 200
+	text   string // candidate text (JSON for structured roles)
+	// before runs before the reply is sent (to edit the image mid-run, or
+	// to hold the run until the test says so).
+	before func()
+}
+
+// fakeGemini speaks generateContent on loopback. It tells the roles apart
+// by their system instructions (agents/prompts/*.md) and answers each from
+// its own queue; the last answer of a queue repeats.
+type fakeGemini struct {
+	mu      sync.Mutex
+	queues  map[string][]answer
+	calls   map[string]int
+	keySeen []string
+}
+
+func roleOf(system string) string {
+	switch {
+	case strings.Contains(system, "senior Pharo Smalltalk reviewer"):
+		return "reviewer"
+	case strings.Contains(system, "strict Pharo Smalltalk code validator"):
+		return "validator"
+	case strings.Contains(system, "was not\naccepted") || strings.Contains(system, "was not accepted"):
+		return "refiner"
+	case strings.Contains(system, "You rewrite one method"):
+		return "writer"
+	}
+	return "unknown"
+}
+
+func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		SystemInstruction struct {
+			Parts []struct {
+				Text string `json:"text"`
+			} `json:"parts"`
+		} `json:"systemInstruction"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.SystemInstruction.Parts) == 0 {
+		http.Error(w, `{"error":{"code":400,"message":"bad request","status":"INVALID_ARGUMENT"}}`, http.StatusBadRequest)
+		return
+	}
+	role := roleOf(req.SystemInstruction.Parts[0].Text)
+	f.mu.Lock()
+	f.keySeen = append(f.keySeen, r.Header.Get("x-goog-api-key"))
+	f.calls[role]++
+	q := f.queues[role]
+	var a answer
+	switch len(q) {
+	case 0:
+		a = answer{status: 500, text: "no scripted answer for " + role}
+	case 1:
+		a = q[0]
+	default:
+		a, f.queues[role] = q[0], q[1:]
+	}
+	f.mu.Unlock()
+	if a.before != nil {
+		a.before()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if a.status != 0 && a.status != 200 {
+		w.WriteHeader(a.status)
+		fmt.Fprintf(w, `{"error":{"code":%d,"message":%q,"status":"INTERNAL"}}`, a.status, a.text)
+		return
+	}
+	body, _ := json.Marshal(map[string]any{
+		"candidates": []any{map[string]any{
+			"content":      map[string]any{"role": "model", "parts": []any{map[string]any{"text": a.text}}},
+			"finishReason": "STOP",
+		}},
+		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
+	})
+	_, _ = w.Write(body)
+}
+
+func (f *fakeGemini) script(role string, answers ...answer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.queues[role] = append(f.queues[role], answers...)
+}
+
+func (f *fakeGemini) count(role string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[role]
+}
+
+func (f *fakeGemini) total() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, c := range f.calls {
+		n += c
+	}
+	return n
+}
+
+type harnessOpts struct {
+	maxIterations int
+	timeout       time.Duration
+	apiKeys       []string
+	simEnv        []string
+	simArgs       []string // replaces serve --dir DIR
+	modelRetries  int
+	maxBody       int64
+}
+
+type harness struct {
+	t      *testing.T
+	url    string
+	dir    string // the image's Tonel tree
+	image  *mcpclient.Client
+	gem    *fakeGemini
+	pipe   *pipeline.Pipeline
+	router routers.Router
+}
+
+func newHarness(t *testing.T, o harnessOpts) *harness {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, testenv.CopyTree("examples/sample-image", dir))
+	args := o.simArgs
+	if args == nil {
+		args = []string{"serve", "--dir", dir}
+	}
+	image, err := mcpclient.New(mcpclient.Config{Command: pharoSim, Args: args, Env: o.simEnv, StopGrace: time.Second, BackoffMin: time.Hour})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = image.Close() })
+
+	gem := &fakeGemini{queues: map[string][]answer{}, calls: map[string]int{}}
+	gsrv := httptest.NewServer(gem)
+	t.Cleanup(gsrv.Close)
+	model, err := gemini.New(context.Background(), gemini.Config{
+		APIKey: "test-key", BaseURL: gsrv.URL, Model: "gemini-test",
+		Retry: agents.RetryPolicy{MaxRetries: o.modelRetries, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
+	})
+	require.NoError(t, err)
+	roles, err := agents.New(agents.Config{Reviewer: model, Writer: model, Validator: model, Refiner: model, Tools: image, MaxToolRounds: 2})
+	require.NoError(t, err)
+	if o.maxIterations == 0 {
+		o.maxIterations = 3
+	}
+	pipe := pipeline.New(image, roles, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout}, zap.NewNop())
+	srv := api.New(api.Options{AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: pharorefactor.OpenAPI},
+		pipe, image, prometheus.NewRegistry(), zap.NewNop())
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+
+	doc, err := openapi3.NewLoader().LoadFromData(pharorefactor.OpenAPI)
+	require.NoError(t, err)
+	require.NoError(t, doc.Validate(context.Background()), "openapi.yaml must be a valid document")
+	doc.Servers = openapi3.Servers{{URL: hs.URL}}
+	router, err := gorillamux.NewRouter(doc)
+	require.NoError(t, err)
+	return &harness{t: t, url: hs.URL, dir: dir, image: image, gem: gem, pipe: pipe, router: router}
+}
+
+// do sends a request and validates the response against openapi.yaml.
+func (h *harness) do(method, path string, body string, header map[string]string) (*http.Response, []byte) {
+	h.t.Helper()
+	req, err := http.NewRequest(method, h.url+path, strings.NewReader(body))
+	require.NoError(h.t, err)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(h.t, err)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(h.t, err)
+	h.validate(req, resp, data)
+	return resp, data
+}
+
+func (h *harness) validate(req *http.Request, resp *http.Response, body []byte) {
+	h.t.Helper()
+	route, params, err := h.router.FindRoute(req)
+	require.NoError(h.t, err, "every route the tests call is in openapi.yaml")
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+		Status:                 resp.StatusCode,
+		Header:                 resp.Header,
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	in.SetBodyBytes(body)
+	assert.NoError(h.t, openapi3filter.ValidateResponse(context.Background(), in), "response %d %s does not match openapi.yaml: %s", resp.StatusCode, req.URL.Path, body)
+}
+
+func (h *harness) refactor(body string) (*http.Response, map[string]any) {
+	h.t.Helper()
+	resp, data := h.do(http.MethodPost, "/api/v1/refactor", body, nil)
+	var out map[string]any
+	require.NoError(h.t, json.Unmarshal(data, &out), "%s", data)
+	return resp, out
+}
+
+func (h *harness) classFile(name string) []byte {
+	h.t.Helper()
+	data, err := os.ReadFile(filepath.Join(h.dir, "src", "Sample-Shop", name+".class.st"))
+	require.NoError(h.t, err)
+	return data
+}
+
+// The scripted answers.
+func review() answer {
+	return answer{text: `{"severity": "MEDIUM", "summary": "Poor names.", "issues": [{"principle": "Intention-revealing names", "problem": "a, b", "suggestion": "rename"}]}`}
+}
+
+func code(c string) answer {
+	b, _ := json.Marshal(map[string]string{"code": c, "notes": "n"})
+	return answer{text: string(b)}
+}
+
+func approved() answer {
+	return answer{text: `{"verdict": "APPROVED", "feedback": "Good.", "issues": []}`}
+}
+
+func needsWork(feedback string) answer {
+	b, _ := json.Marshal(map[string]any{"verdict": "NEEDS_IMPROVEMENT", "feedback": feedback, "issues": []any{}})
+	return answer{text: string(b)}
+}
+
+func jsonBody(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+
+func readRepoFile(t *testing.T, rel string) []byte {
+	t.Helper()
+	root, err := testenv.Root()
+	require.NoError(t, err)
+	data, err := os.ReadFile(filepath.Join(root, rel))
+	require.NoError(t, err)
+	return data
+}
