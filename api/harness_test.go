@@ -284,7 +284,6 @@ func jsonBody(v any) string {
 	return string(b)
 }
 
-
 func readRepoFile(t *testing.T, rel string) []byte {
 	t.Helper()
 	root, err := testenv.Root()
