@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"pharo-refactor/pharosim"
+)
+
+// serveConfig is what the serve flags and environment say.
+type serveConfig struct {
+	dir       string
+	oracle    string
+	faults    pharosim.Faults
+	logLevel  slog.Level
+	logFormat string
+}
+
+// serve runs the simulated image as an MCP server on stdin/stdout. stdout
+// carries MCP frames only; logs go to stderr. It answers 0 when stdin
+// closes or a termination signal arrives.
+func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := parseServe(args, os.Getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "pharo-sim serve: %v\n", err)
+		return 2
+	}
+	log := newLogger(stderr, cfg.logLevel, cfg.logFormat)
+	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Log: log})
+	if err != nil {
+		log.Error("cannot start", "error", err)
+		return 1
+	}
+	packages, classes, methods := srv.Image().Stats()
+	log.Info("pharo-sim serving MCP on stdio", "dir", cfg.dir, "root", srv.Image().Root(),
+		"packages", packages, "classes", classes, "methods", methods)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := srv.ServeStdio(ctx, stdin, stdout); err != nil {
+		log.Error("serving failed", "error", err)
+		return 1
+	}
+	log.Info("pharo-sim stopped")
+	return 0
+}
+
+// parseServe reads the serve flags over the fault settings of the
+// environment: a flag given on the command line wins over its variable.
+func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+	faults, err := pharosim.FaultsFromEnv(getenv)
+	if err != nil {
+		return serveConfig{}, err
+	}
+	fs := flag.NewFlagSet("pharo-sim serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := serveConfig{}
+	var failSpecs []string
+	level := "info"
+	fs.StringVar(&cfg.dir, "dir", "", "the Tonel tree to load: a repository root, a package folder or one .st file (required)")
+	fs.StringVar(&cfg.oracle, "test-oracle", "", "test oracle JSON file (default: "+pharosim.OracleFileName+" beside the tree)")
+	fs.IntVar(&cfg.faults.ExitAfter, "fault-exit-after", faults.ExitAfter,
+		"exit (status 3) when tool call N+1 arrives, without answering it ("+pharosim.EnvExitAfter+")")
+	fs.DurationVar(&cfg.faults.Delay, "fault-delay", faults.Delay, "delay every tool call by this duration ("+pharosim.EnvDelay+")")
+	fs.Func("fault-fail", "TOOL=TEXT: TOOL answers an image error with description TEXT; repeatable ("+pharosim.EnvFail+", ';'-separated)",
+		func(s string) error { failSpecs = append(failSpecs, s); return nil })
+	fs.BoolVar(&cfg.faults.Unreachable, "fault-unreachable", faults.Unreachable,
+		"answer every tool call with \"Connection error: …\" as if the image were down ("+pharosim.EnvUnreachable+")")
+	fs.StringVar(&level, "log-level", level, "debug, info, warn or error")
+	fs.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
+	if err := fs.Parse(args); err != nil {
+		return serveConfig{}, err
+	}
+	if fs.NArg() > 0 {
+		return serveConfig{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if cfg.dir == "" {
+		return serveConfig{}, errors.New("--dir is required")
+	}
+	cfg.faults.Fail = faults.Fail
+	if len(failSpecs) > 0 {
+		cfg.faults.Fail = nil
+		for _, spec := range failSpecs {
+			if err := cfg.faults.AddFail(spec); err != nil {
+				return serveConfig{}, fmt.Errorf("--fault-fail: %w", err)
+			}
+		}
+	}
+	if err := cfg.logLevel.UnmarshalText([]byte(level)); err != nil {
+		return serveConfig{}, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+	}
+	if cfg.logFormat != "text" && cfg.logFormat != "json" {
+		return serveConfig{}, fmt.Errorf("--log-format %q: want text or json", cfg.logFormat)
+	}
+	return cfg, nil
+}
+
+// newLogger logs to w (stderr), never to the MCP stream.
+func newLogger(w io.Writer, level slog.Level, format string) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	if strings.EqualFold(format, "json") {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

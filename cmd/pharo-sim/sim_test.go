@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// simBinary is the pharo-sim binary built once by TestMain.
+var simBinary string
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "pharo-sim-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "temp dir:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	simBinary = filepath.Join(dir, "pharo-sim")
+	build := exec.Command("go", "build", "-o", simBinary, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building pharo-sim:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// testTree copies the sample image (with its oracle) and pharosim's
+// Sim-Extras fixture into a fresh directory and returns it.
+func testTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	sample := filepath.Join("..", "..", "examples", "sample-image")
+	copyTree(t, filepath.Join(sample, "src"), filepath.Join(root, "src"))
+	copyTree(t, filepath.Join("..", "..", "pharosim", "testdata", "extras"), filepath.Join(root, "src"))
+	copyTree(t, filepath.Join(sample, "test-oracle.json"), filepath.Join(root, "test-oracle.json"))
+	return root
+}
+
+// copyTree copies a file or the files under a directory.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	require.NoError(t, err)
+}
+
+// sim is a running pharo-sim subprocess driven by mcp-go's stdio client.
+type sim struct {
+	client *client.Client
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+}
+
+// syncBuffer is a bytes.Buffer safe for the transport's drain goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startSim starts `pharo-sim serve` with the arguments and environment and
+// initializes an MCP session. The process is stopped at cleanup.
+func startSim(t *testing.T, env []string, args ...string) *sim {
+	t.Helper()
+	s := &sim{stderr: &syncBuffer{}}
+	keep := func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+		cmd := exec.CommandContext(ctx, command, args...)
+		cmd.Env = append(os.Environ(), env...)
+		s.mu.Lock()
+		s.cmd = cmd
+		s.mu.Unlock()
+		return cmd, nil
+	}
+	c, err := client.NewStdioMCPClientWithOptions(simBinary, env, append([]string{"serve"}, args...),
+		transport.WithCommandFunc(keep), transport.WithCommandStderrWriter(s.stderr))
+	require.NoError(t, err)
+	s.client = c
+	t.Cleanup(func() {
+		_ = c.Close()
+		if t.Failed() {
+			t.Logf("pharo-sim stderr:\n%s", s.stderr.String())
+		}
+	})
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "pharo-sim-test", Version: "1"}
+	_, err = c.Initialize(context.Background(), req)
+	require.NoError(t, err, "initialize; stderr: %s", s.stderr.String())
+	return s
+}
+
+// process returns the subprocess.
+func (s *sim) process() *os.Process {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cmd.Process
+}
+
+// envelope is a decoded tool answer.
+type envelope struct {
+	Success bool            `json:"success"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// errorDescription returns the description of an image error.
+func (e envelope) errorDescription(t *testing.T) string {
+	t.Helper()
+	var obj struct {
+		Description string         `json:"description"`
+		StackTrace  *string        `json:"stack_trace"`
+		Receiver    map[string]any `json:"receiver"`
+	}
+	require.NoError(t, json.Unmarshal(e.Error, &obj), "error object: %s", e.Error)
+	require.NotNil(t, obj.StackTrace, "an image error has a stack_trace")
+	require.NotNil(t, obj.Receiver, "an image error has a receiver")
+	return obj.Description
+}
+
+// result decodes the result of a successful answer into v.
+func (e envelope) result(t *testing.T, v any) {
+	t.Helper()
+	require.True(t, e.Success, "success; error: %s", e.Error)
+	require.NoError(t, json.Unmarshal(e.Result, v), "result: %s", e.Result)
+}
+
+// call calls a tool, checks that text and structured content agree and that
+// the answer is not an MCP-level error, and decodes the envelope.
+func (s *sim) call(t *testing.T, tool string, args map[string]any) envelope {
+	t.Helper()
+	res, err := s.callRaw(tool, args)
+	require.NoError(t, err, "calling %s", tool)
+	require.False(t, res.IsError, "%s answered an MCP error: %v", tool, res.Content)
+	require.Len(t, res.Content, 1)
+	text, ok := mcp.AsTextContent(res.Content[0])
+	require.True(t, ok, "text content")
+	require.NotEmpty(t, res.RawStructuredContent, "structured content")
+	assert.JSONEq(t, text.Text, string(res.RawStructuredContent), "structured content = text content")
+	var env envelope
+	require.NoError(t, json.Unmarshal([]byte(text.Text), &env))
+	return env
+}
+
+func (s *sim) callRaw(tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	return s.client.CallTool(context.Background(), req)
+}
+
+// eval evaluates code and returns the envelope.
+func (s *sim) eval(t *testing.T, code string) envelope {
+	t.Helper()
+	return s.call(t, "eval", map[string]any{"code": code})
+}
+
+func mcpListTools() mcp.ListToolsRequest { return mcp.ListToolsRequest{} }

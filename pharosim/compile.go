@@ -1,0 +1,240 @@
+package pharosim
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"pharo-refactor/smalltalk"
+	"pharo-refactor/smalltalk/tonel"
+)
+
+// Messages of the semantic errors the dry compile reports, in Pharo 12/13's
+// words, and its answer when there is none.
+const (
+	msgUndeclared  = "Undeclared variable"
+	msgCannotStore = "Cannot store into"
+	dryCompileOK   = "OK"
+)
+
+// The parts of a CodeError description: the notice class, the receiver and
+// selector of an evaluated doIt, and how much source follows the position.
+const (
+	noticeClass       = "OCSyntaxErrorNotice"
+	doItReceiver      = "UndefinedObject"
+	doItSelectorLabel = "DoIt"
+	maxSnippetRunes   = 60
+)
+
+// charPos converts a byte offset into src to Pharo's 1-based character
+// position.
+func charPos(src string, offset int) int {
+	offset = max(0, min(offset, len(src)))
+	return utf8.RuneCountInString(src[:offset]) + 1
+}
+
+// DryCompile compiles source in a class and side without installing it, and
+// answers what expression 2 of pharo-interop.md answers: "OK" or
+// "ERR|<position>|<message>". A missing class is caught by that expression's
+// handler too, so it comes back as "ERR|?|key #Foo not found in …".
+func (img *Image) DryCompile(className string, side Side, source string) string {
+	img.mu.RLock()
+	defer img.mu.RUnlock()
+	c, ierr := img.lookupClass(className)
+	if ierr != nil && !wellKnownGlobals[className] {
+		return "ERR|?|" + ierr.Message
+	}
+	m, err := smalltalk.ParseMethod(source)
+	if err != nil {
+		se := syntaxError(err)
+		return "ERR|" + strconv.Itoa(charPos(source, se.Offset)) + "|" + se.Message
+	}
+	if ref, msg, bad := img.semanticError(c, side, m); bad {
+		return "ERR|" + strconv.Itoa(charPos(source, ref.Start)) + "|" + msg
+	}
+	return dryCompileOK
+}
+
+// syntaxError extracts the parser's error; any other error is a parser bug
+// reported at the start.
+func syntaxError(err error) *smalltalk.SyntaxError {
+	var se *smalltalk.SyntaxError
+	if errors.As(err, &se) {
+		return se
+	}
+	return &smalltalk.SyntaxError{Message: err.Error()}
+}
+
+// semanticError finds the first complaint Pharo 12's semantic analysis makes
+// (by position): an undeclared variable or a store into an argument or
+// pseudo-variable.
+func (img *Image) semanticError(c *class, side Side, m *smalltalk.Method) (smalltalk.Ref, string, bool) {
+	known := img.scope(c, side)
+	capitalised, lowercase := smalltalk.Undeclared(m, known.has)
+	type complaint struct {
+		ref smalltalk.Ref
+		msg string
+	}
+	var all []complaint
+	for _, r := range append(capitalised, lowercase...) {
+		if known.pools && isUpper(r.Name) {
+			continue // a pool variable the simulator cannot see
+		}
+		all = append(all, complaint{r, msgUndeclared})
+	}
+	for _, r := range smalltalk.ArgumentAssignments(m) {
+		all = append(all, complaint{r, msgCannotStore})
+	}
+	if len(all) == 0 {
+		return smalltalk.Ref{}, "", false
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].ref.Start < all[j].ref.Start })
+	return all[0].ref, all[0].msg, true
+}
+
+func isUpper(name string) bool { return name != "" && name[0] >= 'A' && name[0] <= 'Z' }
+
+// scope is what a method of a class and side may name besides its own
+// arguments and temporaries.
+type scope struct {
+	vars  map[string]bool
+	img   *Image
+	pools bool // the class uses pool dictionaries, whose variables are unknown
+}
+
+func (s scope) has(name string) bool {
+	if s.vars[name] || wellKnownGlobals[name] {
+		return true
+	}
+	_, isClass := s.img.classes[name]
+	return isClass
+}
+
+// scope collects the instance (or class-instance) variables and class
+// variables of the class and its superclasses in the image. c may be nil for
+// a well-known class the tree does not hold.
+func (img *Image) scope(c *class, side Side) scope {
+	s := scope{vars: map[string]bool{}, img: img}
+	seen := map[string]bool{}
+	for c != nil && c.def != nil && !seen[c.name] {
+		seen[c.name] = true
+		d := c.def.Def
+		vars := d.InstVars
+		if side == ClassSide {
+			vars = d.ClassInstVars
+		}
+		for _, v := range append(append([]string{}, vars...), d.ClassVars...) {
+			s.vars[v] = true
+		}
+		s.pools = s.pools || len(d.Pools) > 0
+		c = img.classes[d.Superclass]
+	}
+	return s
+}
+
+// codeError is how the image describes a syntax error in code it was asked
+// to compile or evaluate: `CodeError:<notice class> <class>>>#<selector>
+// <position>:<message>-><source from that position…>`.
+func codeError(receiver, selector, source string, se *smalltalk.SyntaxError) *ImageError {
+	rest := source[max(0, min(se.Offset, len(source))):]
+	if utf8.RuneCountInString(rest) > maxSnippetRunes {
+		rest = string([]rune(rest)[:maxSnippetRunes]) + "…"
+	}
+	text := fmt.Sprintf("CodeError:%s %s>>#%s %d:%s->%s",
+		noticeClass, receiver, selector, charPos(source, se.Offset), se.Message, rest)
+	return &ImageError{Text: text, Class: "CodeError", Message: se.Message, Receiver: "OpalCompiler"}
+}
+
+// storedSource is the form a source takes in the Tonel file: LF line
+// endings, no blank lines or spaces around it (Tonel cannot keep them).
+func storedSource(source string) string {
+	return strings.Trim(toLF(source), " \t\n\f\v")
+}
+
+// Compile installs a method in a class and side and writes the class's file
+// through. An empty protocol keeps the existing method's protocol, or gives
+// a new method Pharo's default. It answers the selector, as
+// `compile:classified:` does.
+func (img *Image) Compile(className string, side Side, source, protocol string) (string, error) {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	c, ierr := img.lookupClass(className)
+	if ierr != nil {
+		return "", ierr
+	}
+	m, err := smalltalk.ParseMethod(source)
+	if err != nil {
+		return "", codeError(classLabel(className, side), doItSelectorLabel, source, syntaxError(err))
+	}
+	f, existing := c.findMethod(side, m.Selector)
+	stored := storedSource(source)
+	change := func(f *tonel.File) error { return f.AddMethod(side, stored, protocol) }
+	if existing != nil {
+		change = func(f *tonel.File) error { return f.ReplaceMethod(side, m.Selector, stored, protocol) }
+	} else if f = c.home(); f == nil {
+		return "", fmt.Errorf("class %s has no file to hold new methods", className)
+	}
+	if err := img.writeThrough(f, change); err != nil {
+		return "", fmt.Errorf("compiling %s>>%s: %w", classLabel(className, side), m.Selector, err)
+	}
+	img.log.Info("compiled", "class", classLabel(className, side), "selector", m.Selector, "file", f.Path)
+	return m.Selector, nil
+}
+
+// home is the file new methods of the class go to: its own, else the first
+// file extending it.
+func (c *class) home() *tonel.File {
+	if files := c.files(); len(files) > 0 {
+		return files[0]
+	}
+	return nil
+}
+
+// Remove removes a method and writes its file through. It reports whether
+// there was such a method (removing an absent one is not an error).
+func (img *Image) Remove(className string, side Side, selector string) (bool, error) {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	c, ierr := img.lookupClass(className)
+	if ierr != nil {
+		return false, ierr
+	}
+	f, existing := c.findMethod(side, selector)
+	if existing == nil {
+		return false, nil
+	}
+	err := img.writeThrough(f, func(f *tonel.File) error { return f.RemoveMethod(side, selector) })
+	if err != nil {
+		return false, fmt.Errorf("removing %s>>%s: %w", classLabel(className, side), selector, err)
+	}
+	img.log.Info("removed", "class", classLabel(className, side), "selector", selector, "file", f.Path)
+	return true, nil
+}
+
+// writeThrough applies a change to a parsed file and saves it atomically. If
+// the save fails, the file in memory goes back to what is on disk, so the
+// image never claims a change the files do not hold. The caller holds the
+// write lock.
+func (img *Image) writeThrough(f *tonel.File, change func(*tonel.File) error) error {
+	before := *f
+	if err := change(f); err != nil {
+		*f = before
+		return err
+	}
+	if err := f.Save(); err != nil {
+		*f = before
+		return fmt.Errorf("writing %s: %w", f.Path, err)
+	}
+	return nil
+}
+
+// classLabel prints a class and side: `Foo` or `Foo class`.
+func classLabel(className string, side Side) string {
+	if side == ClassSide {
+		return className + " class"
+	}
+	return className
+}

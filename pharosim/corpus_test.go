@@ -1,0 +1,32 @@
+package pharosim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The shared test corpus is real Pharo code: the simulator must load it,
+// answer every method's source, and accept every method in the dry compile
+// of its own class (no false "Undeclared variable").
+func TestCorpusLoadsAndEveryMethodCompiles(t *testing.T) {
+	root := t.TempDir()
+	copyTree(t, "../testdata/corpus", root)
+	img, err := LoadImage(root, nil)
+	require.NoError(t, err)
+	count := 0
+	for _, p := range img.packages {
+		for _, f := range p.Files {
+			for _, m := range f.Methods {
+				count++
+				key := keyOf(f, m)
+				src, err := img.MethodSource(key)
+				require.NoError(t, err, key.String())
+				assert.Equal(t, m.Source, src, key.String())
+				assert.Equal(t, "OK", img.DryCompile(key.Class, m.Side, m.Source), key.String())
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, count, 300, "the corpus holds at least 300 methods")
+}

@@ -1,0 +1,108 @@
+// Package pharosim is a simulated Pharo image behind the MCP tool surface of
+// pharo-smalltalk-interop-mcp-server: the same tools, argument names, result
+// shapes and error texts as the real chain (MCP server → image), as written
+// down in pharo-interop.md. A service talking to it over stdio cannot tell
+// the difference, so switching to a real image is only configuration.
+//
+// # The image
+//
+// [LoadImage] reads a Tonel tree (see smalltalk/tonel) into memory:
+// packages, classes and traits with their definitions, extensions, and
+// methods with protocol and side. The parsed files are the image's only
+// state. Every change — `compile:classified:`, `compile:`, `removeSelector:`
+// sent through eval — edits only the text of the method concerned and is
+// written through at once with an atomic write (temporary file, fsync,
+// rename, directory fsync), so a process killed at any moment leaves each
+// file either old or new, never torn. Sources leave the simulator with CR
+// line endings, as a real image's do; on disk they keep Tonel's LF.
+//
+// # Tools
+//
+// [Server] registers every tool of the contract table: eval,
+// get_method_source (is_class_method, or "Foo class" as class_name),
+// get_class_source (the class as Tonel text), get_class_comment,
+// search_classes_like, search_methods_like, search_traits_like,
+// search_implementors, search_references (selectors sent and symbols used,
+// found by the Smalltalk parser), search_references_to_class, list_packages,
+// list_classes, list_extended_classes, list_methods, run_class_test and
+// run_package_test. export_package, import_package, install_project,
+// read_screen, get_settings and apply_settings are declared with their real
+// arguments and answer success false ("not supported by pharo-sim").
+//
+// Every tool answers a JSON object as text content and as structured
+// content, like FastMCP: {"success": true, "result": …}, or
+// {"success": false, "error": {"description", "stack_trace", "receiver"}}
+// when the image raised. Missing classes and methods use the image's texts:
+// "KeyNotFound: key #Foo not found in SystemDictionary", "… in
+// MethodDictionary". MCP-level errors (isError) are reserved for arguments
+// that fail validation, as with FastMCP.
+//
+// # eval
+//
+// eval parses the code (smalltalk.ParseExpression) and understands exactly
+// the five expression shapes of pharo-interop.md, with CLS either
+// `(Smalltalk globals at: #Foo)` or `(Smalltalk globals at: #Foo) class`:
+// reading a protocol, the dry compile (answers 'OK' or
+// 'ERR|<position>|<message>': syntax errors from the parser, then undeclared
+// variables and stores into arguments, as Pharo 12/13 report them; nothing
+// is installed), `compile:classified:` and `compile:` (answer the selector,
+// install and write through; as in Pharo, only a syntax error stops an
+// install, an undeclared variable does not), `removeSelector:` (answers nil) and
+// `Smalltalk globals includesKey:`. A syntax error in the eval'd code itself
+// answers a `CodeError:…` description; any other expression answers success
+// false with a description saying the simulator does not evaluate arbitrary
+// Smalltalk.
+//
+// # Test oracle
+//
+// The simulator cannot run SUnit. run_class_test and run_package_test answer
+// from an oracle, a JSON file given with --test-oracle, else test-oracle.json
+// found in the --dir folder, in the folder holding the packages, or in its
+// parent. It maps each TestCase class to its tests and to rules judged
+// against the image's CURRENT sources, so a compile can flip a test:
+//
+//	{
+//	  "_comment": "top-level keys starting with _ are comments",
+//	  "CalculatorTest": {
+//	    "tests": ["testSum", "testDivide"],
+//	    "rules": [
+//	      {"test": "testSum", "fails_when": {"method": "Calculator>>sum:with:", "source_contains": "-"}},
+//	      {"test": "testDivide", "errors_when": {"method": "Calculator>>divide:by:", "source_not_matches": "isZero|= *0"}}
+//	    ],
+//	    "skipped": [],
+//	    "expected_failures": []
+//	  }
+//	}
+//
+// A condition names a method ("Class>>selector" or "Class class>>selector")
+// and holds when all of its predicates hold on that method's source (LF line
+// endings): source_contains, source_not_contains, source_matches,
+// source_not_matches (the last two are Go regular expressions). A test
+// errors when one of its errors_when conditions holds, or when a method a
+// rule names is absent (as a MessageNotUnderstood would); else it fails when
+// one of its fails_when conditions holds; else it passes. Class entries and
+// rules may carry a "_comment". Tests listed in
+// skipped do not run; tests in expected_failures count as expected failures
+// when they fail and as "passed unexpected" when they pass. Unknown fields
+// are errors, so a misspelt rule cannot silently pass.
+//
+// The answer is the SUnit text: `<n> ran, <p> passed, <s> skipped, <x>
+// expected failures, <f> failures, <e> errors, <u> passed unexpected` (each
+// noun singular at 1), then CR `Failures:` CR and one `Class>>#selector` per
+// line, then CR `Errors:` CR and one per line — or `No tests ran` first when
+// nothing ran (e.g. a class the oracle does not declare). run_package_test
+// runs every class of the package that the oracle declares.
+//
+// # Fault injection
+//
+// For reliability tests, off unless asked (see [Faults]; flags of
+// `pharo-sim serve` override the environment):
+//
+//	--fault-exit-after N   PHARO_SIM_EXIT_AFTER=N    exit with status 3 when tool call N+1 arrives, before answering it
+//	--fault-delay D        PHARO_SIM_DELAY=D         hold every tool call for D (a Go duration) first
+//	--fault-fail T=TEXT    PHARO_SIM_FAIL=T=TEXT;…   tool T answers an image error whose description is TEXT
+//	--fault-unreachable    PHARO_SIM_UNREACHABLE=1   every call answers {"success": false, "error": "Connection error: …"}
+//
+// Logs go to the logger given in [Options] (stderr in pharo-sim); stdout
+// carries MCP frames only.
+package pharosim

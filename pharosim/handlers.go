@@ -1,0 +1,134 @@
+package pharosim
+
+import (
+	"errors"
+	"strings"
+
+	"pharo-refactor/smalltalk"
+)
+
+// The tools' behaviour. Each answers the `result` value or an error; the
+// handler wraps both in the envelope.
+
+func (s *Server) eval(a args) (any, error) {
+	code := a.str("code")
+	e, err := s.rec.Recognize(code)
+	var se *smalltalk.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return nil, codeError(doItReceiver, doItSelectorLabel, code, se)
+	case err != nil:
+		s.log.Info("eval of an unrecognised expression", "code", clip(code, 200))
+		return nil, errArbitraryCode()
+	}
+	return s.img.Eval(e)
+}
+
+func (s *Server) getMethodSource(a args) (any, error) {
+	class := strings.Fields(a.str("class_name"))
+	if len(class) == 0 {
+		return nil, errClassNotFound("")
+	}
+	key := MethodKey{
+		Class:     class[0],
+		ClassSide: len(class) == 2 || a.flag("is_class_method"),
+		Selector:  a.str("method_name"),
+	}
+	src, err := s.img.MethodSource(key)
+	if err != nil {
+		return nil, err
+	}
+	return toCR(src), nil
+}
+
+func (s *Server) getClassSource(a args) (any, error) {
+	return s.img.ClassSource(a.str("class_name"))
+}
+
+func (s *Server) getClassComment(a args) (any, error) {
+	comment, err := s.img.ClassComment(a.str("class_name"))
+	if err != nil {
+		return nil, err
+	}
+	return toCR(comment), nil
+}
+
+func (s *Server) searchClassesLike(a args) (any, error) {
+	return s.img.ClassesLike(a.str("class_name_query")), nil
+}
+
+func (s *Server) searchTraitsLike(a args) (any, error) {
+	return s.img.TraitsLike(a.str("trait_name_query")), nil
+}
+
+func (s *Server) searchMethodsLike(a args) (any, error) {
+	return s.img.SelectorsLike(a.str("method_name_query")), nil
+}
+
+func (s *Server) searchImplementors(a args) (any, error) {
+	return s.img.Implementors(a.str("method_name")), nil
+}
+
+func (s *Server) searchReferences(a args) (any, error) {
+	return s.img.References(strings.TrimPrefix(a.str("method_name_or_symbol"), "#")), nil
+}
+
+// classReference is a search_references_to_class entry, whose keys the
+// contract lists in this order.
+type classReference struct {
+	Package string `json:"package"`
+	Class   string `json:"class"`
+	Method  string `json:"method"`
+}
+
+func (s *Server) searchReferencesToClass(a args) (any, error) {
+	refs, err := s.img.ReferencesToClass(a.str("class_name"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]classReference, len(refs))
+	for i, r := range refs {
+		out[i] = classReference{Package: r.Package, Class: r.Class, Method: r.Method}
+	}
+	return out, nil
+}
+
+func (s *Server) listPackages(args) (any, error) {
+	return s.img.PackageNames(), nil
+}
+
+func (s *Server) listClasses(a args) (any, error) {
+	return s.img.PackageClasses(a.str("package_name"))
+}
+
+func (s *Server) listExtendedClasses(a args) (any, error) {
+	return s.img.ExtendedClasses(a.str("package_name"))
+}
+
+func (s *Server) listMethods(a args) (any, error) {
+	return s.img.PackageMethods(a.str("package_name"))
+}
+
+func (s *Server) runClassTest(a args) (any, error) {
+	name := a.str("class_name")
+	if err := s.img.requireClass(name); err != nil {
+		return nil, err
+	}
+	return s.img.RunTests(s.oracle, []string{name}).Text(), nil
+}
+
+func (s *Server) runPackageTest(a args) (any, error) {
+	classes, err := s.img.PackageClasses(a.str("package_name"))
+	if err != nil {
+		return nil, err
+	}
+	return s.img.RunTests(s.oracle, classes).Text(), nil
+}
+
+// clip shortens s for a log line.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,166 @@
+package pharosim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ServerName is the name the simulator gives itself in the MCP handshake:
+// the real server's, so that nothing can tell them apart by it.
+const ServerName = "pharo-smalltalk-interop-mcp-server"
+
+// ServerVersion marks the simulator in the handshake's version field.
+const ServerVersion = "0.1.0+pharo-sim"
+
+// OracleFileName is the oracle file looked for beside the tree.
+const OracleFileName = "test-oracle.json"
+
+// Options configure a Server.
+type Options struct {
+	// Dir is the Tonel tree to load (see LoadImage).
+	Dir string
+	// OracleFile is the test oracle. Empty: test-oracle.json in Dir, in the
+	// folder holding the packages, or in its parent — the first found;
+	// none found means every test class answers "No tests ran".
+	OracleFile string
+	// Faults to inject; the zero value injects none.
+	Faults Faults
+	// Log receives the simulator's logs; nil discards them. It must not
+	// write to the MCP stream (stdout).
+	Log *slog.Logger
+	// Exit ends the process for Faults.ExitAfter; nil means os.Exit.
+	Exit func(code int)
+}
+
+// Server is the simulated image behind the MCP tool surface of
+// pharo-smalltalk-interop-mcp-server.
+type Server struct {
+	img    *Image
+	oracle *Oracle
+	rec    *Recognizer
+	mcp    *server.MCPServer
+	log    *slog.Logger
+}
+
+// New loads the image and the oracle and builds the MCP server.
+func New(opts Options) (*Server, error) {
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	img, err := LoadImage(opts.Dir, log)
+	if err != nil {
+		return nil, err
+	}
+	oracle, err := loadOracleFor(opts.OracleFile, opts.Dir, img.Root(), log)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := NewRecognizer()
+	if err != nil {
+		return nil, fmt.Errorf("building the eval recognizer: %w", err)
+	}
+	s := &Server{img: img, oracle: oracle, rec: rec, log: log}
+	s.warnAboutOracle()
+	s.mcp = server.NewMCPServer(ServerName, ServerVersion,
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+		server.WithToolHandlerMiddleware(s.logCalls),
+	)
+	if opts.Faults.Active() {
+		exit := opts.Exit
+		if exit == nil {
+			exit = os.Exit
+		}
+		fi := &faultInjector{faults: opts.Faults, exit: exit, log: log}
+		s.mcp.Use(fi.middleware)
+		log.Warn("fault injection is on", "faults", opts.Faults)
+	}
+	s.register(s.mcp)
+	return s, nil
+}
+
+// loadOracleFor reads the oracle named by the options, else the first
+// test-oracle.json found beside the tree.
+func loadOracleFor(file, dir, root string, log *slog.Logger) (*Oracle, error) {
+	if file != "" {
+		o, err := LoadOracle(file, false)
+		if err == nil {
+			log.Info("test oracle loaded", "file", file, "classes", len(o.ClassNames()))
+		}
+		return o, err
+	}
+	for _, candidate := range []string{dir, root, filepath.Dir(root)} {
+		path := filepath.Join(candidate, OracleFileName)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		o, err := LoadOracle(path, false)
+		if err == nil {
+			log.Info("test oracle loaded", "file", path, "classes", len(o.ClassNames()))
+		}
+		return o, err
+	}
+	log.Info("no test oracle: every test class answers 'No tests ran'")
+	return &Oracle{classes: map[string]*OracleClass{}}, nil
+}
+
+// warnAboutOracle logs oracle entries that name classes or methods the image
+// does not have: such rules can never be what the oracle's author meant.
+func (s *Server) warnAboutOracle() {
+	for _, name := range s.oracle.ClassNames() {
+		if s.img.requireClass(name) != nil {
+			s.log.Warn("the test oracle names a class the image does not have", "class", name)
+		}
+		c, _ := s.oracle.Class(name)
+		for _, r := range c.Rules {
+			for _, cond := range []*Condition{r.FailsWhen, r.ErrorsWhen} {
+				if cond == nil {
+					continue
+				}
+				if _, err := s.img.MethodSource(cond.ref); err != nil {
+					s.log.Warn("a test oracle rule names a method the image does not have",
+						"class", name, "test", r.Test, "method", cond.Method)
+				}
+			}
+		}
+	}
+}
+
+// logCalls logs every tool call at debug level.
+func (s *Server) logCalls(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		res, err := next(ctx, req)
+		s.log.Debug("tool call", "tool", req.Params.Name, "duration", time.Since(start), "error", err)
+		return res, err
+	}
+}
+
+// Image returns the simulated image.
+func (s *Server) Image() *Image { return s.img }
+
+// MCPServer returns the MCP server, e.g. for an in-process client.
+func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
+
+// ServeStdio serves MCP over in and out (the process's stdin and stdout)
+// until in reaches end of file (a nil error) or ctx ends. Only MCP frames
+// are written to out.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	stdio := server.NewStdioServer(s.mcp)
+	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
+	err := stdio.Listen(ctx, in, out)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("serving MCP over stdio: %w", err)
+	}
+	return nil
+}
