@@ -27,7 +27,11 @@ func (s *Server) refactor(c echo.Context) error {
 	if err != nil {
 		return s.refusal(c, err)
 	}
-	res, err := slot.Run(c.Request().Context(), pipeline.Request{Ref: req.Ref(), DryRun: req.DryRun, RequestID: requestID(c)})
+	run := pipeline.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.runTests(), RequestID: requestID(c)}
+	if wantsStream(c) {
+		return s.stream(c, slot, run)
+	}
+	res, err := slot.Run(c.Request().Context(), run)
 	s.metrics.observe(res, err)
 	if err != nil {
 		return s.runFailure(c, res, err)
@@ -83,9 +87,19 @@ func (s *Server) refusal(c echo.Context, err error) error {
 
 // runFailure answers a failed run with what the client needs to act.
 func (s *Server) runFailure(c echo.Context, res *pipeline.Result, err error) error {
+	p := s.failureProblem(c, res, err)
+	if p == nil {
+		return nil // nobody is listening
+	}
+	return &problemError{p}
+}
+
+// failureProblem is the problem body of a failed run; nil when the client
+// went away.
+func (s *Server) failureProblem(c echo.Context, res *pipeline.Result, err error) *Problem {
 	if errors.Is(err, context.Canceled) {
 		s.log.Info("client went away; run stopped", zap.String("request_id", requestID(c)))
-		return nil // nobody is listening
+		return nil
 	}
 	p := newProblem(c, err)
 	if res != nil {
@@ -99,7 +113,7 @@ func (s *Server) runFailure(c echo.Context, res *pipeline.Result, err error) err
 			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
 		}
 	}
-	return &problemError{p}
+	return p
 }
 
 // problemError carries a ready problem to the error handler.

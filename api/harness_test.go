@@ -159,6 +159,7 @@ type harnessOpts struct {
 	simArgs       []string // replaces serve --dir DIR
 	modelRetries  int
 	maxBody       int64
+	keepAlive     time.Duration
 }
 
 type harness struct {
@@ -169,6 +170,7 @@ type harness struct {
 	gem    *fakeGemini
 	pipe   *pipeline.Pipeline
 	router routers.Router
+	doc    *openapi3.T
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -197,7 +199,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		o.maxIterations = 3
 	}
 	pipe := pipeline.New(image, roles, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout}, zap.NewNop())
-	srv := api.New(api.Options{AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: pharorefactor.OpenAPI},
+	srv := api.New(api.Options{AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: pharorefactor.OpenAPI, KeepAlive: o.keepAlive},
 		pipe, image, prometheus.NewRegistry(), zap.NewNop())
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
@@ -208,7 +210,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	doc.Servers = openapi3.Servers{{URL: hs.URL}}
 	router, err := gorillamux.NewRouter(doc)
 	require.NoError(t, err)
-	return &harness{t: t, url: hs.URL, dir: dir, image: image, gem: gem, pipe: pipe, router: router}
+	return &harness{t: t, url: hs.URL, dir: dir, image: image, gem: gem, pipe: pipe, router: router, doc: doc}
 }
 
 // do sends a request and validates the response against openapi.yaml.

@@ -24,7 +24,11 @@ type RefactorRequest struct {
 	MethodName    string `json:"method_name" validate:"required,max=1024,smalltalk_selector"`
 	IsClassMethod bool   `json:"is_class_method"`
 	DryRun        bool   `json:"dry_run"`
+	// RunTests gates the release on the method's tests (default true).
+	RunTests *bool `json:"run_tests"`
 }
+
+func (r RefactorRequest) runTests() bool { return r.RunTests == nil || *r.RunTests }
 
 // Ref is the method the request names.
 func (r RefactorRequest) Ref() mcpclient.MethodRef {

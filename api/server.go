@@ -43,6 +43,9 @@ type Options struct {
 	// ReadyProbeAfter: /ready probes the image when it has not answered
 	// for this long (default 30s).
 	ReadyProbeAfter time.Duration
+	// KeepAlive is the interval of comment lines on an event stream, so
+	// that proxies do not close it (default 15s).
+	KeepAlive time.Duration
 }
 
 // Server serves the API.
@@ -62,6 +65,9 @@ type Server struct {
 func New(opts Options, pipe *pipeline.Pipeline, mcp MCPHealth, reg *prometheus.Registry, log *zap.Logger) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 64 << 10
+	}
+	if opts.KeepAlive <= 0 {
+		opts.KeepAlive = 15 * time.Second
 	}
 	if opts.ReadyProbeAfter <= 0 {
 		opts.ReadyProbeAfter = 30 * time.Second

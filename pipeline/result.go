@@ -18,8 +18,10 @@ const (
 
 // Request is one run's input, already validated by the caller.
 type Request struct {
-	Ref       mcpclient.MethodRef
-	DryRun    bool
+	Ref    mcpclient.MethodRef
+	DryRun bool
+	// RunTests gates the release on the method's tests.
+	RunTests  bool
 	RequestID string
 	// Observe, when set, receives progress events (the SSE stream). It is
 	// called on the run's goroutine and must not block for long.

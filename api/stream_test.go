@@ -1,0 +1,242 @@
+package api_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sseEvent is one parsed Server-Sent Event.
+type sseEvent struct {
+	ID   string
+	Name string
+	Data json.RawMessage
+}
+
+// readSSE parses a stream until EOF, calling onEvent for each event; the
+// second result counts comment lines.
+func readSSE(t *testing.T, r io.Reader, onEvent func(sseEvent)) ([]sseEvent, int) {
+	t.Helper()
+	var events []sseEvent
+	comments := 0
+	cur := sseEvent{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if cur.Name != "" {
+				events = append(events, cur)
+				if onEvent != nil {
+					onEvent(cur)
+				}
+			}
+			cur = sseEvent{}
+		case strings.HasPrefix(line, ":"):
+			comments++
+		case strings.HasPrefix(line, "id: "):
+			cur.ID = strings.TrimPrefix(line, "id: ")
+		case strings.HasPrefix(line, "event: "):
+			cur.Name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			cur.Data = json.RawMessage(strings.TrimPrefix(line, "data: "))
+		}
+	}
+	return events, comments
+}
+
+func (h *harness) openStream(ctx context.Context, body string) *http.Response {
+	h.t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/api/v1/refactor", strings.NewReader(body))
+	require.NoError(h.t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(h.t, err)
+	return resp
+}
+
+// schemaCheck validates an event's data against a component schema.
+func (h *harness) schemaCheck(name string, data json.RawMessage) {
+	h.t.Helper()
+	ref := h.doc.Components.Schemas[name]
+	require.NotNil(h.t, ref, "schema %s", name)
+	var v any
+	require.NoError(h.t, json.Unmarshal(data, &v))
+	assert.NoError(h.t, ref.Value.VisitJSON(v, openapi3.EnableJSONSchema2020()), "%s: %s", name, data)
+}
+
+func TestStreamTwoRoundRunEventByEvent(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code("sum: a with: b\n\t^ b + a"))
+	h.gem.script("validator", needsWork("Say what it answers."), approved())
+	h.gem.script("refiner", code(newSum))
+	resp := h.openStream(context.Background(), `{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+	events, _ := readSSE(t, resp.Body, nil)
+
+	type want struct{ name, detail string }
+	expected := []want{
+		{"accepted", ""},
+		{"stage", "prefetch started"}, {"stage", "prefetch finished"},
+		{"stage", "review started"}, {"model_call", "reviewer"}, {"stage", "review finished"},
+		{"stage", "write started"}, {"model_call", "writer"}, {"stage", "write finished"},
+		{"stage", "validate started"},
+		{"candidate", "1"}, {"check", "1"}, {"model_call", "validator"}, {"verdict", "1 NEEDS_IMPROVEMENT"},
+		{"model_call", "refiner"},
+		{"candidate", "2"}, {"check", "2"}, {"model_call", "validator"}, {"verdict", "2 APPROVED"},
+		{"stage", "validate finished"},
+		{"stage", "release started"}, {"release", "started"}, {"release", "released"}, {"stage", "release finished"},
+		{"result", ""},
+	}
+	got := make([]want, len(events))
+	for i, e := range events {
+		assert.Equal(t, i+1, atoi(t, e.ID), "ids count up from 1")
+		var d map[string]any
+		require.NoError(t, json.Unmarshal(e.Data, &d))
+		got[i] = want{e.Name, detail(e.Name, d)}
+	}
+	assert.Equal(t, expected, got)
+
+	last := events[len(events)-1]
+	h.schemaCheck("RefactorResult", last.Data)
+	h.schemaCheck("AcceptedEvent", events[0].Data)
+	for _, e := range events {
+		switch e.Name {
+		case "stage":
+			h.schemaCheck("StageEvent", e.Data)
+		case "verdict":
+			h.schemaCheck("VerdictEvent", e.Data)
+		case "check":
+			h.schemaCheck("CheckEvent", e.Data)
+		case "model_call":
+			h.schemaCheck("ModelCallEvent", e.Data)
+		}
+	}
+	var result map[string]any
+	require.NoError(t, json.Unmarshal(last.Data, &result))
+	assert.Equal(t, "released", result["outcome"])
+	assert.Equal(t, newSum, result["refactored_code"])
+}
+
+func detail(name string, d map[string]any) string {
+	switch name {
+	case "stage":
+		return d["name"].(string) + " " + d["status"].(string)
+	case "model_call":
+		return d["role"].(string)
+	case "candidate", "check":
+		return jsonNumber(d["iteration"])
+	case "verdict":
+		return jsonNumber(d["iteration"]) + " " + d["verdict"].(string)
+	case "release":
+		return d["status"].(string)
+	}
+	return ""
+}
+
+func jsonNumber(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func atoi(t *testing.T, s string) int {
+	var n int
+	require.NoError(t, json.Unmarshal([]byte(s), &n), s)
+	return n
+}
+
+func TestStreamEndsWithErrorEvent(t *testing.T) {
+	h := newHarness(t, harnessOpts{maxIterations: 1})
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code("sum: a with: b\n\t^ b + a"))
+	h.gem.script("validator", needsWork("No."))
+	resp := h.openStream(context.Background(), `{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	defer resp.Body.Close()
+	events, _ := readSSE(t, resp.Body, nil)
+	require.NotEmpty(t, events)
+	last := events[len(events)-1]
+	assert.Equal(t, "error", last.Name)
+	h.schemaCheck("Problem", last.Data)
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(last.Data, &p))
+	assert.Equal(t, "not_approved", p["code"])
+	assert.Equal(t, 422.0, p["status"])
+}
+
+func TestStreamRefusalsStayOrdinaryResponses(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	resp := h.openStream(context.Background(), `{"class_name": "lower", "method_name": "x"}`)
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode)
+	assert.Equal(t, "application/problem+json", resp.Header.Get("Content-Type"))
+}
+
+func TestStreamKeepAliveComments(t *testing.T) {
+	h := newHarness(t, harnessOpts{keepAlive: 20 * time.Millisecond})
+	slow := review()
+	slow.before = func() { time.Sleep(300 * time.Millisecond) }
+	h.gem.script("reviewer", slow)
+	h.gem.script("writer", code(newSum))
+	h.gem.script("validator", approved())
+	resp := h.openStream(context.Background(), `{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	defer resp.Body.Close()
+	events, comments := readSSE(t, resp.Body, nil)
+	assert.Positive(t, comments, "comment lines keep the stream alive while the model thinks")
+	assert.Equal(t, "result", events[len(events)-1].Name)
+}
+
+// TestDroppedClientFreesTheGate covers both routes: a client gone before
+// release stops the run, releases nothing and leaves the gate free.
+func TestDroppedClientFreesTheGate(t *testing.T) {
+	for _, streamed := range []bool{true, false} {
+		name := map[bool]string{true: "stream", false: "json"}[streamed]
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			before := h.classFile("Calculator")
+			inReview := make(chan struct{})
+			hold := make(chan struct{})
+			held := review()
+			held.before = func() { close(inReview); <-hold }
+			h.gem.script("reviewer", held)
+			h.gem.script("writer", code(newSum))
+			h.gem.script("validator", approved())
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				if streamed {
+					resp := h.openStream(ctx, `{"class_name": "Calculator", "method_name": "sum:with:"}`)
+					_, _ = io.Copy(io.Discard, resp.Body)
+					_ = resp.Body.Close()
+					return
+				}
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/api/v1/refactor", strings.NewReader(`{"class_name": "Calculator", "method_name": "sum:with:"}`))
+				if resp, err := http.DefaultClient.Do(req); err == nil {
+					_ = resp.Body.Close()
+				}
+			}()
+			<-inReview
+			require.True(t, h.pipe.Gate().Busy())
+			cancel()
+			<-done
+			close(hold)
+			require.Eventually(t, func() bool { return !h.pipe.Gate().Busy() }, 10*time.Second, 10*time.Millisecond, "the gate is free again")
+			assert.Equal(t, before, h.classFile("Calculator"), "nothing was released")
+			assert.Zero(t, h.gem.count("validator"), "the run stopped")
+		})
+	}
+}

@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWriterPragmas(t *testing.T) {
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "refactord.db"))
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, s.Close()) }()
+	tests := []struct {
+		pragma string
+		want   string
+	}{
+		{"journal_mode", "wal"},
+		{"synchronous", "2"}, // FULL: a commit is fsynced before it returns
+		{"foreign_keys", "1"},
+		{"busy_timeout", "10000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pragma, func(t *testing.T) {
+			var got string
+			require.NoError(t, s.w.QueryRow("PRAGMA "+tt.pragma).Scan(&got))
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	var readOnly string
+	require.NoError(t, s.r.QueryRow("PRAGMA query_only").Scan(&readOnly))
+	assert.Equal(t, "1", readOnly, "the read pool cannot write")
+}
+
+// TestSchemaIsAppendOnly checks the triggers that back "nothing is ever
+// deleted" even for SQL that bypasses the Store's API.
+func TestSchemaIsAppendOnly(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "refactord.db"))
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, s.Close()) }()
+	require.NoError(t, s.Create(ctx, Run{ID: "r", Kind: KindRefactor, ClassName: "C", Selector: "s", Status: StatusRunning}))
+	tests := []struct {
+		name, sql, want string
+	}{
+		{"delete", "DELETE FROM runs WHERE id = 'r'", "never deleted"},
+		{"change id", "UPDATE runs SET id = 'x' WHERE id = 'r'", "never change"},
+		{"change created_at", "UPDATE runs SET created_at = '2000-01-01T00:00:00.000Z'", "never change"},
+		{"unknown status", "UPDATE runs SET status = 'done'", "CHECK constraint failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.w.ExecContext(ctx, tt.sql)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
+	_, err = s.Get(ctx, "r")
+	assert.NoError(t, err)
+}

@@ -1,0 +1,132 @@
+package store
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strings"
+)
+
+// Page sizes of List.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+)
+
+// ListQuery selects a page of runs, newest first. Zero values mean "no filter".
+type ListQuery struct {
+	ClassName string // exact class name
+	Status    Status // the API's "outcome" filter
+	Limit     int    // 0 → DefaultLimit; above MaxLimit → MaxLimit
+	Cursor    string // Page.NextCursor of the previous page; "" for the first
+}
+
+// Page is one page of List. NextCursor is "" on the last page.
+type Page struct {
+	Runs       []Run  `json:"runs"`
+	NextCursor string `json:"next_cursor"`
+}
+
+// List returns runs newest first (created_at, then id, descending) with
+// keyset pagination: the cursor names the last row returned, so rows created
+// while a client pages through are neither repeated nor skipped. Returns
+// ErrBadCursor for a cursor List did not produce, ErrInvalid for an unknown
+// status or a negative limit.
+func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
+	limit, err := pageSize(q)
+	if err != nil {
+		return Page{}, fmt.Errorf("store: list runs: %w", err)
+	}
+	sqlText, args, err := listSQL(q, limit)
+	if err != nil {
+		return Page{}, fmt.Errorf("store: list runs: %w", err)
+	}
+	runs, err := s.query(ctx, sqlText, args...)
+	if err != nil {
+		return Page{}, fmt.Errorf("store: list runs: %w", err)
+	}
+	return page(runs, limit), nil
+}
+
+func pageSize(q ListQuery) (int, error) {
+	if q.Status != "" && !q.Status.Valid() {
+		return 0, fmt.Errorf("%w: status %q", ErrInvalid, q.Status)
+	}
+	switch {
+	case q.Limit < 0:
+		return 0, fmt.Errorf("%w: limit %d", ErrInvalid, q.Limit)
+	case q.Limit == 0:
+		return DefaultLimit, nil
+	case q.Limit > MaxLimit:
+		return MaxLimit, nil
+	}
+	return q.Limit, nil
+}
+
+// listSQL asks for one row more than the page: its presence says whether
+// there is a next page without a COUNT.
+func listSQL(q ListQuery, limit int) (string, []any, error) {
+	var where []string
+	var args []any
+	if q.ClassName != "" {
+		where, args = append(where, "class_name = ?"), append(args, q.ClassName)
+	}
+	if q.Status != "" {
+		where, args = append(where, "status = ?"), append(args, string(q.Status))
+	}
+	if q.Cursor != "" {
+		created, id, err := decodeCursor(q.Cursor)
+		if err != nil {
+			return "", nil, err
+		}
+		where = append(where, "(created_at < ? OR (created_at = ? AND id < ?))")
+		args = append(args, created, created, id)
+	}
+	text := "SELECT " + runColumns + " FROM runs"
+	if len(where) > 0 {
+		text += " WHERE " + strings.Join(where, " AND ")
+	}
+	text += " ORDER BY created_at DESC, id DESC LIMIT ?"
+	return text, append(args, limit+1), nil
+}
+
+func page(runs []Run, limit int) Page {
+	if len(runs) <= limit {
+		return Page{Runs: nonNil(runs)}
+	}
+	runs = runs[:limit]
+	last := runs[limit-1]
+	return Page{Runs: runs, NextCursor: encodeCursor(formatTime(last.CreatedAt), last.ID)}
+}
+
+// nonNil makes an empty page encode as [] rather than null.
+func nonNil(runs []Run) []Run {
+	if runs == nil {
+		return []Run{}
+	}
+	return runs
+}
+
+// cursorSep cannot occur in a formatted time, so the id may contain anything.
+const cursorSep = "|"
+
+func encodeCursor(created, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(created + cursorSep + id))
+}
+
+func decodeCursor(c string) (created, id string, err error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %w", ErrBadCursor, err)
+	}
+	created, id, ok := strings.Cut(string(b), cursorSep)
+	if !ok || id == "" {
+		return "", "", fmt.Errorf("%w: missing id", ErrBadCursor)
+	}
+	// Only the canonical form compares correctly as text with created_at.
+	t, err := parseTime(created)
+	if err != nil || formatTime(t) != created {
+		return "", "", fmt.Errorf("%w: bad time %q", ErrBadCursor, created)
+	}
+	return created, id, nil
+}

@@ -1,0 +1,222 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Status is where a run stands. The write-ahead protocol of a release is
+// running → releasing → released | rolled_back | failed; a crash leaves the
+// row in releasing and start-up reconciliation moves it to released,
+// not_released or conflict.
+type Status string
+
+// The status vocabulary (the API's "outcome").
+const (
+	// StatusRunning: the pipeline is working (prefetch, review, write,
+	// validation); nothing has been compiled into the image.
+	StatusRunning Status = "running"
+	// StatusReleasing: write-ahead record committed by BeginRelease; the
+	// original and final sources are on disk and a compile into the image
+	// is about to happen or is under way. A row seen here at start-up was
+	// interrupted by a crash and must be reconciled.
+	StatusReleasing Status = "releasing"
+	// StatusReleased: final_source is compiled into the image and verified
+	// (released_at set). For a revert run: the original code is back.
+	StatusReleased Status = "released"
+	// StatusProposed: approved but deliberately not compiled (dry_run);
+	// final_source holds the proposal.
+	StatusProposed Status = "proposed"
+	// StatusFailed: the run ended with an error (error_code, error_message),
+	// e.g. not_approved, method_changed, timeout. Nothing is left compiled,
+	// unless restore_failed is set: then a rollback did not succeed and the
+	// image may hold final_source.
+	StatusFailed Status = "failed"
+	// StatusRolledBack: final_source was compiled, then the release was
+	// undone (tests regressed or the read-back differed) and the original
+	// source restored.
+	StatusRolledBack Status = "rolled_back"
+	// StatusNotReleased: reconciliation found the original source in the
+	// image: the crash happened before the compile took effect.
+	StatusNotReleased Status = "not_released"
+	// StatusConflict: reconciliation found neither the original nor the final
+	// source in the image; an operator must look (see notes).
+	StatusConflict Status = "conflict"
+	// StatusReverted: the run was released and a later revert run (whose
+	// revert_of names this run) put the original source back; reverted_at set.
+	StatusReverted Status = "reverted"
+)
+
+// Statuses lists the vocabulary, for validation and API documentation.
+func Statuses() []Status {
+	return []Status{StatusRunning, StatusReleasing, StatusReleased, StatusProposed,
+		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted}
+}
+
+// Valid reports whether s is in the vocabulary.
+func (s Status) Valid() bool {
+	for _, v := range Statuses() {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// RunKind tells a refactoring from a revert.
+type RunKind string
+
+// The run kinds.
+const (
+	// KindRefactor: a refactoring request (POST /api/v1/refactor).
+	KindRefactor RunKind = "refactor"
+	// KindRevert: the undoing of an earlier released run, named by RevertOf
+	// (POST /api/v1/refactorings/{id}/revert). Its OriginalSource is what the
+	// image held before the revert, its FinalSource what the revert restores.
+	KindRevert RunKind = "revert"
+)
+
+// Valid reports whether k is a known kind.
+func (k RunKind) Valid() bool { return k == KindRefactor || k == KindRevert }
+
+// Run is one row of the audit trail, returned as is by
+// GET /api/v1/refactorings/{id}.
+//
+// JSON: every key is always present. Times are UTC, RFC 3339 with exactly
+// three fractional digits ("2025-01-02T15:04:05.000Z"); unset nullable times
+// are null. JSON documents (review, verdict, models, stages, tests_before,
+// tests_after) are embedded as JSON and are null when absent. The store keeps
+// times at millisecond precision.
+type Run struct {
+	ID            string  `json:"id"`
+	Kind          RunKind `json:"kind"`
+	RevertOf      string  `json:"revert_of"` // id of the undone run; "" unless Kind is revert
+	RequestID     string  `json:"request_id"`
+	ClassName     string  `json:"class_name"`
+	Selector      string  `json:"selector"`
+	IsClassMethod bool    `json:"is_class_method"`
+	DryRun        bool    `json:"dry_run"`
+	RunTests      bool    `json:"run_tests"` // whether the test gate ran
+	Status        Status  `json:"status"`
+	ErrorCode     string  `json:"error_code"` // a pipeline/kind code, "" on success
+	ErrorMessage  string  `json:"error_message"`
+	// Notes is append-only, written by Reconcile (operator-facing remarks).
+	Notes            string          `json:"notes"`
+	OriginalSource   string          `json:"original_source"`
+	OriginalProtocol string          `json:"original_protocol"`
+	FinalSource      string          `json:"final_source"`
+	Review           json.RawMessage `json:"review"`
+	Verdict          json.RawMessage `json:"verdict"`
+	Iterations       int             `json:"iterations"`
+	ModelCalls       int             `json:"model_calls"`
+	InputTokens      int64           `json:"input_tokens"`
+	OutputTokens     int64           `json:"output_tokens"`
+	Models           json.RawMessage `json:"models"` // model id per role
+	Stages           json.RawMessage `json:"stages"` // per-stage durations
+	TestsBefore      json.RawMessage `json:"tests_before"`
+	TestsAfter       json.RawMessage `json:"tests_after"`
+	// RestoreFailed: a rollback to the original source did not succeed.
+	RestoreFailed bool       `json:"restore_failed"`
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
+	FinishedAt    *time.Time `json:"finished_at"`
+	ReleasedAt    *time.Time `json:"released_at"`
+	RevertedAt    *time.Time `json:"reverted_at"`
+}
+
+// timeLayout is fixed-width so that stored times sort as text.
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return t.UTC(), nil
+}
+
+// runAlias has Run's fields without its methods.
+type runAlias Run
+
+// runWire is Run on the wire: its own time fields are shallower than the
+// embedded ones, so encoding/json uses them instead of time.Time's format.
+type runWire struct {
+	*runAlias
+	CreatedAt  string  `json:"created_at"`
+	UpdatedAt  string  `json:"updated_at"`
+	FinishedAt *string `json:"finished_at"`
+	ReleasedAt *string `json:"released_at"`
+	RevertedAt *string `json:"reverted_at"`
+}
+
+// MarshalJSON writes times as RFC 3339 in UTC with milliseconds.
+func (r Run) MarshalJSON() ([]byte, error) {
+	return json.Marshal(runWire{
+		runAlias:   (*runAlias)(&r),
+		CreatedAt:  formatTime(r.CreatedAt),
+		UpdatedAt:  formatTime(r.UpdatedAt),
+		FinishedAt: formatOptional(r.FinishedAt),
+		ReleasedAt: formatOptional(r.ReleasedAt),
+		RevertedAt: formatOptional(r.RevertedAt),
+	})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (for API clients and tests).
+func (r *Run) UnmarshalJSON(b []byte) error {
+	w := runWire{runAlias: (*runAlias)(r)}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	return w.times(r)
+}
+
+func (w runWire) times(r *Run) error {
+	var err error
+	if r.CreatedAt, err = parseWire(w.CreatedAt); err != nil {
+		return fmt.Errorf("created_at: %w", err)
+	}
+	if r.UpdatedAt, err = parseWire(w.UpdatedAt); err != nil {
+		return fmt.Errorf("updated_at: %w", err)
+	}
+	if r.FinishedAt, err = parseOptional(w.FinishedAt); err != nil {
+		return fmt.Errorf("finished_at: %w", err)
+	}
+	if r.ReleasedAt, err = parseOptional(w.ReleasedAt); err != nil {
+		return fmt.Errorf("released_at: %w", err)
+	}
+	if r.RevertedAt, err = parseOptional(w.RevertedAt); err != nil {
+		return fmt.Errorf("reverted_at: %w", err)
+	}
+	return nil
+}
+
+// parseWire accepts any RFC 3339 time, not only the store's own layout.
+func parseWire(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	return t.UTC(), err
+}
+
+func formatOptional(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := formatTime(*t)
+	return &s
+}
+
+func parseOptional(s *string) (*time.Time, error) {
+	if s == nil {
+		return nil, nil
+	}
+	t, err := parseWire(*s)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}

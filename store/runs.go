@@ -1,0 +1,363 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// runColumns is the column order of insertRun and scanRun.
+const runColumns = `id, kind, revert_of, request_id, class_name, selector,
+	is_class_method, dry_run, run_tests, status, error_code, error_message, notes,
+	original_source, original_protocol, final_source, review, verdict,
+	iterations, model_calls, input_tokens, output_tokens, models, stages,
+	tests_before, tests_after, restore_failed,
+	created_at, updated_at, finished_at, released_at, reverted_at`
+
+// Create inserts a new run. CreatedAt defaults to now; UpdatedAt is set to
+// CreatedAt. A revert run's RevertOf must name an existing run. Returns
+// ErrDuplicate when the id exists, ErrInvalid or ErrTooLarge for bad fields.
+func (s *Store) Create(ctx context.Context, r Run) error {
+	if err := errors.Join(checkIdentity(r), checkRun(r)); err != nil {
+		return fmt.Errorf("store: create run %q: %w", r.ID, err)
+	}
+	if r.CreatedAt.IsZero() {
+		r.CreatedAt = time.Now()
+	}
+	r.UpdatedAt = r.CreatedAt
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := checkAbsent(ctx, tx, r.ID); err != nil {
+			return err
+		}
+		if r.RevertOf != "" {
+			if _, err := statusOf(ctx, tx, r.RevertOf); err != nil {
+				return fmt.Errorf("revert_of: %w", err)
+			}
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES ("+
+			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			insertArgs(r)...)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: create run %q: %w", r.ID, err)
+	}
+	return nil
+}
+
+func insertArgs(r Run) []any {
+	return []any{r.ID, string(r.Kind), nullableText(r.RevertOf), r.RequestID, r.ClassName, r.Selector,
+		r.IsClassMethod, r.DryRun, r.RunTests, string(r.Status), r.ErrorCode, r.ErrorMessage, r.Notes,
+		r.OriginalSource, r.OriginalProtocol, r.FinalSource, nullableDoc(r.Review), nullableDoc(r.Verdict),
+		r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages),
+		nullableDoc(r.TestsBefore), nullableDoc(r.TestsAfter), r.RestoreFailed,
+		formatTime(r.CreatedAt), formatTime(r.UpdatedAt), nullableTime(r.FinishedAt),
+		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt)}
+}
+
+func checkAbsent(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := statusOf(ctx, tx, id)
+	switch {
+	case err == nil:
+		return ErrDuplicate
+	case errors.Is(err, ErrNotFound):
+		return nil
+	default:
+		return err
+	}
+}
+
+// updateRun leaves the identity (id, kind, revert_of, created_at) alone, and
+// the fields owned by other operations: notes (Reconcile) and reverted_at
+// (MarkReverted). An empty source or protocol keeps the stored one, so a Run
+// value that predates BeginRelease cannot erase the write-ahead record.
+const updateRun = `UPDATE runs SET
+	request_id = ?, class_name = ?, selector = ?, is_class_method = ?, dry_run = ?, run_tests = ?,
+	status = ?, error_code = ?, error_message = ?,
+	original_source = COALESCE(NULLIF(?, ''), original_source),
+	original_protocol = COALESCE(NULLIF(?, ''), original_protocol),
+	final_source = COALESCE(NULLIF(?, ''), final_source),
+	review = ?, verdict = ?, iterations = ?, model_calls = ?, input_tokens = ?, output_tokens = ?,
+	models = ?, stages = ?, tests_before = ?, tests_after = ?, restore_failed = ?,
+	updated_at = ?, finished_at = ?, released_at = ?
+	WHERE id = ? AND status <> 'reverted'`
+
+// Update writes every mutable field of the run r.ID and sets updated_at to
+// now. It never changes id, kind, revert_of, created_at, notes or
+// reverted_at, and an empty OriginalSource, OriginalProtocol or FinalSource
+// keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
+// for a reverted run (reverted is final), ErrInvalid when r.Status is
+// reverted (only MarkReverted reverts).
+func (s *Store) Update(ctx context.Context, r Run) error {
+	if err := checkUpdate(r); err != nil {
+		return fmt.Errorf("store: update run %q: %w", r.ID, err)
+	}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, updateRun,
+			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.RunTests,
+			string(r.Status), r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
+			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
+			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
+			nullableDoc(r.TestsAfter), r.RestoreFailed, formatTime(time.Now()), nullableTime(r.FinishedAt),
+			nullableTime(r.ReleasedAt), r.ID)
+		return explainMiss(ctx, tx, r.ID, res, err, ErrWrongStatus)
+	})
+	if err != nil {
+		return fmt.Errorf("store: update run %q: %w", r.ID, err)
+	}
+	return nil
+}
+
+func checkUpdate(r Run) error {
+	if r.ID == "" {
+		return fmt.Errorf("%w: empty id", ErrInvalid)
+	}
+	if r.Status == StatusReverted {
+		return fmt.Errorf("%w: status %q is set only by MarkReverted", ErrInvalid, r.Status)
+	}
+	return checkRun(r)
+}
+
+// BeginRelease is the write-ahead step of a release: it records the original
+// source and protocol (what to restore) and the final source (what is about
+// to be compiled), and moves the run from running to releasing, in one
+// transaction that is on stable storage when BeginRelease returns nil. Only
+// then may the caller compile. Returns ErrNotFound, or ErrWrongStatus when
+// the run is not running.
+func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error {
+	if err := checkRelease(originalSource, originalProtocol, finalSource); err != nil {
+		return fmt.Errorf("store: begin release of run %q: %w", id, err)
+	}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'releasing',
+			original_source = ?, original_protocol = ?, final_source = ?, updated_at = ?
+			WHERE id = ? AND status = 'running'`,
+			originalSource, originalProtocol, finalSource, formatTime(time.Now()), id)
+		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
+	})
+	if err != nil {
+		return fmt.Errorf("store: begin release of run %q: %w", id, err)
+	}
+	return nil
+}
+
+// checkRelease insists on both sources: reconciliation after a crash
+// compares the image against them, and rollback restores the original.
+func checkRelease(original, protocol, final string) error {
+	if original == "" || final == "" {
+		return fmt.Errorf("%w: original and final source are both required", ErrInvalid)
+	}
+	return checkSources(original, protocol, final)
+}
+
+// MarkReverted records that the released run id has been undone: status
+// reverted, reverted_at = at (now when zero). The update is conditional on
+// status released, so of two concurrent reverts exactly one succeeds; the
+// other gets ErrNotRevertible, as does any run that is not released.
+func (s *Store) MarkReverted(ctx context.Context, id string, at time.Time) error {
+	if at.IsZero() {
+		at = time.Now()
+	}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'reverted', reverted_at = ?, updated_at = ?
+			WHERE id = ? AND status = 'released'`, formatTime(at), formatTime(time.Now()), id)
+		return explainMiss(ctx, tx, id, res, err, ErrNotRevertible)
+	})
+	if err != nil {
+		return fmt.Errorf("store: mark run %q reverted: %w", id, err)
+	}
+	return nil
+}
+
+// reconcileRun appends to notes with a newline separator and sets
+// released_at only for released, keeping any earlier timestamps.
+const reconcileRun = `UPDATE runs SET status = ?1,
+	notes = CASE WHEN notes = '' THEN ?2 ELSE notes || char(10) || ?2 END,
+	released_at = CASE WHEN ?1 = 'released' THEN COALESCE(released_at, ?3) ELSE released_at END,
+	finished_at = COALESCE(finished_at, ?3), updated_at = ?3
+	WHERE id = ?4 AND status = 'releasing'`
+
+// Reconcile settles a run left in releasing by a crash, after the caller has
+// compared the method in the image with the run's sources: status is
+// released (final source found; released_at set), not_released (original
+// found) or conflict (neither). note is appended, timestamped, to the run's
+// notes for the operator. Returns ErrNotFound, ErrWrongStatus when the run is
+// not releasing, ErrInvalid for another status.
+func (s *Store) Reconcile(ctx context.Context, id string, status Status, note string) error {
+	if err := checkReconcile(status, note); err != nil {
+		return fmt.Errorf("store: reconcile run %q: %w", id, err)
+	}
+	now := formatTime(time.Now())
+	line := fmt.Sprintf("%s reconciled as %s", now, status)
+	if note != "" {
+		line += ": " + note
+	}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, reconcileRun, string(status), line, now, id)
+		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
+	})
+	if err != nil {
+		return fmt.Errorf("store: reconcile run %q: %w", id, err)
+	}
+	return nil
+}
+
+func checkReconcile(status Status, note string) error {
+	switch status {
+	case StatusReleased, StatusNotReleased, StatusConflict:
+	default:
+		return fmt.Errorf("%w: reconcile to %q (want released, not_released or conflict)", ErrInvalid, status)
+	}
+	return checkSizes(map[string]sized{"note": {len(note), MaxTextBytes}})
+}
+
+// explainMiss turns a conditional UPDATE that matched no row into
+// ErrNotFound or, when the row exists in another status, into wrong.
+func explainMiss(ctx context.Context, tx *sql.Tx, id string, res sql.Result, err error, wrong error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil || n > 0 {
+		return err
+	}
+	status, err := statusOf(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: status is %s", wrong, status)
+}
+
+func statusOf(ctx context.Context, tx *sql.Tx, id string) (Status, error) {
+	var st Status
+	err := tx.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&st)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	return st, err
+}
+
+// Get returns the run id, or ErrNotFound.
+func (s *Store) Get(ctx context.Context, id string) (Run, error) {
+	r, err := scanRun(s.r.QueryRowContext(ctx, "SELECT "+runColumns+" FROM runs WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, fmt.Errorf("store: get run %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Run{}, fmt.Errorf("store: get run %q: %w", id, err)
+	}
+	return r, nil
+}
+
+// Releasing returns the runs left in releasing, oldest first: on start-up
+// these are the releases a crash interrupted, to be settled with Reconcile.
+func (s *Store) Releasing(ctx context.Context) ([]Run, error) {
+	runs, err := s.query(ctx, "SELECT "+runColumns+
+		" FROM runs WHERE status = 'releasing' ORDER BY created_at, id")
+	if err != nil {
+		return nil, fmt.Errorf("store: list releasing runs: %w", err)
+	}
+	return runs, nil
+}
+
+// query runs a SELECT of runColumns on the read pool.
+func (s *Store) query(ctx context.Context, q string, args ...any) ([]Run, error) {
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close() //nolint:errcheck // rows.Err below reports what matters
+	var runs []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, rows.Err()
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+// rowText holds the nullable and time columns as the database has them.
+type rowText struct {
+	revertOf                                sql.NullString
+	review, verdict, models, stages, tb, ta sql.NullString
+	created, updated                        string
+	finished, released, reverted            sql.NullString
+}
+
+func scanRun(sc scanner) (Run, error) {
+	var r Run
+	var t rowText
+	err := sc.Scan(&r.ID, &r.Kind, &t.revertOf, &r.RequestID, &r.ClassName, &r.Selector,
+		&r.IsClassMethod, &r.DryRun, &r.RunTests, &r.Status, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
+		&r.OriginalSource, &r.OriginalProtocol, &r.FinalSource, &t.review, &t.verdict,
+		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
+		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted)
+	if err != nil {
+		return Run{}, err
+	}
+	return t.into(r)
+}
+
+func (t rowText) into(r Run) (Run, error) {
+	r.RevertOf = t.revertOf.String
+	r.Review, r.Verdict = rawDoc(t.review), rawDoc(t.verdict)
+	r.Models, r.Stages = rawDoc(t.models), rawDoc(t.stages)
+	r.TestsBefore, r.TestsAfter = rawDoc(t.tb), rawDoc(t.ta)
+	var err error
+	if r.CreatedAt, err = parseTime(t.created); err != nil {
+		return Run{}, fmt.Errorf("run %q: created_at: %w", r.ID, err)
+	}
+	if r.UpdatedAt, err = parseTime(t.updated); err != nil {
+		return Run{}, fmt.Errorf("run %q: updated_at: %w", r.ID, err)
+	}
+	for _, f := range []struct {
+		name string
+		in   sql.NullString
+		out  **time.Time
+	}{{"finished_at", t.finished, &r.FinishedAt}, {"released_at", t.released, &r.ReleasedAt},
+		{"reverted_at", t.reverted, &r.RevertedAt}} {
+		if *f.out, err = nullTime(f.in); err != nil {
+			return Run{}, fmt.Errorf("run %q: %s: %w", r.ID, f.name, err)
+		}
+	}
+	return r, nil
+}
+
+func rawDoc(s sql.NullString) json.RawMessage {
+	if !s.Valid {
+		return nil
+	}
+	return json.RawMessage(s.String)
+}
+
+func nullTime(s sql.NullString) (*time.Time, error) {
+	if !s.Valid {
+		return nil, nil
+	}
+	t, err := parseTime(s.String)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+func nullableTime(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return formatTime(*t)
+}
+
+func nullableText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,161 @@
+// Package store is refactord's audit trail: one SQLite row per run (a
+// refactoring or a revert), written ahead of every compile into the image so
+// that each change can be explained, reconciled after a crash and reverted.
+//
+// The database lives in one file (DATA_DIR/refactord.db) in WAL mode with
+// synchronous=FULL, so a committed row survives a SIGKILL of the service and a
+// power loss of the machine. The schema is versioned in code (migrate.go).
+// Rows are never deleted: the store has no delete operation and the schema
+// refuses DELETE statements.
+//
+// The store returns plain wrapped errors and the sentinels of errors.go;
+// callers (pipeline, api) classify them.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// busyTimeoutMS bounds how long a statement waits for a lock held by another
+// connection (another process, or the writer while a reader checkpoints).
+const busyTimeoutMS = 10000
+
+// maxReaders bounds the read pool; WAL lets readers run beside the writer.
+const maxReaders = 8
+
+// Store is the audit trail. It is safe for concurrent use: writes go through
+// a pool of one connection, so they are serialised in-process and never race
+// for SQLite's write lock; reads use a separate read-only pool and, thanks to
+// WAL, see the last committed state without blocking the writer.
+type Store struct {
+	w *sql.DB // exactly one connection; every write goes here
+	r *sql.DB // read-only connections for Get, List, Releasing
+}
+
+// Open opens (creating when needed) the database at path, creating its
+// directory, and migrates the schema to the version this build knows. A
+// database written by a newer build is refused with ErrSchemaTooNew.
+func Open(ctx context.Context, path string) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: resolve %q: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o750); err != nil {
+		return nil, fmt.Errorf("store: create directory for %q: %w", abs, err)
+	}
+	w, err := openWriter(ctx, abs)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate(ctx, w); err != nil {
+		return nil, errors.Join(err, w.Close())
+	}
+	r, err := openPool(ctx, abs, true, maxReaders)
+	if err != nil {
+		return nil, errors.Join(err, w.Close())
+	}
+	return &Store{w: w, r: r}, nil
+}
+
+// openWriter opens the single-connection write pool and checks that the
+// durability settings really took: SQLite silently keeps another journal mode
+// when it cannot switch (e.g. on a file system without shared memory).
+func openWriter(ctx context.Context, abs string) (*sql.DB, error) {
+	w, err := openPool(ctx, abs, false, 1)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDurability(ctx, w); err != nil {
+		return nil, errors.Join(err, w.Close())
+	}
+	return w, nil
+}
+
+func checkDurability(ctx context.Context, db *sql.DB) error {
+	var mode string
+	if err := db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return fmt.Errorf("store: read journal_mode: %w", err)
+	}
+	if mode != "wal" {
+		return fmt.Errorf("store: journal_mode is %q, want \"wal\"", mode)
+	}
+	var sync int
+	if err := db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil {
+		return fmt.Errorf("store: read synchronous: %w", err)
+	}
+	if sync != 2 { // 2 = FULL
+		return fmt.Errorf("store: synchronous is %d, want 2 (FULL)", sync)
+	}
+	return nil
+}
+
+// openPool opens a database/sql pool on abs with every connection configured
+// by the DSN, so a connection the pool reopens later gets the same settings.
+func openPool(ctx context.Context, abs string, readOnly bool, conns int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(abs, readOnly))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %q: %w", abs, err)
+	}
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	if err := db.PingContext(ctx); err != nil {
+		return nil, errors.Join(fmt.Errorf("store: open %q: %w", abs, err), db.Close())
+	}
+	return db, nil
+}
+
+// dsn builds a file: URI so that any path (spaces, '?', '#') reaches SQLite
+// intact. Writers begin transactions IMMEDIATE: they take the write lock up
+// front, so busy_timeout applies instead of a deferred lock upgrade failing
+// with SQLITE_BUSY.
+func dsn(abs string, readOnly bool) string {
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeoutMS))
+	q.Set("_foreign_keys", "1")
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "FULL")
+	if readOnly {
+		q.Set("_query_only", "1")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
+	return u.String()
+}
+
+// Close closes both pools. The store must not be used afterwards.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// inTx runs fn in a write transaction and commits it; with synchronous=FULL
+// the commit is on stable storage when inTx returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		return errors.Join(err, rollback(tx))
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// rollback ignores ErrTxDone: a cancelled context already rolled back.
+func rollback(tx *sql.Tx) error {
+	if err := tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
+		return fmt.Errorf("store: rollback: %w", err)
+	}
+	return nil
+}

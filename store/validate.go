@@ -1,0 +1,126 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Size limits. They keep one row (and a List page of 100 rows) bounded even
+// if a model or an image returns something absurd; a Pharo method is far
+// smaller than any of them.
+const (
+	// MaxSourceBytes bounds original_source and final_source.
+	MaxSourceBytes = 1 << 20
+	// MaxJSONBytes bounds each JSON document (review, verdict, stages, …).
+	MaxJSONBytes = 1 << 20
+	// MaxTextBytes bounds error_message and notes.
+	MaxTextBytes = 64 << 10
+	// MaxNameBytes bounds identifiers: id, request_id, class_name, selector,
+	// error_code, original_protocol, revert_of.
+	MaxNameBytes = 1024
+)
+
+// checkIdentity validates what only Create writes.
+func checkIdentity(r Run) error {
+	switch {
+	case r.ID == "":
+		return fmt.Errorf("%w: empty id", ErrInvalid)
+	case !r.Kind.Valid():
+		return fmt.Errorf("%w: kind %q (want %q or %q)", ErrInvalid, r.Kind, KindRefactor, KindRevert)
+	case (r.Kind == KindRevert) != (r.RevertOf != ""):
+		return fmt.Errorf("%w: revert_of must be set exactly when kind is %q", ErrInvalid, KindRevert)
+	case r.RevertOf == r.ID:
+		return fmt.Errorf("%w: run %q cannot revert itself", ErrInvalid, r.ID)
+	}
+	return checkSizes(map[string]sized{
+		"id": {len(r.ID), MaxNameBytes}, "revert_of": {len(r.RevertOf), MaxNameBytes},
+	})
+}
+
+// checkRun validates every field Create and Update write.
+func checkRun(r Run) error {
+	if err := checkFields(r); err != nil {
+		return err
+	}
+	if err := checkSizes(map[string]sized{
+		"request_id":        {len(r.RequestID), MaxNameBytes},
+		"class_name":        {len(r.ClassName), MaxNameBytes},
+		"selector":          {len(r.Selector), MaxNameBytes},
+		"error_code":        {len(r.ErrorCode), MaxNameBytes},
+		"original_protocol": {len(r.OriginalProtocol), MaxNameBytes},
+		"error_message":     {len(r.ErrorMessage), MaxTextBytes},
+		"original_source":   {len(r.OriginalSource), MaxSourceBytes},
+		"final_source":      {len(r.FinalSource), MaxSourceBytes},
+	}); err != nil {
+		return err
+	}
+	return checkDocs(r)
+}
+
+func checkFields(r Run) error {
+	switch {
+	case r.ClassName == "":
+		return fmt.Errorf("%w: empty class_name", ErrInvalid)
+	case r.Selector == "":
+		return fmt.Errorf("%w: empty selector", ErrInvalid)
+	case !r.Status.Valid():
+		return fmt.Errorf("%w: status %q", ErrInvalid, r.Status)
+	case r.Iterations < 0 || r.ModelCalls < 0 || r.InputTokens < 0 || r.OutputTokens < 0:
+		return fmt.Errorf("%w: negative count (iterations %d, model_calls %d, input_tokens %d, output_tokens %d)",
+			ErrInvalid, r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens)
+	}
+	return nil
+}
+
+// checkDocs checks each JSON document's size, then its syntax: a document
+// the API cannot embed in its response must not get into the trail.
+func checkDocs(r Run) error {
+	for _, d := range docs(r) {
+		if len(d.value) > MaxJSONBytes {
+			return fmt.Errorf("%w: %s is %d bytes, limit %d", ErrTooLarge, d.name, len(d.value), MaxJSONBytes)
+		}
+		if d.value != nil && !json.Valid(d.value) {
+			return fmt.Errorf("%w: %s is not valid JSON", ErrInvalid, d.name)
+		}
+	}
+	return nil
+}
+
+type doc struct {
+	name  string
+	value json.RawMessage
+}
+
+func docs(r Run) []doc {
+	return []doc{{"review", r.Review}, {"verdict", r.Verdict}, {"models", r.Models},
+		{"stages", r.Stages}, {"tests_before", r.TestsBefore}, {"tests_after", r.TestsAfter}}
+}
+
+type sized struct{ n, max int }
+
+func checkSizes(fields map[string]sized) error {
+	for name, f := range fields {
+		if f.n > f.max {
+			return fmt.Errorf("%w: %s is %d bytes, limit %d", ErrTooLarge, name, f.n, f.max)
+		}
+	}
+	return nil
+}
+
+// checkSources validates BeginRelease's arguments.
+func checkSources(original, protocol, final string) error {
+	return checkSizes(map[string]sized{
+		"original_source":   {len(original), MaxSourceBytes},
+		"original_protocol": {len(protocol), MaxNameBytes},
+		"final_source":      {len(final), MaxSourceBytes},
+	})
+}
+
+// nullableDoc stores an absent document (nil or JSON null) as SQL NULL.
+func nullableDoc(m json.RawMessage) any {
+	if m == nil || bytes.Equal(bytes.TrimSpace(m), []byte("null")) {
+		return nil
+	}
+	return string(m)
+}
