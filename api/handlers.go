@@ -111,6 +111,12 @@ func (s *Server) failureProblem(c echo.Context, res *pipeline.Result, err error)
 			p.RefactoredCode, p.Feedback = res.RefactoredCode, res.Feedback
 		case kind.ReleaseFailed, kind.MethodChanged:
 			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
+		case kind.TestsRegressed:
+			p.RefactoredCode = res.RefactoredCode
+		}
+		if res.Tests.Ran {
+			tests := res.Tests
+			p.Tests = &tests
 		}
 	}
 	return p
@@ -156,6 +162,7 @@ type RefactorBody struct {
 	Usage         UsageBody            `json:"usage"`
 	Stages        []pipeline.StageStat `json:"stages"`
 	DurationMS    int64                `json:"duration_ms"`
+	Tests         pipeline.Tests       `json:"tests"`
 }
 
 func newRefactorBody(res *pipeline.Result) RefactorBody {
@@ -163,7 +170,7 @@ func newRefactorBody(res *pipeline.Result) RefactorBody {
 		Success: true, ClassName: res.Ref.Class, MethodName: res.Ref.Selector,
 		ID: res.ID, Outcome: string(res.Outcome), IsClassMethod: res.Ref.ClassSide, Protocol: res.Protocol,
 		OriginalCode: res.OriginalCode, Refactored: res.RefactoredCode, Iterations: res.Iterations,
-		Rounds: res.Rounds, Stages: res.Stages, DurationMS: res.Duration.Milliseconds(),
+		Rounds: res.Rounds, Stages: res.Stages, DurationMS: res.Duration.Milliseconds(), Tests: res.Tests.Normalized(),
 		Usage: UsageBody{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
 	}
 	if res.Review != nil {

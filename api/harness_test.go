@@ -30,6 +30,7 @@ import (
 	"pharo-refactor/internal/testenv"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
+	"pharo-refactor/store"
 )
 
 var pharoSim string
@@ -169,6 +170,7 @@ type harness struct {
 	image  *mcpclient.Client
 	gem    *fakeGemini
 	pipe   *pipeline.Pipeline
+	audit  *store.Store
 	router routers.Router
 	doc    *openapi3.T
 }
@@ -198,9 +200,12 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.maxIterations == 0 {
 		o.maxIterations = 3
 	}
-	pipe := pipeline.New(image, roles, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout}, zap.NewNop())
+	audit, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "refactord.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = audit.Close() })
+	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout}, zap.NewNop())
 	srv := api.New(api.Options{AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: pharorefactor.OpenAPI, KeepAlive: o.keepAlive},
-		pipe, image, prometheus.NewRegistry(), zap.NewNop())
+		pipe, image, audit, prometheus.NewRegistry(), zap.NewNop())
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
 
@@ -210,7 +215,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	doc.Servers = openapi3.Servers{{URL: hs.URL}}
 	router, err := gorillamux.NewRouter(doc)
 	require.NoError(t, err)
-	return &harness{t: t, url: hs.URL, dir: dir, image: image, gem: gem, pipe: pipe, router: router, doc: doc}
+	return &harness{t: t, url: hs.URL, dir: dir, image: image, gem: gem, pipe: pipe, audit: audit, router: router, doc: doc}
 }
 
 // do sends a request and validates the response against openapi.yaml.
@@ -252,7 +257,42 @@ func (h *harness) refactor(body string) (*http.Response, map[string]any) {
 	resp, data := h.do(http.MethodPost, "/api/v1/refactor", body, nil)
 	var out map[string]any
 	require.NoError(h.t, json.Unmarshal(data, &out), "%s", data)
+	h.checkAuditRow(resp.StatusCode, out)
 	return resp, out
+}
+
+// checkAuditRow holds the audit row of a run to its HTTP response.
+func (h *harness) checkAuditRow(status int, out map[string]any) {
+	h.t.Helper()
+	id, _ := out["id"].(string)
+	if id == "" {
+		return // refused before a run started: no row
+	}
+	resp, data := h.do(http.MethodGet, "/api/v1/refactorings/"+id, "", nil)
+	require.Equal(h.t, http.StatusOK, resp.StatusCode, "%s", data)
+	var row map[string]any
+	require.NoError(h.t, json.Unmarshal(data, &row))
+	if status == http.StatusOK {
+		assert.Equal(h.t, out["outcome"], row["status"], "audit status")
+		assert.Equal(h.t, out["original_code"], row["original_source"])
+		assert.Equal(h.t, out["protocol"], row["original_protocol"])
+		assert.Equal(h.t, out["iterations"], row["iterations"])
+		assert.Equal(h.t, "", row["error_code"])
+		if out["outcome"] == "released" {
+			assert.NotNil(h.t, row["released_at"])
+		}
+	} else {
+		assert.Equal(h.t, out["code"], row["error_code"], "audit error code")
+		assert.Contains(h.t, []any{"failed", "rolled_back"}, row["status"])
+	}
+	if rc, ok := out["refactored_code"]; ok {
+		assert.Equal(h.t, rc, row["final_source"])
+	}
+	if u, ok := out["usage"].(map[string]any); ok {
+		assert.Equal(h.t, u["model_calls"], row["model_calls"])
+		assert.Equal(h.t, u["input_tokens"], row["input_tokens"])
+	}
+	assert.Equal(h.t, out["class_name"] != nil && out["class_name"] != row["class_name"], false)
 }
 
 func (h *harness) classFile(name string) []byte {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pharo-refactor/pipeline"
 	"pharo-refactor/pipeline/kind"
 )
 
@@ -22,14 +23,15 @@ type Problem struct {
 	Code      string `json:"code"`
 	RequestID string `json:"request_id"`
 
-	Errors         []FieldError `json:"errors,omitempty"`
-	RetryAfter     int          `json:"retry_after,omitempty"`
-	ID             string       `json:"id,omitempty"`
-	OriginalCode   string       `json:"original_code,omitempty"`
-	RefactoredCode string       `json:"refactored_code,omitempty"`
-	Feedback       string       `json:"feedback,omitempty"`
-	Iterations     int          `json:"iterations,omitempty"`
-	Usage          *UsageBody   `json:"usage,omitempty"`
+	Errors         []FieldError    `json:"errors,omitempty"`
+	RetryAfter     int             `json:"retry_after,omitempty"`
+	ID             string          `json:"id,omitempty"`
+	OriginalCode   string          `json:"original_code,omitempty"`
+	RefactoredCode string          `json:"refactored_code,omitempty"`
+	Feedback       string          `json:"feedback,omitempty"`
+	Iterations     int             `json:"iterations,omitempty"`
+	Usage          *UsageBody      `json:"usage,omitempty"`
+	Tests          *pipeline.Tests `json:"tests,omitempty"`
 }
 
 // FieldError names one invalid field of a request.
@@ -45,7 +47,7 @@ func statusOf(k kind.Kind) int {
 		return http.StatusUnprocessableEntity
 	case kind.Unauthorized:
 		return http.StatusUnauthorized
-	case kind.ClassNotFound, kind.MethodNotFound:
+	case kind.ClassNotFound, kind.MethodNotFound, kind.NotFound:
 		return http.StatusNotFound
 	case kind.MethodChanged:
 		return http.StatusConflict
@@ -65,6 +67,7 @@ func statusOf(k kind.Kind) int {
 var titles = map[kind.Kind]string{
 	kind.InvalidRequest:     "Invalid request",
 	kind.Unauthorized:       "Unauthorized",
+	kind.NotFound:           "Not found",
 	kind.ClassNotFound:      "Class not found",
 	kind.MethodNotFound:     "Method not found",
 	kind.MethodChanged:      "Method changed during the run",

@@ -53,6 +53,7 @@ type Server struct {
 	e        *echo.Echo
 	pipe     *pipeline.Pipeline
 	mcp      MCPHealth
+	history  History
 	opts     Options
 	log      *zap.Logger
 	validate *validator.Validate
@@ -62,7 +63,7 @@ type Server struct {
 }
 
 // New builds the server and its routes.
-func New(opts Options, pipe *pipeline.Pipeline, mcp MCPHealth, reg *prometheus.Registry, log *zap.Logger) *Server {
+func New(opts Options, pipe *pipeline.Pipeline, mcp MCPHealth, history History, reg *prometheus.Registry, log *zap.Logger) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 64 << 10
 	}
@@ -72,12 +73,15 @@ func New(opts Options, pipe *pipeline.Pipeline, mcp MCPHealth, reg *prometheus.R
 	if opts.ReadyProbeAfter <= 0 {
 		opts.ReadyProbeAfter = 30 * time.Second
 	}
-	s := &Server{pipe: pipe, mcp: mcp, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe)}
+	s := &Server{pipe: pipe, mcp: mcp, history: history, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe)}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
 	e.Use(s.requestID, s.accessLog, s.recoverPanics)
 	e.POST("/api/v1/refactor", s.refactor, s.auth)
+	e.GET("/api/v1/refactorings", s.listRefactorings)
+	e.GET("/api/v1/refactorings/:id", s.getRefactoring)
+	e.POST("/api/v1/refactorings/:id/revert", s.revertRefactoring, s.auth)
 	e.GET("/health", s.health)
 	e.GET("/ready", s.ready)
 	e.GET("/openapi.yaml", s.openapi)

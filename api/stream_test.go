@@ -99,7 +99,7 @@ func TestStreamTwoRoundRunEventByEvent(t *testing.T) {
 		{"model_call", "refiner"},
 		{"candidate", "2"}, {"check", "2"}, {"model_call", "validator"}, {"verdict", "2 APPROVED"},
 		{"stage", "validate finished"},
-		{"stage", "release started"}, {"release", "started"}, {"release", "released"}, {"stage", "release finished"},
+		{"stage", "release started"}, {"release", "started"}, {"release", "tests_before"}, {"release", "released"}, {"stage", "release finished"},
 		{"result", ""},
 	}
 	got := make([]want, len(events))

@@ -14,6 +14,7 @@ import (
 
 	"pharo-refactor/agents"
 	"pharo-refactor/mcpclient"
+	"pharo-refactor/store"
 )
 
 // Image is what a run needs from the Pharo image.
@@ -25,6 +26,19 @@ type Image interface {
 	ClassExists(ctx context.Context, class string) (bool, error)
 	DryCompile(ctx context.Context, ref mcpclient.MethodRef, source string) ([]mcpclient.CompileError, error)
 	Install(ctx context.Context, ref mcpclient.MethodRef, source, protocol string) error
+	RunTests(ctx context.Context, class string) (mcpclient.TestReport, error)
+	References(ctx context.Context, selector string) ([]mcpclient.Location, error)
+}
+
+// Audit is the write-ahead trail of runs (package store).
+type Audit interface {
+	Create(ctx context.Context, r store.Run) error
+	Update(ctx context.Context, r store.Run) error
+	BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error
+	Get(ctx context.Context, id string) (store.Run, error)
+	MarkReverted(ctx context.Context, id string, at time.Time) error
+	Releasing(ctx context.Context) ([]store.Run, error)
+	Reconcile(ctx context.Context, id string, status store.Status, note string) error
 }
 
 // Agents are the four model roles.
@@ -40,20 +54,27 @@ type Options struct {
 	MaxIterations  int           // MAX_VALIDATION_ITERATIONS
 	Timeout        time.Duration // PIPELINE_TIMEOUT, prefetch to the start of release
 	ReleaseTimeout time.Duration // release is never cut by the client; this bounds it
+	// Models names the model of each role, for the audit trail.
+	Models map[string]string
+	// Checkpoint, when set, is called at the release's crash-relevant
+	// points ("after_write_ahead", "after_compile"): crash tests stop the
+	// process there. Production leaves it nil.
+	Checkpoint func(point string)
 }
 
 // Pipeline runs refactorings one at a time.
 type Pipeline struct {
 	image  Image
 	agents Agents
+	audit  Audit
 	gate   *Gate
 	opts   Options
 	log    *zap.Logger
 }
 
 // New returns a pipeline. A nil agents means no model is configured: runs
-// are refused with model_not_configured.
-func New(image Image, roles Agents, opts Options, log *zap.Logger) *Pipeline {
+// are refused with model_not_configured. Every run is recorded in audit.
+func New(image Image, roles Agents, audit Audit, opts Options, log *zap.Logger) *Pipeline {
 	if opts.MaxIterations <= 0 {
 		opts.MaxIterations = 3
 	}
@@ -66,7 +87,10 @@ func New(image Image, roles Agents, opts Options, log *zap.Logger) *Pipeline {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Pipeline{image: image, agents: roles, gate: NewGate(), opts: opts, log: log}
+	if opts.Checkpoint == nil {
+		opts.Checkpoint = func(string) {}
+	}
+	return &Pipeline{image: image, agents: roles, audit: audit, gate: NewGate(), opts: opts, log: log}
 }
 
 // Gate is the pipeline's single run slot (for Retry-After and /health).

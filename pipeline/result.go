@@ -45,6 +45,10 @@ type Result struct {
 	Usage          Usage
 	Stages         []StageStat
 	Duration       time.Duration
+	Tests          Tests // the release's test gate; Ran is false when it did not run
+	RolledBack     bool  // compiled, then the original was put back
+	RestoreFailed  bool  // a rollback failed: the image may hold the candidate
+	releasing      bool  // the write-ahead row was committed
 }
 
 // Round is one pass of the validation loop.

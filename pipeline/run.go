@@ -10,7 +10,6 @@ import (
 	"go.uber.org/zap"
 
 	"pharo-refactor/agents"
-	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline/kind"
 )
 
@@ -44,8 +43,15 @@ func (s *Slot) Run(ctx context.Context, req Request) (*Result, error) {
 	r := &run{p: s.p, req: req, res: &Result{ID: s.ID, Ref: req.Ref}, started: time.Now()}
 	r.log = s.p.log.With(zap.String("run_id", s.ID), zap.String("request_id", req.RequestID),
 		zap.String("class", req.Ref.Class), zap.String("selector", req.Ref.Selector), zap.Bool("class_side", req.Ref.ClassSide))
+	if err := r.req.Ref.Validate(); err != nil {
+		return nil, err
+	}
+	if err := r.openRow(ctx); err != nil {
+		return nil, err
+	}
 	err := r.execute(ctx)
 	r.res.Duration = time.Since(r.started)
+	r.closeRow(ctx, err)
 	if err != nil {
 		r.log.Info("run failed", zap.String("code", string(kind.Of(err))), zap.Error(err))
 		return r.res, err
@@ -67,9 +73,6 @@ type run struct {
 }
 
 func (r *run) execute(ctx context.Context) error {
-	if err := r.req.Ref.Validate(); err != nil {
-		return err
-	}
 	runCtx, cancel := context.WithTimeout(ctx, r.p.opts.Timeout)
 	defer cancel()
 	steps := []struct {
@@ -256,65 +259,4 @@ func verdictFeedback(v agents.Verdict) string {
 		fmt.Fprintf(&b, "\n- %s: %s (suggestion: %s)", is.Principle, is.Problem, is.Suggestion)
 	}
 	return b.String()
-}
-
-// releaseMethod compiles the approved candidate into the image, in the
-// original protocol and side, unless the method changed since prefetch.
-func (r *run) releaseMethod(ctx context.Context) error {
-	ref, code := r.req.Ref, r.res.RefactoredCode
-	r.emit(EventRelease, ReleaseEvent{Status: "started"})
-	current, err := r.p.image.MethodSource(ctx, ref)
-	if err != nil {
-		return fmt.Errorf("re-reading %s before release: %w", ref, err)
-	}
-	if !mcpclient.SameSource(current, r.res.OriginalCode) {
-		r.emit(EventRelease, ReleaseEvent{Status: "conflict"})
-		return kind.New(kind.MethodChanged, "%s was changed in the image during the run; nothing was released", ref)
-	}
-	if err := r.install(ctx, code); err != nil {
-		r.emit(EventRelease, ReleaseEvent{Status: "failed"})
-		return err
-	}
-	r.emit(EventRelease, ReleaseEvent{Status: "released"})
-	return nil
-}
-
-// install compiles code and reads it back; on any failure it puts the
-// original back so the image is never left half-changed.
-func (r *run) install(ctx context.Context, code string) error {
-	ref := r.req.Ref
-	err := r.p.image.Install(ctx, ref, code, r.res.Protocol)
-	if err == nil {
-		var back string
-		back, err = r.p.image.MethodSource(ctx, ref)
-		if err == nil && !mcpclient.SameSource(back, code) {
-			err = errors.New("the image holds different source after compiling")
-		}
-	}
-	if err == nil {
-		return nil
-	}
-	if restoreErr := r.restore(ctx); restoreErr != nil {
-		r.log.Error("restoring the original failed: fix by hand", zap.Error(restoreErr),
-			zap.String("original", r.res.OriginalCode), zap.String("candidate", code))
-		return kind.Wrap(kind.ReleaseFailed, errors.Join(err, restoreErr),
-			"releasing %s failed and the original could not be restored; the response holds both sources", ref)
-	}
-	return kind.Wrap(kind.ReleaseFailed, err, "releasing %s failed; the original was restored", ref)
-}
-
-// restore recompiles the original in its protocol and confirms it.
-func (r *run) restore(ctx context.Context) error {
-	ref := r.req.Ref
-	if err := r.p.image.Install(ctx, ref, r.res.OriginalCode, r.res.Protocol); err != nil {
-		return err
-	}
-	back, err := r.p.image.MethodSource(ctx, ref)
-	if err != nil {
-		return err
-	}
-	if !mcpclient.SameSource(back, r.res.OriginalCode) {
-		return errors.New("the image does not hold the original after restoring it")
-	}
-	return nil
 }

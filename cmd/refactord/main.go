@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"pharo-refactor/config"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
+	"pharo-refactor/store"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -101,19 +103,34 @@ func serve(cfg config.Config, log *zap.Logger) error {
 		log.Error("the Pharo MCP server is not up yet", zap.Error(err))
 	}
 
+	audit, err := store.Open(ctx, filepath.Join(cfg.DataDir, "refactord.db"))
+	if err != nil {
+		return err
+	}
+	defer closeAudit(audit, log)
+
 	roles, err := newRoles(ctx, cfg, image, log)
 	if err != nil {
 		return err
 	}
-	pipe := pipeline.New(image, roles, pipeline.Options{
+	pipe := pipeline.New(image, roles, audit, pipeline.Options{
 		MaxIterations: cfg.MaxValidationIterations, Timeout: cfg.PipelineTimeout,
+		Models: map[string]string{
+			"provider": cfg.ModelProvider, "reviewer": cfg.ReviewerModelID, "writer": cfg.WriterModelID,
+			"validator": cfg.ValidatorModelID, "refiner": cfg.RefinerModelID,
+		},
+		Checkpoint: crashAt(os.Getenv("REFACTORD_CRASH_AT"), log),
 	}, log.Named("pipeline"))
+	if _, err := pipe.Reconcile(ctx); err != nil {
+		// Rows that could not be settled stay in releasing for the next start.
+		log.Error("reconciling interrupted releases", zap.Error(err))
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	server := api.New(api.Options{
 		AppName: appName, Version: version, APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: pharorefactor.OpenAPI,
-	}, pipe, image, reg, log.Named("api"))
+	}, pipe, image, audit, reg, log.Named("api"))
 	return listen(ctx, cfg, server, log)
 }
 
@@ -143,6 +160,26 @@ func listen(ctx context.Context, cfg config.Config, server *api.Server, log *zap
 	}
 	log.Info("refactord stopped")
 	return nil
+}
+
+func closeAudit(audit *store.Store, log *zap.Logger) {
+	if err := audit.Close(); err != nil {
+		log.Warn("closing the audit store", zap.Error(err))
+	}
+}
+
+// crashAt is fault injection for the crash tests: the process kills itself
+// (SIGKILL, no cleanup) at the named release checkpoint. Empty: never.
+func crashAt(point string, log *zap.Logger) func(string) {
+	if point == "" {
+		return nil
+	}
+	log.Warn("REFACTORD_CRASH_AT is set: this process will kill itself during a release (crash tests only)", zap.String("point", point))
+	return func(p string) {
+		if p == point {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	}
 }
 
 func closeImage(image *mcpclient.Client, log *zap.Logger) {

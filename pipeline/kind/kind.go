@@ -16,6 +16,7 @@ type Kind string
 const (
 	InvalidRequest     Kind = "invalid_request"
 	Unauthorized       Kind = "unauthorized"
+	NotFound           Kind = "not_found" // an unknown refactoring id
 	ClassNotFound      Kind = "class_not_found"
 	MethodNotFound     Kind = "method_not_found"
 	MethodChanged      Kind = "method_changed"

@@ -1,0 +1,186 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/mcpclient"
+)
+
+// A candidate the validator approves but CalculatorTest>>#testSum rejects
+// (the sample image's oracle fails testSum when sum:with: stops adding).
+const subtractingSum = "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated"
+
+func TestReleaseThatBreaksATestIsRolledBack(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	before := h.classFile("Calculator")
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code(subtractingSum))
+	h.gem.script("validator", approved())
+	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%v", out)
+	assert.Equal(t, "tests_regressed", out["code"])
+	tests := out["tests"].(map[string]any)
+	assert.Equal(t, true, tests["ran"])
+	assert.Equal(t, []any{"CalculatorTest>>#testSum"}, tests["regressions"])
+	require.Len(t, tests["before"], 1, "both reports are in the answer")
+	require.Len(t, tests["after"], 1)
+	assert.Equal(t, before, h.classFile("Calculator"), "the file is byte-identical to before")
+
+	row := h.row(out["id"].(string))
+	assert.Equal(t, "rolled_back", row["status"])
+	assert.Equal(t, "tests_regressed", row["error_code"])
+	assert.NotNil(t, row["tests_before"])
+	assert.NotNil(t, row["tests_after"])
+}
+
+func TestAlreadyFailingTestDoesNotBlock(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	// Break divide:by: by hand first: CalculatorTest>>#testDivide fails
+	// before the run and after it.
+	divide := mcpclient.MethodRef{Class: "Calculator", Selector: "divide:by:"}
+	require.NoError(t, h.image.Install(context.Background(), divide, "divide: a by: b\n\tb isZero ifTrue: [ ^ nil ].\n\t^ a * b reciprocal", "calculating"))
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code(newSum))
+	h.gem.script("validator", approved())
+	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+	assert.Equal(t, "released", out["outcome"])
+	tests := out["tests"].(map[string]any)
+	assert.Empty(t, tests["regressions"])
+	before := tests["before"].([]any)[0].(map[string]any)["report"].(map[string]any)
+	assert.Equal(t, []any{"CalculatorTest>>#testDivide"}, before["failed_tests"])
+}
+
+func TestRunTestsFalseSkipsTheGate(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code(subtractingSum))
+	h.gem.script("validator", approved())
+	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "run_tests": false}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+	assert.Equal(t, false, out["tests"].(map[string]any)["ran"], "the result says the tests did not run")
+	assert.Contains(t, string(h.classFile("Calculator")), "^ a - b negated")
+}
+
+func (h *harness) row(id string) map[string]any {
+	h.t.Helper()
+	resp, data := h.do(http.MethodGet, "/api/v1/refactorings/"+id, "", nil)
+	require.Equal(h.t, http.StatusOK, resp.StatusCode, "%s", data)
+	var row map[string]any
+	require.NoError(h.t, json.Unmarshal(data, &row))
+	return row
+}
+
+func (h *harness) revert(id string) (*http.Response, map[string]any) {
+	h.t.Helper()
+	resp, data := h.do(http.MethodPost, "/api/v1/refactorings/"+id+"/revert", "", nil)
+	var out map[string]any
+	require.NoError(h.t, json.Unmarshal(data, &out), "%s", data)
+	return resp, out
+}
+
+func (h *harness) releaseNewSum() string {
+	h.t.Helper()
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code(newSum))
+	h.gem.script("validator", approved())
+	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	require.Equal(h.t, http.StatusOK, resp.StatusCode, "%v", out)
+	return out["id"].(string)
+}
+
+func TestRevertRestoresTheOriginalOnce(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	before := h.classFile("Calculator")
+	id := h.releaseNewSum()
+	require.NotEqual(t, before, h.classFile("Calculator"))
+
+	resp, rev := h.revert(id)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", rev)
+	assert.Equal(t, "revert", rev["kind"])
+	assert.Equal(t, id, rev["revert_of"])
+	assert.Equal(t, "released", rev["status"])
+	assert.Equal(t, before, h.classFile("Calculator"), "the original is back, byte for byte")
+	orig := h.row(id)
+	assert.Equal(t, "reverted", orig["status"])
+	assert.NotNil(t, orig["reverted_at"])
+
+	resp, again := h.revert(id)
+	assert.Equal(t, http.StatusConflict, resp.StatusCode, "%v", again)
+	assert.Equal(t, "method_changed", again["code"])
+	assert.Equal(t, before, h.classFile("Calculator"))
+
+	resp, unknown := h.revert("no-such-run")
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+	assert.Equal(t, "not_found", unknown["code"])
+}
+
+func TestRevertAfterManualEditIsRefused(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	id := h.releaseNewSum()
+	edit := "sum: a with: b\n\t\"a person improved it further\"\n\t^ a + b"
+	require.NoError(t, h.image.Install(context.Background(), mcpclient.MethodRef{Class: "Calculator", Selector: "sum:with:"}, edit, "calculating"))
+	resp, out := h.revert(id)
+	assert.Equal(t, http.StatusConflict, resp.StatusCode, "%v", out)
+	assert.Equal(t, "method_changed", out["code"])
+	assert.Contains(t, string(h.classFile("Calculator")), "a person improved it further", "the edit is kept")
+	assert.Equal(t, "released", h.row(id)["status"])
+}
+
+func TestRevertingANotReleasedRunIsRefused(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code(newSum))
+	h.gem.script("validator", approved())
+	_, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`)
+	resp, rev := h.revert(out["id"].(string))
+	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%v", rev)
+	assert.Equal(t, "invalid_request", rev["code"])
+}
+
+func TestHistoryListing(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	first := h.releaseNewSum()
+	_, _ = h.refactor(`{"class_name": "NoSuchClass", "method_name": "foo"}`)
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code(newSum))
+	h.gem.script("validator", approved())
+	_, dry := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`)
+
+	list := func(query string) map[string]any {
+		resp, data := h.do(http.MethodGet, "/api/v1/refactorings"+query, "", nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
+		var page map[string]any
+		require.NoError(t, json.Unmarshal(data, &page))
+		return page
+	}
+	all := list("")["runs"].([]any)
+	require.Len(t, all, 3)
+	assert.Equal(t, dry["id"], all[0].(map[string]any)["id"], "newest first")
+	assert.Equal(t, first, all[2].(map[string]any)["id"])
+
+	released := list("?outcome=released")["runs"].([]any)
+	require.Len(t, released, 1)
+	assert.Equal(t, first, released[0].(map[string]any)["id"])
+	assert.Len(t, list("?class_name=NoSuchClass")["runs"], 1)
+
+	page1 := list("?limit=2")
+	assert.Len(t, page1["runs"], 2)
+	require.NotEmpty(t, page1["next_cursor"])
+	page2 := list("?limit=2&cursor=" + page1["next_cursor"].(string))
+	assert.Len(t, page2["runs"], 1)
+	assert.Empty(t, page2["next_cursor"])
+
+	for _, bad := range []string{"?limit=0", "?limit=x", "?outcome=great", "?class_name=lower", "?cursor=%21%21"} {
+		resp, data := h.do(http.MethodGet, "/api/v1/refactorings"+bad, "", nil)
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "%s: %s", bad, data)
+	}
+	resp, data := h.do(http.MethodGet, "/api/v1/refactorings/unknown", "", nil)
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "%s", data)
+}

@@ -1,0 +1,290 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"pharo-refactor/cmd/refactorctl/internal/udiff"
+)
+
+// method names one method of the image.
+type method struct {
+	class     string
+	selector  string
+	classSide bool
+}
+
+// String is the method as Pharo prints it, the batch file's syntax.
+func (m method) String() string {
+	if m.classSide {
+		return m.class + " class>>" + m.selector
+	}
+	return m.class + ">>" + m.selector
+}
+
+// The shapes the service accepts (openapi.yaml ClassName, Selector), checked
+// here so that a typo is a usage error (2) before anything is sent.
+var (
+	classPattern    = regexp.MustCompile(`^[A-Z][A-Za-z0-9_]*$`)
+	selectorPattern = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*|[-+/\\*~<>=@,%|&?!]+|([A-Za-z_][A-Za-z0-9_]*:)+)$`)
+)
+
+// newMethod checks the names; "Foo class" as the class selects the class side.
+func newMethod(class, selector string, classSide bool) (method, error) {
+	class, selector = strings.TrimSpace(class), strings.TrimSpace(selector)
+	if base, ok := strings.CutSuffix(class, " class"); ok {
+		class, classSide = strings.TrimSpace(base), true
+	}
+	if !classPattern.MatchString(class) {
+		return method{}, usagef("%q is not a class name (a capital letter, then letters, digits or _)", class)
+	}
+	if !selectorPattern.MatchString(selector) {
+		return method{}, usagef("%q is not a selector (unary foo, binary +, keyword at:put:)", selector)
+	}
+	return method{class: class, selector: selector, classSide: classSide}, nil
+}
+
+// parseMethod reads "Class>>selector" or "Class class>>selector".
+func parseMethod(s string) (method, error) {
+	class, selector, ok := strings.Cut(s, ">>")
+	if !ok {
+		return method{}, usagef("%q is not Class>>selector or Class class>>selector", s)
+	}
+	return newMethod(class, selector, false)
+}
+
+// methodArgs reads the refactor command's positional arguments.
+func methodArgs(args []string, classSide bool) (method, error) {
+	var m method
+	var err error
+	switch len(args) {
+	case 1:
+		m, err = parseMethod(args[0])
+	case 2:
+		m, err = newMethod(args[0], args[1], false)
+	default:
+		return method{}, usagef("refactor takes CLASS SELECTOR or CLASS>>SELECTOR, got %d argument(s)", len(args))
+	}
+	m.classSide = m.classSide || classSide
+	return m, err
+}
+
+// refactorBody is the request (openapi.yaml RefactorRequest).
+type refactorBody struct {
+	ClassName     string `json:"class_name"`
+	MethodName    string `json:"method_name"`
+	IsClassMethod bool   `json:"is_class_method"`
+	DryRun        bool   `json:"dry_run"`
+	RunTests      bool   `json:"run_tests"`
+}
+
+// refactorResult is what this client reads of a 200 body.
+type refactorResult struct {
+	ID             string `json:"id"`
+	Outcome        string `json:"outcome"`
+	Protocol       string `json:"protocol"`
+	OriginalCode   string `json:"original_code"`
+	RefactoredCode string `json:"refactored_code"`
+	Iterations     int    `json:"iterations"`
+	Usage          usage  `json:"usage"`
+	DurationMS     int64  `json:"duration_ms"`
+}
+
+type usage struct {
+	ModelCalls   int   `json:"model_calls"`
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// methodRun is one method's run as this client saw it.
+type methodRun struct {
+	m         method
+	requestID string
+	runID     string
+	result    *refactorResult
+	raw       []byte // the result body, as received
+	err       error
+	elapsed   time.Duration
+}
+
+func (r methodRun) code() int { return exitCode(r.err) }
+
+func (c *cli) refactorCmd(ctx context.Context, o options, args []string) error {
+	m, err := methodArgs(args, o.classSide)
+	if err != nil {
+		return err
+	}
+	prog := c.newProgress(o)
+	run := c.refactorOne(ctx, o, m, prog)
+	c.report(o, run, prog)
+	return reported(run.err)
+}
+
+func (c *cli) newProgress(o options) *progress {
+	return &progress{w: c.stderr, tty: c.deps.isTerminal(c.stderr), quiet: o.quiet, events: o.events,
+		now: c.deps.now, start: c.deps.now()}
+}
+
+// refactorOne runs one method over the event stream.
+func (c *cli) refactorOne(ctx context.Context, o options, m method, prog *progress) methodRun {
+	start := c.deps.now()
+	run := methodRun{m: m, requestID: c.deps.requestID()}
+	run.err = c.streamRun(ctx, o, &run, prog)
+	run.elapsed = c.deps.now().Sub(start)
+	prog.done()
+	return run
+}
+
+func (c *cli) streamRun(ctx context.Context, o options, run *methodRun, prog *progress) error {
+	body, err := json.Marshal(refactorBody{ClassName: run.m.class, MethodName: run.m.selector,
+		IsClassMethod: run.m.classSide, DryRun: o.dryRun, RunTests: !o.noTests})
+	if err != nil {
+		return fmt.Errorf("encoding the request: %w", err)
+	}
+	cl := c.newClient(o, prog.note)
+	resp, err := cl.send(ctx, call{method: http.MethodPost, path: "/api/v1/refactor", body: body,
+		accept: "text/event-stream", requestID: run.requestID, waitBusy: true})
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return readProblem(resp, run.requestID)
+	}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return readPlainResult(resp, run) // a service without the stream
+	}
+	return c.readStream(ctx, resp, run, prog)
+}
+
+func readPlainResult(resp *http.Response, run *methodRun) error {
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return &droppedError{runID: "(unknown)", err: err}
+	}
+	return run.setResult(data)
+}
+
+func (run *methodRun) setResult(data []byte) error {
+	var res refactorResult
+	if err := json.Unmarshal(data, &res); err != nil {
+		return fmt.Errorf("the service's result is not the expected JSON: %w", err)
+	}
+	run.result, run.raw, run.runID = &res, data, res.ID
+	return nil
+}
+
+// readStream shows the events until `result` or `error`.
+func (c *cli) readStream(ctx context.Context, resp *http.Response, run *methodRun, prog *progress) error {
+	body := newIdleWatch(resp.Body, c.deps.streamIdle)
+	defer body.Close()
+	events := newSSEReader(body)
+	for {
+		ev, err := events.next()
+		if err != nil {
+			return streamBroken(ctx, run, err)
+		}
+		prog.event(ev)
+		switch ev.Name {
+		case "accepted":
+			var a acceptedEvent
+			if json.Unmarshal(ev.Data, &a) == nil {
+				run.runID = a.ID
+			}
+		case "result":
+			return run.setResult(ev.Data)
+		case "error":
+			return eventProblem(ev.Data, run.requestID)
+		}
+	}
+}
+
+func eventProblem(data []byte, requestID string) *apiError {
+	e := &apiError{Raw: data, RequestID: requestID}
+	_ = json.Unmarshal(data, &e.Problem)
+	e.Status = e.Problem.Status
+	return e
+}
+
+// streamBroken explains a stream that ended without an outcome. It is not
+// retried: the run may have gone on to release.
+func streamBroken(ctx context.Context, run *methodRun, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted during run %s: the service stops a run whose client went away before release; see `refactorctl show %s`: %w",
+			run.runID, run.runID, ctx.Err())
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errors.New("the stream ended before the result")
+	}
+	if run.runID == "" {
+		return &unreachableError{attempts: 1, err: err, maybeSent: true}
+	}
+	return &droppedError{runID: run.runID, err: err}
+}
+
+// report prints one method's outcome: the diff (or --json body) on stdout,
+// the rest on stderr.
+func (c *cli) report(o options, run methodRun, prog *progress) {
+	if run.err != nil {
+		c.reportFailure(o, run)
+		return
+	}
+	res := run.result
+	prog.note(fmt.Sprintf("%s %s in %s — %s, %s (run %s)", run.m, res.Outcome, seconds(run.elapsed),
+		plural(res.Iterations, "round"), plural(res.Usage.ModelCalls, "model call"), res.ID))
+	if o.json {
+		fmt.Fprintf(c.stdout, "%s\n", run.raw)
+		return
+	}
+	diff := udiff.Unified(run.m.String()+" (image)", run.m.String()+" (refactored)", res.OriginalCode, res.RefactoredCode, 3)
+	if diff == "" {
+		prog.note("no change: the refactored source equals the original")
+		return
+	}
+	fmt.Fprint(c.stdout, diff)
+}
+
+func (c *cli) reportFailure(o options, run methodRun) {
+	var ae *apiError
+	isAPI := errors.As(run.err, &ae)
+	if o.json && isAPI && len(ae.Raw) > 0 {
+		fmt.Fprintf(c.stdout, "%s\n", ae.Raw)
+	}
+	ids := "request " + run.requestID
+	if run.runID != "" {
+		ids += ", run " + run.runID
+	} else if isAPI && ae.Problem.ID != "" {
+		ids += ", run " + ae.Problem.ID
+	}
+	fmt.Fprintf(c.stderr, "refactorctl: %s failed: %v\n  (%s)\n", run.m, run.err, ids)
+	if !isAPI {
+		return
+	}
+	if ae.Problem.Feedback != "" {
+		fmt.Fprintf(c.stderr, "  last feedback: %s\n", oneLine(ae.Problem.Feedback))
+	}
+	if ae.Problem.RefactoredCode != "" {
+		label := "refactored code (not in the image)"
+		if ae.Problem.Code == "not_approved" {
+			label = "last candidate"
+		}
+		fmt.Fprintf(c.stderr, "  %s:\n%s\n", label, indent(ae.Problem.RefactoredCode, "    "))
+	}
+}
+
+func indent(s, prefix string) string {
+	lines := udiff.Lines(s)
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+func seconds(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }

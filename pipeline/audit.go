@@ -1,0 +1,94 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"go.uber.org/zap"
+
+	"pharo-refactor/pipeline/kind"
+	"pharo-refactor/store"
+)
+
+// auditTimeout bounds one audit write; audit writes outlive the client.
+const auditTimeout = 30 * time.Second
+
+// openRow records the run before anything happens to the image.
+func (r *run) openRow(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
+	defer cancel()
+	ref := r.req.Ref
+	row := store.Run{
+		ID: r.res.ID, Kind: store.KindRefactor, RequestID: r.req.RequestID,
+		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide,
+		DryRun: r.req.DryRun, RunTests: r.req.RunTests && !r.req.DryRun, Status: store.StatusRunning,
+		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started,
+	}
+	if err := r.p.audit.Create(ctx, row); err != nil {
+		return kind.Wrap(kind.Internal, err, "recording the run in the audit trail")
+	}
+	return nil
+}
+
+// closeRow writes everything the run produced. A failure here is logged:
+// the image is already in its final state, and a row left in releasing is
+// reconciled at the next start.
+func (r *run) closeRow(ctx context.Context, runErr error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
+	defer cancel()
+	row, err := r.p.audit.Get(ctx, r.res.ID)
+	if err != nil {
+		r.log.Error("reading the audit row back failed", zap.Error(err))
+		return
+	}
+	r.fillRow(&row, runErr)
+	if err := r.p.audit.Update(ctx, row); err != nil {
+		r.log.Error("updating the audit row failed; the next start reconciles it", zap.Error(err))
+	}
+}
+
+func (r *run) fillRow(row *store.Run, runErr error) {
+	res := r.res
+	now := time.Now()
+	row.Status = rowStatus(res, runErr)
+	row.OriginalSource, row.OriginalProtocol, row.FinalSource = res.OriginalCode, res.Protocol, res.RefactoredCode
+	row.Review, row.Verdict = mustJSON(res.Review), mustJSON(res.Validation)
+	row.Iterations, row.ModelCalls = res.Iterations, res.Usage.ModelCalls
+	row.InputTokens, row.OutputTokens = res.Usage.InputTokens, res.Usage.OutputTokens
+	row.Stages = mustJSON(res.Stages)
+	row.RunTests = res.Tests.Ran
+	if res.Tests.Ran {
+		row.TestsBefore, row.TestsAfter = mustJSON(res.Tests.Before), mustJSON(res.Tests.After)
+	}
+	row.RestoreFailed = res.RestoreFailed
+	row.FinishedAt = &now
+	if runErr != nil {
+		row.ErrorCode, row.ErrorMessage = string(kind.Of(runErr)), runErr.Error()
+	}
+	if row.Status == store.StatusReleased {
+		row.ReleasedAt = &now
+	}
+}
+
+// rowStatus maps a run's end to the audit vocabulary.
+func rowStatus(res *Result, err error) store.Status {
+	switch {
+	case err == nil && res.Outcome == OutcomeProposed:
+		return store.StatusProposed
+	case err == nil:
+		return store.StatusReleased
+	case res.RolledBack:
+		return store.StatusRolledBack
+	default:
+		return store.StatusFailed
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" {
+		return nil
+	}
+	return b
+}

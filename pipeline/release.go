@@ -1,0 +1,222 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline/kind"
+)
+
+// TestRun is one test class's report.
+type TestRun struct {
+	Class  string               `json:"class"`
+	Report mcpclient.TestReport `json:"report"`
+}
+
+// Tests is what the release's test gate saw.
+type Tests struct {
+	Ran         bool      `json:"ran"`
+	Classes     []string  `json:"classes"`
+	Before      []TestRun `json:"before"`
+	After       []TestRun `json:"after"`
+	Regressions []string  `json:"regressions"` // Class>>#selector that passed before and not after
+}
+
+const maxTestClasses = 10
+
+// Normalized has empty lists rather than nil ones, for JSON clients.
+func (t Tests) Normalized() Tests {
+	for _, l := range []*[]string{&t.Classes, &t.Regressions} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	for _, l := range []*[]TestRun{&t.Before, &t.After} {
+		if *l == nil {
+			*l = []TestRun{}
+		}
+	}
+	return t
+}
+
+// releaseMethod compiles the approved candidate into the image, in the
+// original protocol and side, unless the method changed since prefetch.
+// With the test gate it runs the method's tests before and after, and puts
+// the original back when a test that passed before no longer does.
+func (r *run) releaseMethod(ctx context.Context) error {
+	ref, code := r.req.Ref, r.res.RefactoredCode
+	r.emit(EventRelease, ReleaseEvent{Status: "started"})
+	current, err := r.p.image.MethodSource(ctx, ref)
+	if err != nil {
+		return fmt.Errorf("re-reading %s before release: %w", ref, err)
+	}
+	if !mcpclient.SameSource(current, r.res.OriginalCode) {
+		r.emit(EventRelease, ReleaseEvent{Status: "conflict"})
+		return kind.New(kind.MethodChanged, "%s was changed in the image during the run; nothing was released", ref)
+	}
+	if err := r.baseline(ctx); err != nil {
+		return err
+	}
+	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code); err != nil {
+		return kind.Wrap(kind.Internal, err, "recording the release before compiling; nothing was compiled")
+	}
+	r.res.releasing = true
+	r.p.opts.Checkpoint("after_write_ahead")
+	if err := r.install(ctx, code); err != nil {
+		r.emit(EventRelease, ReleaseEvent{Status: "failed"})
+		return err
+	}
+	r.p.opts.Checkpoint("after_compile")
+	if err := r.gate(ctx); err != nil {
+		return err
+	}
+	r.emit(EventRelease, ReleaseEvent{Status: "released", Tests: r.testsOrNil()})
+	return nil
+}
+
+// baseline finds the method's tests and runs them before anything changes.
+func (r *run) baseline(ctx context.Context) error {
+	if !r.req.RunTests {
+		return nil
+	}
+	classes, err := r.findTests(ctx)
+	if err != nil {
+		return err
+	}
+	r.res.Tests = Tests{Ran: true, Classes: classes, Before: []TestRun{}, After: []TestRun{}, Regressions: []string{}}
+	for _, class := range classes {
+		rep, err := r.p.image.RunTests(ctx, class)
+		if err != nil {
+			return fmt.Errorf("running %s before the release (nothing was compiled): %w", class, err)
+		}
+		r.res.Tests.Before = append(r.res.Tests.Before, TestRun{Class: class, Report: rep})
+	}
+	r.emit(EventRelease, ReleaseEvent{Status: "tests_before", Tests: r.res.Tests.Before})
+	return nil
+}
+
+// findTests answers the class's own test class (`FooTest`) and the test
+// classes among the method's senders.
+func (r *run) findTests(ctx context.Context) ([]string, error) {
+	var classes []string
+	own := r.req.Ref.Class + "Test"
+	exists, err := r.p.image.ClassExists(ctx, own)
+	if err != nil {
+		return nil, err
+	}
+	if exists {
+		classes = append(classes, own)
+	}
+	senders, err := r.p.image.References(ctx, r.req.Ref.Selector)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range senders {
+		class := strings.TrimSuffix(s.Class, " class")
+		if isTestClassName(class) && !slices.Contains(classes, class) && len(classes) < maxTestClasses {
+			classes = append(classes, class)
+		}
+	}
+	return classes, nil
+}
+
+func isTestClassName(class string) bool {
+	return strings.HasSuffix(class, "Test") || strings.HasSuffix(class, "Tests")
+}
+
+// gate runs the tests again after the compile; a regression rolls back.
+func (r *run) gate(ctx context.Context) error {
+	if !r.req.RunTests {
+		return nil
+	}
+	for _, before := range r.res.Tests.Before {
+		rep, err := r.p.image.RunTests(ctx, before.Class)
+		if err != nil {
+			return r.rollBack(ctx, kind.Wrap(kind.ReleaseFailed, err, "the tests could not run after compiling %s", r.req.Ref))
+		}
+		r.res.Tests.After = append(r.res.Tests.After, TestRun{Class: before.Class, Report: rep})
+		r.res.Tests.Regressions = append(r.res.Tests.Regressions, regressions(before.Report, rep)...)
+	}
+	if len(r.res.Tests.Regressions) == 0 {
+		return nil
+	}
+	return r.rollBack(ctx, kind.New(kind.TestsRegressed, "the release broke %s; the original was put back",
+		strings.Join(r.res.Tests.Regressions, ", ")))
+}
+
+// regressions lists the tests failing or erroring after that did not before.
+func regressions(before, after mcpclient.TestReport) []string {
+	bad := map[string]bool{}
+	for _, t := range append(append([]string{}, before.FailedTests...), before.ErroredTests...) {
+		bad[t] = true
+	}
+	var out []string
+	for _, t := range append(append([]string{}, after.FailedTests...), after.ErroredTests...) {
+		if !bad[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// rollBack restores the original after a compile; cause says why.
+func (r *run) rollBack(ctx context.Context, cause error) error {
+	r.emit(EventRelease, ReleaseEvent{Status: "rolling_back", Tests: r.testsOrNil()})
+	if err := r.restore(ctx); err != nil {
+		r.res.RestoreFailed = true
+		r.log.Error("restoring the original failed: fix by hand", zap.Error(err),
+			zap.String("original", r.res.OriginalCode), zap.String("candidate", r.res.RefactoredCode))
+		return kind.Wrap(kind.ReleaseFailed, errors.Join(cause, err),
+			"%s: the original could not be restored; the response holds both sources", r.req.Ref)
+	}
+	r.res.RolledBack = true
+	r.emit(EventRelease, ReleaseEvent{Status: "rolled_back", Tests: r.testsOrNil()})
+	return cause
+}
+
+func (r *run) testsOrNil() any {
+	if !r.res.Tests.Ran {
+		return nil
+	}
+	return r.res.Tests
+}
+
+// install compiles code and reads it back; on any failure it puts the
+// original back so the image is never left half-changed.
+func (r *run) install(ctx context.Context, code string) error {
+	ref := r.req.Ref
+	err := r.p.image.Install(ctx, ref, code, r.res.Protocol)
+	if err == nil {
+		var back string
+		back, err = r.p.image.MethodSource(ctx, ref)
+		if err == nil && !mcpclient.SameSource(back, code) {
+			err = errors.New("the image holds different source after compiling")
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	return r.rollBack(ctx, kind.Wrap(kind.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
+}
+
+// restore recompiles the original in its protocol and confirms it.
+func (r *run) restore(ctx context.Context) error {
+	ref := r.req.Ref
+	if err := r.p.image.Install(ctx, ref, r.res.OriginalCode, r.res.Protocol); err != nil {
+		return err
+	}
+	back, err := r.p.image.MethodSource(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if !mcpclient.SameSource(back, r.res.OriginalCode) {
+		return errors.New("the image does not hold the original after restoring it")
+	}
+	return nil
+}
