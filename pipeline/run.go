@@ -126,7 +126,9 @@ func (r *run) stage(ctx context.Context, name string, iteration int, do func(con
 	start := time.Now()
 	err := do(ctx)
 	d := time.Since(start)
-	r.res.Stages = append(r.res.Stages, StageStat{Name: name, DurationMS: d.Milliseconds(), ModelCalls: r.res.Usage.ModelCalls - callsBefore})
+	calls := r.res.Usage.ModelCalls - callsBefore
+	r.res.Stages = append(r.res.Stages, StageStat{Name: name, DurationMS: d.Milliseconds(), ModelCalls: calls})
+	r.log.Debug("stage finished", zap.String("stage", name), zap.Duration("duration", d), zap.Int("model_calls", calls), zap.Bool("ok", err == nil))
 	r.emit(EventStage, StageEvent{Name: name, Status: "finished", Iteration: iteration, DurationMS: d.Milliseconds()})
 	return err
 }

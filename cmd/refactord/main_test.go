@@ -47,7 +47,7 @@ type service struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	url    string
-	log    *bytes.Buffer
+	log    *lockedWriter
 	exited chan struct{}
 	err    error // Wait's answer, once exited is closed
 }
@@ -68,9 +68,8 @@ func start(t *testing.T, dir string, env ...string) *service {
 	cmd.Dir = dir
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "LISTEN_ADDR=" + addr, "LOG_LEVEL=debug"}, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	s := &service{t: t, cmd: cmd, url: "http://" + addr, log: &bytes.Buffer{}, exited: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = s.log, &lockedWriter{w: s.log}
-	cmd.Stdout = cmd.Stderr
+	s := &service{t: t, cmd: cmd, url: "http://" + addr, log: &lockedWriter{}, exited: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = s.log, s.log
 	require.NoError(t, cmd.Start())
 	go func() { s.err = cmd.Wait(); close(s.exited) }()
 	t.Cleanup(func() {
@@ -91,9 +90,17 @@ func start(t *testing.T, dir string, env ...string) *service {
 	return s
 }
 
+// lockedWriter collects the subprocess's output; exec copies stdout and
+// stderr on their own goroutines.
 type lockedWriter struct {
 	mu sync.Mutex
-	w  *bytes.Buffer
+	w  bytes.Buffer
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
