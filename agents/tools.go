@@ -161,11 +161,11 @@ func checkArg(a toolArg, v any) (any, error) {
 	var valid bool
 	switch a.kind {
 	case argClassName:
-		valid = validName(classNameRE, s)
+		valid = validClassName(s)
 	case argSelector:
-		valid = validName(selectorRE, s)
+		valid = validSelector(s)
 	case argSelectorOrSymbol:
-		valid = validName(selectorRE, strings.TrimPrefix(s, "#"))
+		valid = validSelector(strings.TrimPrefix(s, "#"))
 	case argQuery:
 		valid = len(s) <= 100 && queryRE.MatchString(s)
 	}

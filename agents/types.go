@@ -2,9 +2,9 @@ package agents
 
 import (
 	"fmt"
-	"regexp"
 
 	"pharo-refactor/pipeline/kind"
+	"pharo-refactor/smalltalk"
 )
 
 // Input is what the roles know about the method under work, prefetched from
@@ -30,25 +30,21 @@ func (in Input) Subject() string {
 	return in.Class + ">>" + in.Selector
 }
 
-var (
-	classNameRE = regexp.MustCompile(`^[A-Z][A-Za-z0-9_]*$`)
-	selectorRE  = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*|[-+/\\*~<>=@,%|&?!]+|(?:[A-Za-z_][A-Za-z0-9_]*:)+)$`)
-)
-
 const maxNameLen = 256
 
-// validName reports whether s is Smalltalk-shaped per re and not huge.
-func validName(re *regexp.Regexp, s string) bool {
-	return len(s) <= maxNameLen && re.MatchString(s)
-}
+// validClassName and validSelector use the grammar of package smalltalk,
+// with a length bound: names go into prompts unfenced.
+func validClassName(s string) bool { return len(s) <= maxNameLen && smalltalk.IsClassName(s) }
+
+func validSelector(s string) bool { return len(s) <= maxNameLen && smalltalk.IsSelector(s) }
 
 // check refuses an Input whose names are not Smalltalk-shaped: they go into
 // prompts unfenced and name the scripted model's answers.
 func (in Input) check() error {
-	if !validName(classNameRE, in.Class) {
+	if !validClassName(in.Class) {
 		return kind.New(kind.InvalidRequest, "class name %q is not a Smalltalk class name", in.Class)
 	}
-	if !validName(selectorRE, in.Selector) {
+	if !validSelector(in.Selector) {
 		return kind.New(kind.InvalidRequest, "selector %q is not a Smalltalk selector", in.Selector)
 	}
 	return nil

@@ -1,12 +1,13 @@
 package pharosim
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // testTree copies the sample image (Sample-Shop and its oracle) and the
@@ -27,25 +28,9 @@ func testTree(t *testing.T) string {
 // copyTree copies the files under from into to.
 func copyTree(t *testing.T, from, to string) {
 	t.Helper()
-	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(from, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
+	abs, err := filepath.Abs(from)
 	require.NoError(t, err)
+	require.NoError(t, testenv.CopyTree(abs, to))
 }
 
 // loadTestImage loads a fresh copy of the test tree.

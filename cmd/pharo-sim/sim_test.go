@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // simBinary is the pharo-sim binary built once by TestMain.
@@ -58,25 +59,9 @@ func testTree(t *testing.T) string {
 // copyTree copies a file or the files under a directory.
 func copyTree(t *testing.T, from, to string) {
 	t.Helper()
-	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(from, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
+	abs, err := filepath.Abs(from)
 	require.NoError(t, err)
+	require.NoError(t, testenv.CopyTree(abs, to))
 }
 
 // sim is a running pharo-sim subprocess driven by mcp-go's stdio client.

@@ -1,12 +1,13 @@
 package tonel
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // corpusRoot is the shared Tonel corpus of the repository.
@@ -54,23 +55,7 @@ func lines(ls ...string) string {
 // copyDir copies a directory tree for tests that modify or prune it.
 func copyDir(t testing.TB, from, to string) {
 	t.Helper()
-	err := filepath.Walk(from, func(path string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(from, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(to, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
+	abs, err := filepath.Abs(from)
 	require.NoError(t, err)
+	require.NoError(t, testenv.CopyTree(abs, to))
 }
