@@ -1,15 +1,26 @@
 // Command bench measures the service's speed (make bench) and writes
 // bench/results.json plus a table on stdout. Figures are reported, never
 // asserted; it fails only when a figure cannot be measured.
+//
+// It builds refactord and pharo-sim from this checkout into a temporary
+// directory, starts them as real subprocesses on copies of the sample
+// image, talks to them over loopback only, and removes every process and
+// file it made when it ends, also on failure or Ctrl-C.
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
+	"sort"
+	"strings"
+	"syscall"
 	"time"
 )
 
@@ -21,23 +32,45 @@ type figure struct {
 	note  string
 }
 
+// breakdown is a figure's value made of named parts: an object in
+// results.json, one table line per part.
+type breakdown struct {
+	values map[string]int
+	rows   []figure
+}
+
+func (b breakdown) MarshalJSON() ([]byte, error) { return json.Marshal(b.values) }
+
 // suite is one group of figures; it returns an error when it cannot measure.
 type suite struct {
 	name string
 	run  func(env) ([]figure, error)
 }
 
-// env is what suites share: the repository root and the built binaries.
+// env is what suites share.
 type env struct {
-	root string
-	bin  string
+	ctx       context.Context
+	root      string // the repository root
+	tmp       string // scratch space, removed at the end
+	refactord string // binaries built from root into tmp
+	pharoSim  string
+	self      string // this program, re-run as the pipe echo child
 }
 
 func main() {
 	out := flag.String("out", "bench/results.json", "where to write the results")
 	root := flag.String("root", ".", "the repository root")
+	bin := flag.String("bin", "", "use refactord and pharo-sim from this directory instead of building them")
+	echo := flag.Bool("echo-child", false, "internal: be the JSON-RPC echo child of the pipe floor")
 	flag.Parse()
-	if err := run(env{root: *root, bin: filepath.Join(*root, "bin")}, *out); err != nil {
+	if *echo {
+		if err := echoChild(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "bench echo child:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(*root, *out, *bin); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -46,18 +79,52 @@ func main() {
 func suites() []suite {
 	return []suite{
 		{"parser", parserSuite},
+		{"mcp", mcpSuite},
+		{"service", serviceSuite},
+		{"model_calls", modelCallsSuite},
 	}
 }
 
-func run(e env, out string) error {
-	results := map[string]any{
-		"machine": map[string]any{"goos": runtime.GOOS, "goarch": runtime.GOARCH, "cpus": runtime.NumCPU(), "go": runtime.Version()},
-		"date":    time.Now().UTC().Format(time.RFC3339),
+func run(root, out, bin string) error {
+	began := time.Now()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return err
 	}
+	tmp, err := os.MkdirTemp("", "refactord-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	refactord, pharoSim := filepath.Join(bin, "refactord"), filepath.Join(bin, "pharo-sim")
+	if bin == "" {
+		start := time.Now()
+		if refactord, pharoSim, err = buildBinaries(ctx, root, filepath.Join(tmp, "bin")); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "bench: built refactord and pharo-sim in %s\n", time.Since(start).Round(time.Millisecond))
+	} else if refactord, err = filepath.Abs(refactord); err == nil {
+		pharoSim, err = filepath.Abs(pharoSim)
+	}
+	if err != nil {
+		return err
+	}
+	e := env{ctx: ctx, root: root, tmp: tmp, refactord: refactord, pharoSim: pharoSim, self: self}
+
+	results := map[string]any{"machine": machine(), "date": time.Now().UTC().Format(time.RFC3339)}
 	var all []figure
 	for _, s := range suites() {
 		start := time.Now()
 		figs, err := s.run(e)
+		if err == nil {
+			err = ctx.Err()
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
@@ -67,19 +134,85 @@ func run(e env, out string) error {
 	for _, f := range all {
 		results[f.key] = f.value
 	}
-	printTable(all)
+	elapsed := time.Since(began)
+	results["bench_seconds"] = round(elapsed.Seconds(), 1)
+	printTable(all, results["machine"].(map[string]any), elapsed)
 	data, err := json.MarshalIndent(results, "", "  ")
 	if err != nil {
 		return err
 	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
 	return os.WriteFile(out, append(data, '\n'), 0o644)
 }
 
-func printTable(figs []figure) {
-	fmt.Printf("%-28s %14s  %-6s %s\n", "figure", "value", "unit", "note")
-	for _, f := range figs {
-		fmt.Printf("%-28s %14v  %-6s %s\n", f.key, format(f.value), f.unit, f.note)
+// machine describes where the figures come from.
+func machine() map[string]any {
+	m := map[string]any{"goos": runtime.GOOS, "goarch": runtime.GOARCH, "cpus": runtime.NumCPU(), "go": runtime.Version()}
+	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+		// Other work on the machine shows in every figure: say how busy
+		// it was when the bench began.
+		if f := strings.Fields(string(data)); len(f) > 0 {
+			m["loadavg_1m_at_start"] = f[0]
+		}
 	}
+	if v := procField("/proc/cpuinfo", "model name"); v != "" {
+		m["cpu"] = v
+	}
+	if v := procField("/proc/meminfo", "MemTotal"); v != "" {
+		var kb int64
+		if _, err := fmt.Sscanf(v, "%d kB", &kb); err == nil {
+			m["mem_total_mib"] = kb / 1024
+		}
+	}
+	return m
+}
+
+// procField is the value of the first "key: value" line of a /proc file.
+func procField(path, key string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+func printTable(figs []figure, m map[string]any, elapsed time.Duration) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var desc []string
+	for _, k := range keys {
+		desc = append(desc, fmt.Sprintf("%s=%v", k, m[k]))
+	}
+	fmt.Printf("machine: %s\n\n", strings.Join(desc, " "))
+	fmt.Printf("%-28s %12s  %-6s %s\n", "figure", "value", "unit", "note")
+	for _, f := range figs {
+		if b, ok := f.value.(breakdown); ok {
+			fmt.Printf("%-28s %12s  %-6s %s\n", f.key, "", f.unit, f.note)
+			for _, r := range b.rows {
+				fmt.Printf("%-28s %12v  %-6s %s\n", r.key, format(r.value), r.unit, r.note)
+			}
+			continue
+		}
+		fmt.Printf("%-28s %12v  %-6s %s\n", f.key, format(f.value), f.unit, f.note)
+	}
+	fmt.Printf("\nPython original: model agent turns read off its architecture text (reviewer, writer, validator,\n" +
+		"refiner — which also runs when approved, to call exit_validation_loop — and release); lower bounds,\n" +
+		"since every ADK tool call adds model requests the text does not count. n/a: it has no parse check,\n" +
+		"so the count depends on what its validator model says about code that does not parse.\n")
+	fmt.Printf("\nbench took %s\n", elapsed.Round(100*time.Millisecond))
 }
 
 func format(v any) any {

@@ -61,9 +61,9 @@ func parserSuite(e env) ([]figure, error) {
 	}
 	pMB, gMB := mbPerSecond(pharo), mbPerSecond(golang)
 	return []figure{
-		{"parser_mb_s", pMB, "MB/s", fmt.Sprintf("%d corpus methods, %d bytes", len(methods), pharoBytes)},
-		{"goparser_mb_s", gMB, "MB/s", fmt.Sprintf("go/parser on %d files, %d bytes of Go", len(goFiles), goBytes)},
-		{"parser_vs_goparser", pMB / gMB, "ratio", "above 1: faster than go/parser per byte"},
+		{"parser_mb_s", round(pMB, 2), "MB/s", fmt.Sprintf("%d corpus methods, %d bytes", len(methods), pharoBytes)},
+		{"goparser_mb_s", round(gMB, 2), "MB/s", fmt.Sprintf("go/parser on %d files, %d bytes of Go", len(goFiles), goBytes)},
+		{"parser_vs_goparser", round(pMB/gMB, 2), "ratio", "above 1: faster than go/parser per byte"},
 	}, nil
 }
 
