@@ -59,6 +59,8 @@ func statusOf(k kind.Kind) int {
 		return http.StatusServiceUnavailable
 	case kind.Timeout:
 		return http.StatusGatewayTimeout
+	case kind.Canceled:
+		return 499 // nginx's "client closed request": nobody receives it
 	default:
 		return http.StatusInternalServerError
 	}
@@ -84,6 +86,7 @@ var titles = map[kind.Kind]string{
 	kind.Timeout:            "Run deadline passed",
 	kind.ReleaseFailed:      "Release failed",
 	kind.Internal:           "Internal error",
+	kind.Canceled:           "Client closed request",
 }
 
 // newProblem builds the problem for err; internal errors never show their text.

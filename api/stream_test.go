@@ -237,6 +237,15 @@ func TestDroppedClientFreesTheGate(t *testing.T) {
 			require.Eventually(t, func() bool { return !h.pipe.Gate().Busy() }, 10*time.Second, 10*time.Millisecond, "the gate is free again")
 			assert.Equal(t, before, h.classFile("Calculator"), "nothing was released")
 			assert.Zero(t, h.gem.count("validator"), "the run stopped")
+			resp, data := h.do(http.MethodGet, "/api/v1/refactorings?limit=1", "", nil)
+			require.Equal(t, http.StatusOK, resp.StatusCode)
+			var page struct {
+				Runs []map[string]any `json:"runs"`
+			}
+			require.NoError(t, json.Unmarshal(data, &page))
+			require.Len(t, page.Runs, 1)
+			assert.Equal(t, "failed", page.Runs[0]["status"])
+			assert.Equal(t, "canceled", page.Runs[0]["error_code"], "the audit trail says why the run stopped")
 		})
 	}
 }

@@ -112,7 +112,7 @@ func (r *run) execute(ctx context.Context) error {
 func (r *run) classify(ctx, runCtx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled):
-		return fmt.Errorf("client went away: %w", context.Canceled)
+		return kind.Wrap(kind.Canceled, context.Canceled, "the client went away before release; the run stopped")
 	case runCtx.Err() != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
 		return kind.Wrap(kind.Timeout, err, "the run's deadline (%s) passed", r.p.opts.Timeout)
 	}

@@ -33,6 +33,9 @@ const (
 	Timeout            Kind = "timeout"
 	ReleaseFailed      Kind = "release_failed"
 	Internal           Kind = "internal"
+	// Canceled: the client went away before release and the run stopped.
+	// Nobody hears the answer; the code is for the audit trail and metrics.
+	Canceled Kind = "canceled"
 )
 
 // Error carries a Kind, a message safe to show a client, and the cause.
