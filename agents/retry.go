@@ -111,7 +111,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if t.policy.OnRetry != nil {
 			t.policy.OnRetry(attempt+1, wait, reason)
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := Sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
@@ -259,8 +259,8 @@ func discard(resp *http.Response) {
 	resp.Body.Close()
 }
 
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d or until ctx is done, answering ctx's error then.
+func Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}

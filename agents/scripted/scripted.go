@@ -183,7 +183,7 @@ func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Respon
 	if err != nil {
 		return agents.Response{}, err
 	}
-	if err := wait(ctx, time.Duration(a.DelayMS)*time.Millisecond); err != nil {
+	if err := agents.Sleep(ctx, time.Duration(a.DelayMS)*time.Millisecond); err != nil {
 		return agents.Response{}, agents.ClassifyError(ctx, "scripted model", 0, "", err)
 	}
 	if a.Error != "" {
@@ -219,20 +219,6 @@ func (m *Model) list(subject string, role agents.Role) ([]Answer, bool) {
 	}
 	a := m.file.Answers[Wildcard][role]
 	return a, len(a) > 0
-}
-
-func wait(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 func (a Answer) response(req agents.Request, n int) agents.Response {
