@@ -30,17 +30,22 @@ type Config struct {
 	PharoMCPEnv     []string      `env:"PHARO_MCP_ENV" validate:"dive,contains=="`
 	PharoMCPTimeout time.Duration `env:"PHARO_MCP_TIMEOUT" validate:"min=1s,max=1h"`
 
-	ModelProvider     string `env:"MODEL_PROVIDER" validate:"oneof=gemini openai scripted"`
-	GeminiAPIKey      string `env:"GEMINI_API_KEY"`
-	GeminiBaseURL     string `env:"GOOGLE_GEMINI_BASE_URL" validate:"omitempty,http_url"`
-	ModelID           string `env:"MODEL_ID" validate:"required,max=200"`
-	ReviewerModelID   string `env:"REVIEWER_MODEL_ID" validate:"required,max=200"`
-	WriterModelID     string `env:"WRITER_MODEL_ID" validate:"required,max=200"`
-	ValidatorModelID  string `env:"VALIDATOR_MODEL_ID" validate:"required,max=200"`
-	RefinerModelID    string `env:"REFINER_MODEL_ID" validate:"required,max=200"`
-	OpenAIBaseURL     string `env:"OPENAI_BASE_URL" validate:"omitempty,http_url"`
-	OpenAIAPIKey      string `env:"OPENAI_API_KEY"`
-	ScriptedModelFile string `env:"SCRIPTED_MODEL_FILE"`
+	ModelProvider string `env:"MODEL_PROVIDER" validate:"oneof=gemini openai scripted"`
+	// ModelProviderDefaulted: MODEL_PROVIDER was not set, so the scripted
+	// demo model was chosen for want of a key. A missing demo file then
+	// leaves the service without a model (503 model_not_configured)
+	// instead of refusing to start.
+	ModelProviderDefaulted bool   `env:"-"`
+	GeminiAPIKey           string `env:"GEMINI_API_KEY"`
+	GeminiBaseURL          string `env:"GOOGLE_GEMINI_BASE_URL" validate:"omitempty,http_url"`
+	ModelID                string `env:"MODEL_ID" validate:"required,max=200"`
+	ReviewerModelID        string `env:"REVIEWER_MODEL_ID" validate:"required,max=200"`
+	WriterModelID          string `env:"WRITER_MODEL_ID" validate:"required,max=200"`
+	ValidatorModelID       string `env:"VALIDATOR_MODEL_ID" validate:"required,max=200"`
+	RefinerModelID         string `env:"REFINER_MODEL_ID" validate:"required,max=200"`
+	OpenAIBaseURL          string `env:"OPENAI_BASE_URL" validate:"omitempty,http_url"`
+	OpenAIAPIKey           string `env:"OPENAI_API_KEY"`
+	ScriptedModelFile      string `env:"SCRIPTED_MODEL_FILE"`
 
 	ModelTimeout            time.Duration `env:"MODEL_TIMEOUT" validate:"min=1s,max=1h"`
 	ModelMaxRetries         int           `env:"MODEL_MAX_RETRIES" validate:"min=0,max=20"`
@@ -117,6 +122,7 @@ func (r *reader) readModel(c *Config) {
 		defaultProvider = "gemini"
 	}
 	c.ModelProvider = strings.ToLower(r.str("MODEL_PROVIDER", defaultProvider))
+	c.ModelProviderDefaulted = r.str("MODEL_PROVIDER", "") == "" && c.ModelProvider == "scripted"
 	c.ModelID = r.str("MODEL_ID", "gemini-2.5-flash")
 	c.ReviewerModelID = r.str("REVIEWER_MODEL_ID", c.ModelID)
 	c.WriterModelID = r.str("WRITER_MODEL_ID", c.ModelID)

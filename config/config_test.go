@@ -33,6 +33,10 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, "info", cfg.LogLevel)
 	assert.Equal(t, "json", cfg.LogFormat)
 	assert.Empty(t, cfg.Warnings)
+	assert.True(t, cfg.ModelProviderDefaulted)
+	explicit, err := Load(env(map[string]string{"MODEL_PROVIDER": "scripted"}), nil)
+	require.NoError(t, err)
+	assert.False(t, explicit.ModelProviderDefaulted, "an explicit choice is not a default")
 }
 
 func TestValues(t *testing.T) {

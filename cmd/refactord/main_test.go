@@ -60,8 +60,27 @@ func freeAddr(t *testing.T) string {
 	return addr
 }
 
-// start runs refactord in dir with env (on top of a minimal environment).
+// start runs refactord in dir with env (on top of a minimal environment)
+// and waits until it is ready.
 func start(t *testing.T, dir string, env ...string) *service {
+	t.Helper()
+	s := launch(t, dir, env...)
+	require.Eventually(t, func() bool { return s.get("/ready") == http.StatusOK }, 30*time.Second, 50*time.Millisecond, "refactord did not become ready")
+	return s
+}
+
+// get answers the status of a GET, 0 when the service does not answer.
+func (s *service) get(path string) int {
+	resp, err := http.Get(s.url + path)
+	if err != nil {
+		return 0
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+// launch runs refactord in dir with env (on top of a minimal environment).
+func launch(t *testing.T, dir string, env ...string) *service {
 	t.Helper()
 	addr := freeAddr(t)
 	cmd := exec.Command(bins.refactord)
@@ -79,14 +98,6 @@ func start(t *testing.T, dir string, env ...string) *service {
 			t.Logf("refactord log:\n%s", s.log.String())
 		}
 	})
-	require.Eventually(t, func() bool {
-		resp, err := http.Get(s.url + "/ready")
-		if err != nil {
-			return false
-		}
-		_ = resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	}, 30*time.Second, 50*time.Millisecond, "refactord did not become ready")
 	return s
 }
 
@@ -273,4 +284,24 @@ func TestReadmeCurlAfterMakeRun(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "%v", body)
 	assert.Equal(t, "released", body["outcome"])
 	assert.Contains(t, s.log.String(), "NO MODEL KEY SET", "a loud log line says the demo model is in use")
+}
+
+// TestNoModelConfigured: no key and no demo model file (a binary run
+// outside the repository) — the service starts, says so, and refuses runs.
+func TestNoModelConfigured(t *testing.T) {
+	dir, env := imageEnv(t, "{}")
+	var kept []string
+	for _, e := range env {
+		if !strings.HasPrefix(e, "MODEL_PROVIDER=") && !strings.HasPrefix(e, "SCRIPTED_MODEL_FILE=") {
+			kept = append(kept, e)
+		}
+	}
+	s := launch(t, dir, kept...)
+	require.Eventually(t, func() bool { return s.get("/health") == http.StatusOK }, 30*time.Second, 50*time.Millisecond)
+	assert.Equal(t, http.StatusServiceUnavailable, s.get("/ready"))
+	resp, body, err := s.post("/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	assert.Equal(t, "model_not_configured", body["code"])
+	assert.Contains(t, s.log.String(), "NO MODEL CONFIGURED")
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"go.uber.org/zap"
@@ -12,11 +14,21 @@ import (
 	"pharo-refactor/agents/openai"
 	"pharo-refactor/agents/scripted"
 	"pharo-refactor/config"
+	"pharo-refactor/pipeline"
 )
 
 // newRoles builds the four roles on the configured provider; roles that
-// share a model ID share one client.
-func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, log *zap.Logger) (*agents.Roles, error) {
+// share a model ID share one client. It answers nil roles (no model) when
+// the defaulted demo model's file is missing: the service then starts, and
+// /ready and every run say that no model is configured.
+func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, log *zap.Logger) (pipeline.Agents, error) {
+	if cfg.ModelProviderDefaulted {
+		if _, err := os.Stat(cfg.ScriptedModelFile); errors.Is(err, os.ErrNotExist) {
+			log.Error("NO MODEL CONFIGURED: no key is set and the demo model file is missing; runs answer 503 model_not_configured. Set GEMINI_API_KEY, or MODEL_PROVIDER with its settings.",
+				zap.String("scripted_model_file", cfg.ScriptedModelFile))
+			return nil, nil
+		}
+	}
 	newModel, err := modelFactory(ctx, cfg, log)
 	if err != nil {
 		return nil, err
@@ -46,7 +58,11 @@ func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, l
 		}
 	}
 	roleCfg.Tools, roleCfg.MaxToolRounds = tools, cfg.ReviewerMaxToolRounds
-	return agents.New(roleCfg)
+	roles, err := agents.New(roleCfg)
+	if err != nil {
+		return nil, err
+	}
+	return roles, nil
 }
 
 func modelFactory(ctx context.Context, cfg config.Config, log *zap.Logger) (func(id string) (agents.Model, error), error) {
