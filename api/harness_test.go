@@ -58,6 +58,8 @@ type answer struct {
 	// before runs before the reply is sent (to edit the image mid-run, or
 	// to hold the run until the test says so).
 	before func()
+	// call, when set, answers with this function call instead of text.
+	call map[string]any
 }
 
 // fakeGemini speaks generateContent on loopback. It tells the roles apart
@@ -68,6 +70,7 @@ type fakeGemini struct {
 	queues  map[string][]answer
 	calls   map[string]int
 	keySeen []string
+	bodies  map[string][]string // raw request bodies per role
 }
 
 func roleOf(system string) string {
@@ -92,7 +95,8 @@ func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			} `json:"parts"`
 		} `json:"systemInstruction"`
 	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.SystemInstruction.Parts) == 0 {
+	raw, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(raw, &req); err != nil || len(req.SystemInstruction.Parts) == 0 {
 		http.Error(w, `{"error":{"code":400,"message":"bad request","status":"INVALID_ARGUMENT"}}`, http.StatusBadRequest)
 		return
 	}
@@ -100,6 +104,7 @@ func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.keySeen = append(f.keySeen, r.Header.Get("x-goog-api-key"))
 	f.calls[role]++
+	f.bodies[role] = append(f.bodies[role], string(raw))
 	q := f.queues[role]
 	var a answer
 	switch len(q) {
@@ -120,9 +125,13 @@ func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"error":{"code":%d,"message":%q,"status":"INTERNAL"}}`, a.status, a.text)
 		return
 	}
+	part := map[string]any{"text": a.text}
+	if a.call != nil {
+		part = map[string]any{"functionCall": a.call}
+	}
 	body, _ := json.Marshal(map[string]any{
 		"candidates": []any{map[string]any{
-			"content":      map[string]any{"role": "model", "parts": []any{map[string]any{"text": a.text}}},
+			"content":      map[string]any{"role": "model", "parts": []any{part}},
 			"finishReason": "STOP",
 		}},
 		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
@@ -134,6 +143,12 @@ func (f *fakeGemini) script(role string, answers ...answer) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.queues[role] = append(f.queues[role], answers...)
+}
+
+func (f *fakeGemini) requests(role string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.bodies[role]...)
 }
 
 func (f *fakeGemini) count(role string) int {
@@ -187,7 +202,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = image.Close() })
 
-	gem := &fakeGemini{queues: map[string][]answer{}, calls: map[string]int{}}
+	gem := &fakeGemini{queues: map[string][]answer{}, calls: map[string]int{}, bodies: map[string][]string{}}
 	gsrv := httptest.NewServer(gem)
 	t.Cleanup(gsrv.Close)
 	model, err := gemini.New(context.Background(), gemini.Config{

@@ -355,3 +355,27 @@ func TestReadyAndOpenAPI(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Contains(t, string(data), "refactord_run_in_flight")
 }
+
+// TestReviewerToolRoundReadsTheImage: a reviewer that asks for a read-only
+// tool gets pharo-sim's answer back, and each tool round costs one call.
+func TestReviewerToolRoundReadsTheImage(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.gem.script("reviewer",
+		answer{call: map[string]any{"name": "get_class_comment", "args": map[string]any{"class_name": "Calculator"}}},
+		answer{call: map[string]any{"name": "eval", "args": map[string]any{"code": "Smalltalk at: #Pwned put: 1"}}},
+		review())
+	h.gem.script("writer", code(newSum))
+	h.gem.script("validator", approved())
+	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+	assert.Equal(t, 5, h.gem.total(), "3 calls plus one per tool round")
+	assert.Equal(t, 5.0, out["usage"].(map[string]any)["model_calls"])
+	reqs := h.gem.requests("reviewer")
+	require.Len(t, reqs, 3)
+	assert.Contains(t, reqs[1], "functionResponse", "the tool result went back to the model")
+	assert.Contains(t, reqs[1], "arithmetic", "…holding the class comment read from the image")
+	assert.Contains(t, reqs[2], `refused: tool \"eval\" is not available`, "eval was refused, and the model was told")
+	exists, err := h.image.ClassExists(context.Background(), "Pwned")
+	require.NoError(t, err)
+	assert.False(t, exists, "nothing was evaluated")
+}
