@@ -176,6 +176,7 @@ type harnessOpts struct {
 	modelRetries  int
 	maxBody       int64
 	keepAlive     time.Duration
+	image         string // a Tonel tree (repo-relative) instead of the sample image
 }
 
 type harness struct {
@@ -193,7 +194,10 @@ type harness struct {
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
 	dir := t.TempDir()
-	require.NoError(t, testenv.CopyTree("examples/sample-image", dir))
+	if o.image == "" {
+		o.image = "examples/sample-image"
+	}
+	require.NoError(t, testenv.CopyTree(o.image, dir))
 	args := o.simArgs
 	if args == nil {
 		args = []string{"serve", "--dir", dir}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -183,4 +185,21 @@ func TestHistoryListing(t *testing.T) {
 	}
 	resp, data := h.do(http.MethodGet, "/api/v1/refactorings/unknown", "", nil)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "%s", data)
+}
+
+// TestOtherTonelTree runs the service on the parser corpus instead of the
+// sample image: an extension method in a Pharo 11 (symbol style) file keeps
+// its '*Package' protocol and the file keeps its style.
+func TestOtherTonelTree(t *testing.T) {
+	h := newHarness(t, harnessOpts{image: "testdata/corpus"})
+	blank := "tkIsBlank\n\t\"Answer whether the receiver holds only separators\"\n\n\t^ self allSatisfy: [ :each | each isSeparator ]"
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code(blank))
+	h.gem.script("validator", approved())
+	resp, out := h.refactor(`{"class_name": "String", "method_name": "tkIsBlank"}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+	assert.Equal(t, "*TextKit-Core", out["protocol"])
+	file, err := os.ReadFile(filepath.Join(h.dir, "src", "TextKit-Core", "String.extension.st"))
+	require.NoError(t, err)
+	assert.Contains(t, string(file), "{ #category : #'*TextKit-Core' }\nString >> tkIsBlank [\n\t\"Answer whether the receiver holds only separators\"")
 }
