@@ -288,7 +288,11 @@ func TestAPIKeys(t *testing.T) {
 		})
 	}
 	resp, _ := h.do(http.MethodGet, "/health", "", nil)
-	assert.Equal(t, 200, resp.StatusCode, "GET routes need no key")
+	assert.Equal(t, 200, resp.StatusCode, "health needs no key")
+	resp, _ = h.do(http.MethodGet, "/api/v1/refactorings", "", nil)
+	assert.Equal(t, 401, resp.StatusCode, "the history holds source code: it needs a key")
+	resp, _ = h.do(http.MethodGet, "/api/v1/refactorings", "", map[string]string{"Authorization": "Bearer " + key})
+	assert.Equal(t, 200, resp.StatusCode)
 }
 
 func TestRequestID(t *testing.T) {

@@ -79,8 +79,9 @@ func New(opts Options, pipe *pipeline.Pipeline, mcp MCPHealth, history History, 
 	e.HTTPErrorHandler = s.handleError
 	e.Use(s.requestID, s.accessLog, s.recoverPanics)
 	e.POST("/api/v1/refactor", s.refactor, s.auth)
-	e.GET("/api/v1/refactorings", s.listRefactorings)
-	e.GET("/api/v1/refactorings/:id", s.getRefactoring)
+	// The history holds the image's source code: it needs a key too.
+	e.GET("/api/v1/refactorings", s.listRefactorings, s.auth)
+	e.GET("/api/v1/refactorings/:id", s.getRefactoring, s.auth)
 	e.POST("/api/v1/refactorings/:id/revert", s.revertRefactoring, s.auth)
 	e.GET("/health", s.health)
 	e.GET("/ready", s.ready)
