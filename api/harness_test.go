@@ -36,19 +36,7 @@ import (
 var pharoSim string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "api-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	pharoSim, err = testenv.Build(dir, "pharo-sim")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	testenv.RunWithBinaries(m, func(p map[string]string) { pharoSim = p["pharo-sim"] }, "pharo-sim")
 }
 
 // answer is one scripted reply of the fake Gemini server.

@@ -1,8 +1,6 @@
 package mcpclient
 
 import (
-	"fmt"
-	"os"
 	"testing"
 
 	"pharo-refactor/internal/testenv"
@@ -12,17 +10,5 @@ import (
 var pharoSim string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcpclient-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	pharoSim, err = testenv.Build(dir, "pharo-sim")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	testenv.RunWithBinaries(m, func(p map[string]string) { pharoSim = p["pharo-sim"] }, "pharo-sim")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"pharo-refactor/agents"
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/pipeline/kind"
 )
 
@@ -263,7 +264,7 @@ func TestReviewerToolRoundOnGemini(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f, srv := newFake(t, tc.call, textReply("Here you go:\n"+reviewJSON, "STOP"))
-			tools := &fakeTools{answers: map[string]string{"get_class_comment": "I add numbers."}}
+			tools := &testenv.RecordingTools{Answers: map[string]string{"get_class_comment": "I add numbers."}}
 			rev, stats, err := newRoles(t, newModel(t, srv), tools, tc.rounds).Review(context.Background(), calc)
 			require.NoError(t, err)
 			assert.Equal(t, agents.SeverityMedium, rev.Severity)

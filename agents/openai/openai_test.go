@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"pharo-refactor/agents"
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/pipeline/kind"
 )
 
@@ -270,7 +271,7 @@ func TestReviewerToolRoundOnOpenAI(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f, srv := newFake(t, tc.call, textReply("```json\n"+reviewJSON+"\n```", "stop"))
-			tools := &fakeTools{answers: map[string]string{"search_implementors": `[{"class": "Calculator", "method": "Calculator>>#sum:with:"}]`}}
+			tools := &testenv.RecordingTools{Answers: map[string]string{"search_implementors": `[{"class": "Calculator", "method": "Calculator>>#sum:with:"}]`}}
 			rev, stats, err := newRoles(t, newModel(t, srv, testKey, ""), tools, tc.rounds).Review(context.Background(), calc)
 			require.NoError(t, err)
 			assert.Equal(t, agents.SeverityHigh, rev.Severity)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -30,34 +29,9 @@ type bins struct{ refactord, pharoSim, refactorctl string }
 var built bins
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "refactorctl-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	built, err = buildAll(dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		_ = os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-func buildAll(dir string) (bins, error) {
-	var b bins
-	var err error
-	for _, t := range []struct {
-		into *string
-		name string
-	}{{&b.refactord, "refactord"}, {&b.pharoSim, "pharo-sim"}, {&b.refactorctl, "refactorctl"}} {
-		if *t.into, err = testenv.Build(dir, t.name); err != nil {
-			return bins{}, err
-		}
-	}
-	return b, nil
+	testenv.RunWithBinaries(m, func(p map[string]string) {
+		built = bins{refactord: p["refactord"], pharoSim: p["pharo-sim"], refactorctl: p["refactorctl"]}
+	}, "refactord", "pharo-sim", "refactorctl")
 }
 
 // script is a scripted model file (agents/scripted/doc.go): subject →

@@ -26,20 +26,9 @@ import (
 var bins struct{ refactord, pharoSim string }
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "refactord-test")
-	if err == nil {
-		bins.refactord, err = testenv.Build(dir, "refactord")
-	}
-	if err == nil {
-		bins.pharoSim, err = testenv.Build(dir, "pharo-sim")
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	testenv.RunWithBinaries(m, func(p map[string]string) {
+		bins.refactord, bins.pharoSim = p["refactord"], p["pharo-sim"]
+	}, "refactord", "pharo-sim")
 }
 
 // service is refactord running as a real subprocess.

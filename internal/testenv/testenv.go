@@ -4,12 +4,15 @@
 package testenv
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"testing"
 )
 
 // Root is the repository root (the directory of go.mod).
@@ -68,4 +71,59 @@ func CopyTree(src, dst string) error {
 		}
 		return os.WriteFile(target, data, 0o644)
 	})
+}
+
+// Binaries builds ./cmd/NAME for each name into one fresh temporary
+// directory, for a TestMain; cleanup removes it.
+func Binaries(names ...string) (paths map[string]string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "pharo-refactor-bin")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup = func() { _ = os.RemoveAll(dir) }
+	paths = map[string]string{}
+	for _, name := range names {
+		if paths[name], err = Build(dir, name); err != nil {
+			cleanup()
+			return nil, nil, err
+		}
+	}
+	return paths, cleanup, nil
+}
+
+// RecordingTools is an image-tools double for model-provider tests: it
+// answers from a map and records the tool names that reached it.
+type RecordingTools struct {
+	mu      sync.Mutex
+	Answers map[string]string
+	seen    []string
+}
+
+// CallTool records name and answers Answers[name].
+func (f *RecordingTools) CallTool(_ context.Context, name string, _ map[string]any) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seen = append(f.seen, name)
+	return f.Answers[name], nil
+}
+
+// Seen lists the tool names called so far, in order.
+func (f *RecordingTools) Seen() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.seen...)
+}
+
+// RunWithBinaries is a whole TestMain: it builds the named binaries once,
+// hands their paths to use, runs the tests, removes the binaries and exits.
+func RunWithBinaries(m *testing.M, use func(paths map[string]string), names ...string) {
+	paths, cleanup, err := Binaries(names...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	use(paths)
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
