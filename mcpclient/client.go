@@ -46,7 +46,7 @@ func DefaultRequiredTools() []string {
 	return []string{
 		"eval", "get_method_source", "get_class_source", "get_class_comment",
 		"search_implementors", "search_references", "search_references_to_class",
-		"search_classes_like", "run_class_test",
+		"search_classes_like", "run_class_test", "list_classes",
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"pharo-refactor/smalltalk"
 	"pharo-refactor/smalltalk/tonel"
@@ -16,6 +15,10 @@ type CheckError struct {
 	Message string `json:"message"`
 	Line    int    `json:"line,omitempty"`
 	Col     int    `json:"column,omitempty"`
+	// Capability and Name say what a capability check refused: the family
+	// (reflection, files, global, …) and the selector, pragma or global.
+	Capability string `json:"capability,omitempty"`
+	Name       string `json:"name,omitempty"`
 }
 
 func (c CheckError) String() string {
@@ -23,29 +26,6 @@ func (c CheckError) String() string {
 		return fmt.Sprintf("%s (line %d, column %d): %s", c.Check, c.Line, c.Col, c.Message)
 	}
 	return c.Check + ": " + c.Message
-}
-
-// capabilities are globals that reach outside the image's objects: a
-// candidate may keep using those the original used, never add one.
-func capabilities() []string {
-	return []string{
-		"Smalltalk", "SmalltalkImage", "OSProcess", "OSSUnixSubprocess", "OSPlatform", "LibC",
-		"FFILibrary", "ExternalAddress", "FileSystem", "FileReference", "File", "FileStream",
-		"StandardFileStream", "MultiByteFileStream", "FileLocator", "DiskStore", "ZnClient",
-		"ZnServer", "ZnEasy", "Socket", "SocketStream", "NetNameResolver", "Compiler",
-		"OpalCompiler", "Processor", "Process", "Semaphore", "WorldState", "Author",
-	}
-}
-
-// capabilitySends are selectors with the same reach: reflection that can
-// run or rewrite arbitrary code.
-func capabilitySends() []string {
-	return []string{
-		"perform:", "perform:with:", "perform:with:with:", "perform:with:with:with:",
-		"perform:withArguments:", "instVarAt:put:", "instVarNamed:put:", "become:",
-		"becomeForward:", "evaluate:", "compile:", "compile:classified:", "removeSelector:",
-		"removeFromSystem", "halt",
-	}
 }
 
 // check runs the local checks and, when they pass, the image's dry compile.
@@ -59,20 +39,25 @@ func (r *run) check(ctx context.Context, code string) ([]CheckError, error) {
 		}
 		return []CheckError{{Check: "parse", Message: err.Error()}}, nil
 	}
-	problems := localProblems(m, r.req.Ref.Selector, r.res.OriginalCode)
+	problems := localProblems(m, r.req.Ref.Selector)
 	undeclared, err := r.undeclared(ctx, m)
 	if err != nil {
 		return nil, err
 	}
 	problems = append(problems, undeclared...)
+	capabilities, err := r.capabilityProblems(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, capabilities...)
 	if len(problems) > 0 {
 		return problems, nil
 	}
 	return r.dryCompile(ctx, code)
 }
 
-// localProblems are the checks that need nothing but the two sources.
-func localProblems(m *smalltalk.Method, selector, original string) []CheckError {
+// localProblems are the checks that need nothing but the candidate.
+func localProblems(m *smalltalk.Method, selector string) []CheckError {
 	var out []CheckError
 	if err := smalltalk.CheckSelector(m, selector); err != nil {
 		out = append(out, CheckError{Check: "selector", Message: err.Error()})
@@ -80,30 +65,6 @@ func localProblems(m *smalltalk.Method, selector, original string) []CheckError 
 	for _, ref := range smalltalk.ArgumentAssignments(m) {
 		out = append(out, CheckError{Check: "argument_assignment", Line: ref.Line, Col: ref.Col,
 			Message: fmt.Sprintf("assigns to %s, which is an argument or pseudo-variable (Pharo refuses: cannot store into)", ref.Name)})
-	}
-	return append(out, newCapabilities(m, original)...)
-}
-
-// newCapabilities reports system-level names the original did not use.
-func newCapabilities(m *smalltalk.Method, original string) []CheckError {
-	before := map[string]bool{}
-	if om, err := smalltalk.ParseMethod(original); err == nil {
-		info := om.Info()
-		for _, n := range append(append([]string{}, info.Referenced...), info.Sends...) {
-			before[n] = true
-		}
-	}
-	info := m.Info()
-	var out []CheckError
-	for _, name := range info.Referenced {
-		if slices.Contains(capabilities(), name) && !before[name] {
-			out = append(out, CheckError{Check: "capability", Message: fmt.Sprintf("uses %s, a system-level capability the original did not use", name)})
-		}
-	}
-	for _, sel := range info.Sends {
-		if slices.Contains(capabilitySends(), sel) && !before[sel] {
-			out = append(out, CheckError{Check: "capability", Message: fmt.Sprintf("sends #%s, reflection the original did not use", sel)})
-		}
 	}
 	return out
 }
@@ -148,6 +109,7 @@ func (r *run) undeclared(ctx context.Context, m *smalltalk.Method) ([]CheckError
 const (
 	maxGlobalLookups = 16
 	maxSuperclasses  = 32
+	maxPools         = 16
 )
 
 func (r *run) globalExists(ctx context.Context, name string) (bool, error) {
@@ -162,26 +124,57 @@ func (r *run) globalExists(ctx context.Context, name string) (bool, error) {
 	return exists, nil
 }
 
-// loadInherited adds the superclasses' variables to the scope, once.
+// loadInherited adds the superclasses' variables and the constants of the
+// pools the class and its superclasses use to the scope, once.
 func (r *run) loadInherited(ctx context.Context) error {
 	if r.scope.inheritedLoaded {
 		return nil
 	}
+	pools := append([]string{}, r.scope.def.Pools...)
 	super := r.scope.def.Superclass
 	for depth := 0; depth < maxSuperclasses && super != "" && super != "nil" && super != "ProtoObject" && super != "Object"; depth++ {
-		src, err := r.p.image.ClassSource(ctx, super)
+		def, ok, err := r.readDefinition(ctx, super)
 		if err != nil {
 			return fmt.Errorf("reading superclass %s: %w", super, err)
 		}
-		f, err := tonel.ParseFile(super+".class.st", []byte(src))
-		if err != nil {
+		if !ok {
 			break // an unreadable superclass leaves the decision to the image's compiler
 		}
-		r.scope.addDefinition(f.Def)
-		super = f.Def.Superclass
+		r.scope.addDefinition(def)
+		pools = append(pools, def.Pools...)
+		super = def.Superclass
+	}
+	for i, pool := range pools {
+		if i >= maxPools {
+			break
+		}
+		def, ok, err := r.readDefinition(ctx, pool)
+		if err != nil {
+			return fmt.Errorf("reading pool %s: %w", pool, err)
+		}
+		if ok {
+			r.scope.addPool(def)
+		}
 	}
 	r.scope.inheritedLoaded = true
 	return nil
+}
+
+// readDefinition reads a class's Tonel definition; ok is false when the
+// image's answer is not readable Tonel.
+func (r *run) readDefinition(ctx context.Context, class string) (tonel.Definition, bool, error) {
+	if !smalltalk.IsClassName(class) {
+		return tonel.Definition{}, false, nil
+	}
+	src, err := r.p.image.ClassSource(ctx, class)
+	if err != nil {
+		return tonel.Definition{}, false, err
+	}
+	f, err := tonel.ParseFile(class+".class.st", []byte(src))
+	if err != nil {
+		return tonel.Definition{}, false, nil
+	}
+	return f.Def, true, nil
 }
 
 // dryCompile asks the image whether the candidate compiles in its class.
@@ -211,14 +204,4 @@ func runeOffset(s string, chars int) int {
 		n++
 	}
 	return len(s)
-}
-
-// referencedNames lists the variables a source references; nil when it
-// does not parse.
-func referencedNames(src string) []string {
-	m, err := smalltalk.ParseMethod(src)
-	if err != nil {
-		return nil
-	}
-	return m.Info().Referenced
 }

@@ -24,6 +24,7 @@ type Image interface {
 	ClassSource(ctx context.Context, class string) (string, error)
 	ClassComment(ctx context.Context, class string) (string, error)
 	ClassExists(ctx context.Context, class string) (bool, error)
+	PackageClasses(ctx context.Context, pkg string) ([]string, error)
 	DryCompile(ctx context.Context, ref mcpclient.MethodRef, source string) ([]mcpclient.CompileError, error)
 	Install(ctx context.Context, ref mcpclient.MethodRef, source, protocol string) error
 	RunTests(ctx context.Context, class string) (mcpclient.TestReport, error)

@@ -6,6 +6,7 @@ import (
 
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline/kind"
+	"pharo-refactor/smalltalk"
 	"pharo-refactor/smalltalk/tonel"
 )
 
@@ -18,8 +19,17 @@ type scope struct {
 	known     map[string]bool
 	originals map[string]bool // names the original referenced
 	globals   map[string]bool // capitalised names already asked of the image
-	// inheritedLoaded is set once the superclasses' variables are in known.
+	// inheritedLoaded is set once the superclasses' variables and the pool
+	// constants are in known.
 	inheritedLoaded bool
+	// original is the original method parsed; nil when it does not parse
+	// (then no capability counts as already used).
+	original *smalltalk.Method
+	// packageClasses are the classes of the method's package, once asked
+	// (packageLoaded); packageName is the package they came from.
+	packageClasses map[string]bool
+	packageName    string
+	packageLoaded  bool
 }
 
 func newScope(ref mcpclient.MethodRef, classSource, original string) (*scope, error) {
@@ -29,11 +39,25 @@ func newScope(ref mcpclient.MethodRef, classSource, original string) (*scope, er
 	}
 	s := &scope{ref: ref, def: f.Def, known: map[string]bool{}, originals: map[string]bool{}, globals: map[string]bool{}}
 	s.addDefinition(f.Def)
-	for _, name := range referencedNames(original) {
-		s.originals[name] = true
+	if m, err := smalltalk.ParseMethod(original); err == nil {
+		s.original = m
+		for _, name := range m.Info().Referenced {
+			s.originals[name] = true
+		}
 	}
 	return s, nil
 }
+
+// addPool declares a pool's constants (its class variables).
+func (s *scope) addPool(def tonel.Definition) {
+	for _, v := range def.ClassVars {
+		s.known[v] = true
+	}
+}
+
+// variable reports whether name is a variable of the class (instance,
+// class or pool variable), as far as loaded.
+func (s *scope) variable(name string) bool { return s.known[name] }
 
 // addDefinition declares one class's variables for the ref's side.
 func (s *scope) addDefinition(def tonel.Definition) {

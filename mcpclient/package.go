@@ -1,0 +1,49 @@
+package mcpclient
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"pharo-refactor/pipeline/kind"
+)
+
+// Bounds of PackageClasses: a package name as Pharo allows it, and a
+// package far larger than any real one.
+const (
+	maxPackageNameLen  = 256
+	maxPackageClasses  = 100_000
+	listClassesTool    = "list_classes"
+	packageNameArgName = "package_name"
+)
+
+// ValidatePackageName refuses names no Pharo package has: empty, too long,
+// or holding control characters or line breaks.
+func ValidatePackageName(name string) error {
+	if name == "" || len(name) > maxPackageNameLen || strings.TrimSpace(name) != name {
+		return kind.New(kind.InvalidRequest, "%.80q is not a package name", name)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return kind.New(kind.InvalidRequest, "%.80q is not a package name", name)
+		}
+	}
+	return nil
+}
+
+// PackageClasses lists the classes (and traits) a package defines, with
+// the list_classes tool. An unknown package is a PharoError from the image.
+func (c *Client) PackageClasses(ctx context.Context, pkg string) ([]string, error) {
+	if err := ValidatePackageName(pkg); err != nil {
+		return nil, err
+	}
+	var names []string
+	if err := c.callInto(ctx, listClassesTool, map[string]any{packageNameArgName: pkg}, &names); err != nil {
+		return nil, fmt.Errorf("listing the classes of package %s: %w", pkg, err)
+	}
+	if len(names) > maxPackageClasses {
+		return nil, kind.New(kind.PharoError, "package %s answered %d classes, over the limit of %d", pkg, len(names), maxPackageClasses)
+	}
+	return names, nil
+}
