@@ -127,4 +127,10 @@ type Response struct {
 	FinishReason    FinishReason
 	RawFinishReason string
 	Usage           Usage
+	// Constrained is set when the provider produced Text under the
+	// request's Schema (Gemini responseSchema, OpenAI-compatible
+	// json_schema or json_object, a scripted "json" answer): then the whole
+	// answer, reasoning blocks aside, must be the object. Otherwise the
+	// tolerant reading applies (see Mode).
+	Constrained bool
 }

@@ -71,7 +71,7 @@ func FuzzParseCandidate(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		c, err := ParseCandidate(in, "Foo")
+		c, err := ParseCandidate(in, "Foo", Tolerant)
 		if err == nil && c.Code == "" {
 			t.Fatalf("accepted empty code from %q", in)
 		}

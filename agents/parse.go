@@ -7,20 +7,20 @@ import (
 	"strings"
 )
 
-// maxObjectStarts bounds how many "{" the prose scan tries, so that a huge
-// answer full of braces costs little.
+// maxObjectStarts bounds how many "{" the scan for top-level objects
+// tries, so that a huge answer full of braces costs little.
 const maxObjectStarts = 64
 
-// ParseReview reads the reviewer's answer: bare JSON, fenced JSON or the
-// first suitable JSON object in prose. The severity is normalized
-// ("high", "High." → HIGH); an unknown one is an error.
-func ParseReview(text string) (Review, error) {
+// ParseReview reads the reviewer's answer (see Mode for where the object
+// may sit). The severity is normalized ("high", "High." → HIGH); an
+// unknown one is an error.
+func ParseReview(text string, mode Mode) (Review, error) {
 	var raw struct {
 		Severity string    `json:"severity"`
 		Summary  string    `json:"summary"`
 		Issues   issueList `json:"issues"`
 	}
-	if err := decodeAnswer(text, "severity", &raw); err != nil {
+	if err := decodeAnswer(text, "severity", mode, &raw); err != nil {
 		return Review{}, err
 	}
 	sev, ok := normalizeSeverity(raw.Severity)
@@ -35,16 +35,19 @@ func ParseReview(text string) (Review, error) {
 }
 
 // ParseCandidate reads the writer's or refiner's answer: a JSON object with
-// "code" (bare, fenced or in prose), or else the first fenced Smalltalk code
+// "code" or, on the tolerant path only, the last fenced Smalltalk code
 // block. The code is normalized with NormalizeCode.
-func ParseCandidate(text, className string) (Candidate, error) {
+func ParseCandidate(text, className string, mode Mode) (Candidate, error) {
 	var raw struct {
 		Code  string `json:"code"`
 		Notes string `json:"notes"`
 	}
-	err := decodeAnswer(text, "code", &raw)
+	err := decodeAnswer(text, "code", mode, &raw)
 	if err != nil {
-		code, ok := fencedCode(text)
+		if mode == Constrained {
+			return Candidate{}, err
+		}
+		code, ok := fencedCode(StripReasoning(text))
 		if !ok {
 			return Candidate{}, err
 		}
@@ -57,18 +60,64 @@ func ParseCandidate(text, className string) (Candidate, error) {
 	return c, nil
 }
 
-// ParseVerdict reads the validator's answer. The verdict is normalized
-// ("approved", "Approved.", "needs improvement" are accepted); anything else
-// — "NOT APPROVED", "APPROVED WITH CHANGES" — is an error, never approval.
-// A NEEDS_IMPROVEMENT verdict must say what to improve.
-func ParseVerdict(text string) (Verdict, error) {
+// ParseVerdict reads the validator's answer; only its final answer
+// decides, and anything ambiguous is never approval:
+//   - reasoning blocks are ignored (an approval only inside <think> is none);
+//   - constrained, the whole answer must be the one object;
+//   - tolerant, an object that is the whole answer (or alone in a ```json
+//     fence) is read as it says; otherwise a NEEDS_IMPROVEMENT object among
+//     the answer's top-level objects makes it a rejection (a rejection is
+//     never unsafe, and reading it spares a corrective call), and anything
+//     else — an approval with prose around it, two objects, a quoted
+//     approval — is an error, so the role retries once with a corrective
+//     note and then fails the run.
+//
+// The verdict is normalized ("approved", "Approved.", "needs improvement");
+// anything else — "NOT APPROVED", "APPROVED WITH CHANGES" — is an error. A
+// NEEDS_IMPROVEMENT verdict must say what to improve.
+func ParseVerdict(text string, mode Mode) (Verdict, error) {
+	s, err := finalAnswer(text)
+	if err != nil {
+		return Verdict{}, err
+	}
+	if mode == Constrained {
+		obj, err := wholeObject(s)
+		if err != nil {
+			return Verdict{}, fmt.Errorf("%w (the answer was constrained to the schema: nothing else may surround the object)", err)
+		}
+		return verdictFrom(obj)
+	}
+	if obj, err := wholeOrFenced(s); err == nil {
+		return verdictFrom(obj)
+	}
+	objs := topLevelObjects(s)
+	verdicts := 0
+	for i := len(objs) - 1; i >= 0; i-- {
+		if !hasKey(objs[i].raw, "verdict") {
+			continue
+		}
+		verdicts++
+		if v, err := verdictFrom(objs[i].raw); err == nil && !v.Approved() {
+			return v, nil
+		}
+	}
+	if verdicts == 0 {
+		return Verdict{}, errors.New(`no JSON object with "verdict" found outside reasoning`)
+	}
+	return Verdict{}, fmt.Errorf("ambiguous verdict: an approval counts only when the JSON object is the whole answer, and this answer has %d JSON object(s) with text around them", len(objs))
+}
+
+func verdictFrom(obj []byte) (Verdict, error) {
+	if !hasKey(obj, "verdict") {
+		return Verdict{}, errors.New(`the JSON object has no "verdict"`)
+	}
 	var raw struct {
 		Verdict  string    `json:"verdict"`
 		Feedback string    `json:"feedback"`
 		Issues   issueList `json:"issues"`
 	}
-	if err := decodeAnswer(text, "verdict", &raw); err != nil {
-		return Verdict{}, err
+	if err := json.Unmarshal(obj, &raw); err != nil {
+		return Verdict{}, fmt.Errorf("the JSON object does not have the expected shape: %w", err)
 	}
 	vk, ok := normalizeVerdict(raw.Verdict)
 	if !ok {
@@ -136,81 +185,17 @@ func (l *issueList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// decodeAnswer finds the JSON object in text that has the key and decodes
-// it into dst. It tries the whole text, then fenced blocks, then each "{"
-// in the prose; each candidate also with raw control characters inside
-// strings escaped (a common slip: literal newlines in "code").
-func decodeAnswer(text, key string, dst any) error {
-	text = strings.TrimSpace(normalizeNewlines(text))
-	if text == "" {
-		return errors.New("the answer is empty")
-	}
-	var lastErr error
-	for _, cand := range jsonCandidates(text) {
-		obj, err := objectWithKey(cand, key)
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		if err := json.Unmarshal(obj, dst); err != nil {
-			return fmt.Errorf("the JSON object does not have the expected shape: %w", err)
-		}
-		return nil
-	}
-	if lastErr != nil {
-		return fmt.Errorf("no JSON object with %q found: %w", key, lastErr)
-	}
-	return fmt.Errorf("no JSON object with %q found", key)
-}
-
-// jsonCandidates lists the places a JSON object may sit, most likely first.
-func jsonCandidates(text string) []string {
-	cands := []string{text}
-	for _, b := range fencedBlocks(text) {
-		cands = append(cands, b.body)
-	}
-	starts := 0
-	for i := 0; i < len(text) && starts < maxObjectStarts; i++ {
-		if text[i] == '{' {
-			cands = append(cands, text[i:])
-			starts++
-		}
-	}
-	return cands
-}
-
-// objectWithKey decodes the first JSON value of s (trailing text allowed)
-// and returns it if it is an object holding key.
-func objectWithKey(s, key string) (json.RawMessage, error) {
-	obj, err := firstObject(s)
+// decodeAnswer decodes the object of an answer that must hold key (see
+// answerObject) into dst.
+func decodeAnswer(text, key string, mode Mode, dst any) error {
+	obj, err := answerObject(text, key, mode)
 	if err != nil {
-		if repaired := escapeControlsInStrings(s); repaired != s {
-			obj, err = firstObject(repaired)
-		}
+		return err
 	}
-	if err != nil {
-		return nil, err
+	if err := json.Unmarshal(obj, dst); err != nil {
+		return fmt.Errorf("the JSON object does not have the expected shape: %w", err)
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(obj, &fields); err != nil {
-		return nil, err
-	}
-	if _, ok := fields[key]; !ok {
-		return nil, fmt.Errorf("the JSON object has no %q", key)
-	}
-	return obj, nil
-}
-
-func firstObject(s string) (json.RawMessage, error) {
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "{") {
-		return nil, errors.New("not a JSON object")
-	}
-	var obj json.RawMessage
-	if err := json.NewDecoder(strings.NewReader(s)).Decode(&obj); err != nil {
-		return nil, fmt.Errorf("invalid JSON: %w", err)
-	}
-	return obj, nil
+	return nil
 }
 
 // escapeControlsInStrings escapes raw newlines, tabs and carriage returns
@@ -268,10 +253,12 @@ func fencedBlocks(text string) []fenced {
 	return blocks
 }
 
-// fencedCode returns the first fenced block that is Smalltalk (or has no
-// language) and is not JSON.
+// fencedCode returns the last fenced block that is Smalltalk (or has no
+// language) and is not JSON: earlier blocks are drafts or the original.
 func fencedCode(text string) (string, bool) {
-	for _, b := range fencedBlocks(normalizeNewlines(text)) {
+	blocks := fencedBlocks(normalizeNewlines(text))
+	for i := len(blocks) - 1; i >= 0; i-- {
+		b := blocks[i]
 		switch b.lang {
 		case "smalltalk", "st", "pharo", "":
 		default:

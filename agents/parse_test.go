@@ -30,7 +30,7 @@ func TestParseCandidateShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := ParseCandidate(tc.text, "Calculator")
+			c, err := ParseCandidate(tc.text, "Calculator", Tolerant)
 			require.NoError(t, err)
 			assert.Equal(t, want, c.Code)
 			assert.Equal(t, tc.notes, c.Notes)
@@ -49,7 +49,7 @@ func TestParseCandidateRejects(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseCandidate(tc.text, "Calculator")
+			_, err := ParseCandidate(tc.text, "Calculator", Tolerant)
 			assert.Error(t, err)
 		})
 	}
@@ -69,14 +69,14 @@ func TestParseReview(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseReview(tc.text)
+			r, err := ParseReview(tc.text, Tolerant)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, r.Severity)
 			assert.Len(t, r.Issues, tc.issues)
 		})
 	}
 	for _, bad := range []string{`{"severity": "CATASTROPHIC", "summary": "x"}`, `{"severity": "LOW"}`, `{"summary": "x"}`, "looks fine to me", ""} {
-		_, err := ParseReview(bad)
+		_, err := ParseReview(bad, Tolerant)
 		assert.Error(t, err, bad)
 	}
 }
@@ -94,7 +94,7 @@ func TestParseVerdict(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := ParseVerdict(tc.text)
+			v, err := ParseVerdict(tc.text, Tolerant)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, v.Verdict)
 			assert.Equal(t, tc.want == VerdictApproved, v.Approved())
@@ -114,7 +114,7 @@ func TestParseVerdictNeverGuessesApproval(t *testing.T) {
 		"VERDICT: APPROVED",
 		"APPROVED",
 	} {
-		_, err := ParseVerdict(text)
+		_, err := ParseVerdict(text, Tolerant)
 		assert.Error(t, err, text)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+
+	"pharo-refactor/smalltalk/capability"
 )
 
 //go:embed prompts/*.md
@@ -36,7 +38,7 @@ type prompts struct {
 }
 
 func loadPrompts() (*prompts, error) {
-	funcs := template.FuncMap{"fence": fence, "join": strings.Join}
+	funcs := template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList}
 	p := &prompts{byRole: make(map[Role]*template.Template, 4)}
 	for _, role := range AllRoles() {
 		t, err := template.New(string(role)).Funcs(funcs).Option("missingkey=error").
@@ -64,6 +66,31 @@ type promptData struct {
 	Tools         bool
 	ToolNames     []string
 	MaxToolRounds int
+}
+
+// CapabilityRules are the lists of smalltalk/capability as the prompts
+// render them, so that the model learns them before a wasted round.
+type CapabilityRules struct {
+	ValueClasses     []string
+	Families         []capability.Family
+	PrimitivePragmas []string
+}
+
+// Capabilities is the capability policy, for the templates.
+func (promptData) Capabilities() CapabilityRules {
+	return CapabilityRules{
+		ValueClasses: capability.ValueClasses(), Families: capability.Families(),
+		PrimitivePragmas: capability.PrimitivePragmaPrefixes(),
+	}
+}
+
+// selectorList renders a family's selectors, prefixes as "perform:…".
+func selectorList(f capability.Family) string {
+	out := make([]string, 0, len(f.Prefixes)+len(f.Selectors))
+	for _, p := range f.Prefixes {
+		out = append(out, p+"…")
+	}
+	return strings.Join(append(out, f.Selectors...), ", ")
 }
 
 // render returns the system instruction and the first user message of role.

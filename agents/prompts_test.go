@@ -77,3 +77,30 @@ func TestFenceCannotBeClosedByItsText(t *testing.T) {
 	assert.Equal(t, text, m[3], "the text is not altered")
 	assert.Equal(t, "<image-data label=\"none\">\n(none)\n</image-data>", fence("none", " \n"))
 }
+
+// The capability lists reach the prompts from smalltalk/capability, so the
+// model learns them before a round is lost to a refusal.
+func TestPromptsCarryTheCapabilityRules(t *testing.T) {
+	p, err := loadPrompts()
+	require.NoError(t, err)
+	in := Input{Class: "Foo", Selector: "bar", Source: "bar\n\t^ 1"}
+	for _, role := range []Role{RoleWriter, RoleRefiner, RoleValidator} {
+		system, _, err := p.render(role, promptData{Input: in, Subject: in.Subject(), Candidate: "bar\n\t^ 2", Feedback: "x", ReviewText: "y"})
+		require.NoError(t, err)
+		rules := (promptData{}).Capabilities()
+		for _, v := range rules.ValueClasses {
+			assert.Contains(t, system, v, role)
+		}
+		for _, f := range rules.Families {
+			assert.Contains(t, system, f.ID+" ("+f.Title+")", role)
+			for _, s := range f.Selectors {
+				assert.Contains(t, system, s, role)
+			}
+			for _, pre := range f.Prefixes {
+				assert.Contains(t, system, pre+"…", role)
+			}
+		}
+		assert.Contains(t, system, "thisContext", role)
+		assert.Contains(t, system, "<primitive: …>", role)
+	}
+}

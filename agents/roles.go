@@ -99,7 +99,7 @@ func (r *Roles) Review(ctx context.Context, in Input) (Review, CallStats, error)
 	stats, err := r.converse(ctx, conversation{
 		role: RoleReviewer, in: in, data: data,
 		schema: ReviewSchema(), toolRounds: rounds,
-		parse: func(text string) (err error) { out, err = ParseReview(text); return err },
+		parse: func(text string, mode Mode) (err error) { out, err = ParseReview(text, mode); return err },
 	})
 	return out, stats, err
 }
@@ -111,7 +111,7 @@ func (r *Roles) Write(ctx context.Context, in Input, review Review) (Candidate, 
 	data.ReviewText = reviewText(review)
 	stats, err := r.converse(ctx, conversation{
 		role: RoleWriter, in: in, data: data, schema: CandidateSchema(),
-		parse: func(text string) (err error) { out, err = ParseCandidate(text, in.Class); return err },
+		parse: func(text string, mode Mode) (err error) { out, err = ParseCandidate(text, in.Class, mode); return err },
 	})
 	return out, stats, err
 }
@@ -123,7 +123,7 @@ func (r *Roles) Validate(ctx context.Context, in Input, review Review, candidate
 	data.ReviewText, data.Candidate = reviewText(review), candidateCode
 	stats, err := r.converse(ctx, conversation{
 		role: RoleValidator, in: in, data: data, schema: VerdictSchema(),
-		parse: func(text string) (err error) { out, err = ParseVerdict(text); return err },
+		parse: func(text string, mode Mode) (err error) { out, err = ParseVerdict(text, mode); return err },
 	})
 	return out, stats, err
 }
@@ -136,7 +136,7 @@ func (r *Roles) Refine(ctx context.Context, in Input, review Review, previousCod
 	data.ReviewText, data.Candidate, data.Feedback = reviewText(review), previousCode, feedback
 	stats, err := r.converse(ctx, conversation{
 		role: RoleRefiner, in: in, data: data, schema: CandidateSchema(),
-		parse: func(text string) (err error) { out, err = ParseCandidate(text, in.Class); return err },
+		parse: func(text string, mode Mode) (err error) { out, err = ParseCandidate(text, in.Class, mode); return err },
 	})
 	return out, stats, err
 }
@@ -153,7 +153,7 @@ type conversation struct {
 	schema     *Schema
 	toolRounds int
 	// parse stores the parsed answer or says why it cannot.
-	parse func(text string) error
+	parse func(text string, mode Mode) error
 }
 
 // converse runs the calls of one role: tool rounds (reviewer), then the
@@ -226,7 +226,7 @@ func orWord(s, def string) string {
 }
 
 // diagnose says why an answer cannot be used, or "" when parse took it.
-func diagnose(resp Response, parse func(string) error) string {
+func diagnose(resp Response, parse func(string, Mode) error) string {
 	switch {
 	case len(resp.ToolCalls) > 0:
 		return "it called a tool, but no tools are available now"
@@ -235,7 +235,7 @@ func diagnose(resp Response, parse func(string) error) string {
 	case strings.TrimSpace(resp.Text) == "":
 		return "it was empty"
 	}
-	if err := parse(resp.Text); err != nil {
+	if err := parse(resp.Text, ModeOf(resp)); err != nil {
 		return err.Error()
 	}
 	return ""

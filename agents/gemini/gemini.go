@@ -96,7 +96,10 @@ func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Respon
 	if err != nil {
 		return agents.Response{}, classify(ctx, err)
 	}
-	return fromResponse(resp), nil
+	out := fromResponse(resp)
+	// responseSchema constrains the decoding: the text is the object.
+	out.Constrained = req.Schema != nil
+	return out, nil
 }
 
 func classify(ctx context.Context, err error) error {

@@ -263,7 +263,14 @@ func TestReviewerToolRoundOnGemini(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, srv := newFake(t, tc.call, textReply("Here you go:\n"+reviewJSON, "STOP"))
+			// With rounds left the answer comes without a schema (tolerant:
+			// prose is fine); after the last round it carries the schema
+			// and is the object alone.
+			final := "Here you go:\n" + reviewJSON
+			if tc.rounds == 1 {
+				final = reviewJSON
+			}
+			f, srv := newFake(t, tc.call, textReply(final, "STOP"))
 			tools := &testenv.RecordingTools{Answers: map[string]string{"get_class_comment": "I add numbers."}}
 			rev, stats, err := newRoles(t, newModel(t, srv), tools, tc.rounds).Review(context.Background(), calc)
 			require.NoError(t, err)

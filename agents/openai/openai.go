@@ -110,7 +110,11 @@ func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Respon
 	if err != nil {
 		return agents.Response{}, classify(ctx, err)
 	}
-	return fromCompletion(resp), nil
+	out := fromCompletion(resp)
+	// json_schema (and json_object) constrain the decoding to one object;
+	// FormatNone leaves the shape to the prompt and the tolerant reading.
+	out.Constrained = req.Schema != nil && m.cfg.ResponseFormat != FormatNone
+	return out, nil
 }
 
 func classify(ctx context.Context, err error) error {

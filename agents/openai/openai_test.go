@@ -270,7 +270,14 @@ func TestReviewerToolRoundOnOpenAI(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, srv := newFake(t, tc.call, textReply("```json\n"+reviewJSON+"\n```", "stop"))
+			// With rounds left the answer comes without a schema (tolerant: a
+			// fence is fine); after the last round it carries the schema
+			// and is the object alone.
+			final := "```json\n" + reviewJSON + "\n```"
+			if tc.rounds == 1 {
+				final = reviewJSON
+			}
+			f, srv := newFake(t, tc.call, textReply(final, "stop"))
 			tools := &testenv.RecordingTools{Answers: map[string]string{"search_implementors": `[{"class": "Calculator", "method": "Calculator>>#sum:with:"}]`}}
 			rev, stats, err := newRoles(t, newModel(t, srv, testKey, ""), tools, tc.rounds).Review(context.Background(), calc)
 			require.NoError(t, err)

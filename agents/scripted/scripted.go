@@ -224,6 +224,9 @@ func (m *Model) list(subject string, role agents.Role) ([]Answer, bool) {
 func (a Answer) response(req agents.Request, n int) agents.Response {
 	resp := agents.Response{Text: a.Text, FinishReason: agents.FinishStop}
 	if len(a.JSON) > 0 {
+		// A "json" answer stands for a schema-constrained one: the text is
+		// the value and nothing else. A "text" answer is read tolerantly.
+		resp.Constrained = true
 		var compact bytes.Buffer
 		if json.Compact(&compact, a.JSON) == nil {
 			resp.Text = compact.String()

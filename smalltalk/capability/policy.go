@@ -41,7 +41,7 @@ const (
 func Families() []Family {
 	return []Family{
 		{
-			ID: "reflection", Title: "reflection: dynamic sends, selectors built at run time, another object's internals, method and instance lookup, thisContext",
+			ID: "reflection", Title: "dynamic sends, selectors built at run time, another object's internals, method and instance lookup, thisContext",
 			Prefixes: []string{"perform:", "instVarAt:", "instVarNamed:", "readSlot", "writeSlot"},
 			Selectors: []string{
 				"asSymbol", "asMutator", "intern:",
