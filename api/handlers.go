@@ -106,6 +106,7 @@ func (s *Server) failureProblem(c echo.Context, res *pipeline.Result, err error)
 		p.ID = res.ID
 		p.Iterations = res.Iterations
 		p.Usage = &UsageBody{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}
+		p.RunStatus = string(res.RunStatus)
 		switch kind.Of(err) {
 		case kind.NotApproved:
 			p.RefactoredCode, p.Feedback = res.RefactoredCode, res.Feedback
@@ -113,6 +114,9 @@ func (s *Server) failureProblem(c echo.Context, res *pipeline.Result, err error)
 			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
 		case kind.TestsRegressed:
 			p.RefactoredCode = res.RefactoredCode
+		}
+		if res.RestoreFailed {
+			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
 		}
 		if res.Tests.Ran {
 			tests := res.Tests

@@ -290,7 +290,8 @@ func (h *harness) checkAuditRow(status int, out map[string]any) {
 		}
 	} else {
 		assert.Equal(h.t, out["code"], row["error_code"], "audit error code")
-		assert.Contains(h.t, []any{"failed", "rolled_back"}, row["status"])
+		assert.Contains(h.t, []any{"failed", "rolled_back", "restore_failed"}, row["status"])
+		assert.Equal(h.t, out["run_status"], row["status"], "the answer says what the audit row says")
 	}
 	if rc, ok := out["refactored_code"]; ok {
 		assert.Equal(h.t, rc, row["final_source"])

@@ -32,6 +32,10 @@ type Problem struct {
 	Iterations     int             `json:"iterations,omitempty"`
 	Usage          *UsageBody      `json:"usage,omitempty"`
 	Tests          *pipeline.Tests `json:"tests,omitempty"`
+	// RunStatus is the run's audit status: after a release began it says
+	// what the image holds (rolled_back: the original; restore_failed: maybe
+	// the candidate — both sources are in the body).
+	RunStatus string `json:"run_status,omitempty"`
 }
 
 // FieldError names one invalid field of a request.

@@ -68,6 +68,7 @@ func (c *Client) transportError(ctx, callCtx context.Context, s *session, tool s
 	case callCtx.Err() != nil:
 		return kind.New(kind.PharoUnavailable, "the Pharo MCP server did not answer %s within %s", tool, c.cfg.CallTimeout)
 	case !s.alive() || isClosed(err):
+		s.broken.Store(true)
 		return kind.Wrap(kind.PharoUnavailable, err, "the Pharo MCP server exited during %s", tool)
 	default:
 		return kind.Wrap(kind.PharoUnavailable, err, "MCP call %s failed", tool)

@@ -177,10 +177,27 @@ func (c *Client) current(ctx context.Context) (*session, error) {
 	if s, err := c.live(); s != nil || err != nil {
 		return s, err
 	}
+	c.retireBroken()
 	if wait := c.untilNextStart(); wait > 0 {
 		return nil, kind.New(kind.PharoUnavailable, "the Pharo MCP server is down; next restart attempt in %s", wait.Round(time.Millisecond))
 	}
 	return c.startSession(ctx)
+}
+
+// retireBroken stops the current session when a call found it dead but its
+// process has not been reaped yet, so that a new server never runs beside
+// a dying one (two writers on one image). Its exit is then noted as usual
+// by onExit.
+func (c *Client) retireBroken() {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s == nil || !s.broken.Load() {
+		return
+	}
+	if err := s.stop(c.cfg.StopGrace); err != nil {
+		c.log.Error("stopping a dead Pharo MCP server", zap.Error(err))
+	}
 }
 
 func (c *Client) untilNextStart() time.Duration {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -30,6 +31,11 @@ type session struct {
 	exitErr    error         // valid once exited is closed
 	sideByName bool          // the server has no is_class_method argument
 	startedAt  time.Time
+	// broken is set when a call found the connection dead (closed
+	// transport, broken pipe) before Wait has reaped the process: from then
+	// on the session is not handed out, so a retry reaches a new one instead
+	// of failing on the dead pipe within a millisecond.
+	broken atomic.Bool
 }
 
 // spawn starts the subprocess with its own process group (so a launcher
@@ -130,8 +136,12 @@ func (s *session) checkTools(tools []mcp.Tool, required []string) error {
 	return nil
 }
 
-// alive reports whether the process has not exited.
+// alive reports whether the process has not exited and no call has found
+// its connection dead.
 func (s *session) alive() bool {
+	if s.broken.Load() {
+		return false
+	}
 	select {
 	case <-s.exited:
 		return false

@@ -51,7 +51,7 @@ func (r *run) closeRow(ctx context.Context, runErr error) {
 func (r *run) fillRow(row *store.Run, runErr error) {
 	res := r.res
 	now := time.Now()
-	row.Status = rowStatus(res, runErr)
+	row.Status = res.RunStatus
 	row.OriginalSource, row.OriginalProtocol, row.FinalSource = res.OriginalCode, res.Protocol, res.RefactoredCode
 	row.Review, row.Verdict = mustJSON(res.Review), mustJSON(res.Validation)
 	row.Iterations, row.ModelCalls = res.Iterations, res.Usage.ModelCalls
@@ -71,13 +71,17 @@ func (r *run) fillRow(row *store.Run, runErr error) {
 	}
 }
 
-// rowStatus maps a run's end to the audit vocabulary.
+// rowStatus maps a run's end to the audit vocabulary: after a release
+// began it says what the image holds (released, rolled_back, or
+// restore_failed when that could not be confirmed).
 func rowStatus(res *Result, err error) store.Status {
 	switch {
 	case err == nil && res.Outcome == OutcomeProposed:
 		return store.StatusProposed
 	case err == nil:
 		return store.StatusReleased
+	case res.RestoreFailed:
+		return store.StatusRestoreFailed
 	case res.RolledBack:
 		return store.StatusRolledBack
 	default:

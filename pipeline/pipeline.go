@@ -38,7 +38,7 @@ type Audit interface {
 	BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error
 	Get(ctx context.Context, id string) (store.Run, error)
 	MarkReverted(ctx context.Context, id string, at time.Time) error
-	Releasing(ctx context.Context) ([]store.Run, error)
+	Unsettled(ctx context.Context) ([]store.Run, error)
 	Reconcile(ctx context.Context, id string, status store.Status, note string) error
 }
 

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 
+	"pharo-refactor/agents"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline/kind"
 )
@@ -136,7 +138,11 @@ func (r *run) gate(ctx context.Context) error {
 		return nil
 	}
 	for _, before := range r.res.Tests.Before {
-		rep, err := r.p.image.RunTests(ctx, before.Class)
+		var rep mcpclient.TestReport
+		err := r.untilImageAnswers(ctx, "running "+before.Class+" after the compile", func(ctx context.Context) (err error) {
+			rep, err = r.p.image.RunTests(ctx, before.Class)
+			return err
+		})
 		if err != nil {
 			return r.rollBack(ctx, kind.Wrap(kind.ReleaseFailed, err, "the tests could not run after compiling %s", r.req.Ref))
 		}
@@ -165,15 +171,19 @@ func regressions(before, after mcpclient.TestReport) []string {
 	return out
 }
 
-// rollBack restores the original after a compile; cause says why.
+// rollBack restores the original after a compile; cause says why. When
+// the original cannot be put back and confirmed within the release budget,
+// the run ends restore_failed: the answer and the audit row carry both
+// sources, and start-up reconciliation finishes the rollback.
 func (r *run) rollBack(ctx context.Context, cause error) error {
 	r.emit(EventRelease, ReleaseEvent{Status: "rolling_back", Tests: r.testsOrNil()})
 	if err := r.restore(ctx); err != nil {
 		r.res.RestoreFailed = true
-		r.log.Error("restoring the original failed: fix by hand", zap.Error(err),
+		r.log.Error("restoring the original failed: the image may hold the candidate; the next start retries", zap.Error(err),
 			zap.String("original", r.res.OriginalCode), zap.String("candidate", r.res.RefactoredCode))
+		r.emit(EventRelease, ReleaseEvent{Status: "restore_failed", Tests: r.testsOrNil()})
 		return kind.Wrap(kind.ReleaseFailed, errors.Join(cause, err),
-			"%s: the original could not be restored; the response holds both sources", r.req.Ref)
+			"%s: the original could not be restored; the image may hold the candidate; the response holds both sources", r.req.Ref)
 	}
 	r.res.RolledBack = true
 	r.emit(EventRelease, ReleaseEvent{Status: "rolled_back", Tests: r.testsOrNil()})
@@ -188,30 +198,49 @@ func (r *run) testsOrNil() any {
 }
 
 // install compiles code and reads it back; on any failure it puts the
-// original back so the image is never left half-changed.
+// original back so the image is never left half-changed. A compile whose
+// answer is lost with a dying connection is treated as failed: the
+// original is put back once the image answers again.
 func (r *run) install(ctx context.Context, code string) error {
 	ref := r.req.Ref
-	err := r.p.image.Install(ctx, ref, code, r.res.Protocol)
-	if err == nil {
-		var back string
-		back, err = r.p.image.MethodSource(ctx, ref)
-		if err == nil && !mcpclient.SameSource(back, code) {
-			err = errors.New("the image holds different source after compiling")
+	if err := r.p.image.Install(ctx, ref, code, r.res.Protocol); err != nil {
+		if kind.Is(err, kind.PharoUnavailable) {
+			return r.rollBack(ctx, kind.Wrap(kind.PharoUnavailable, err, "the image connection was lost while compiling %s; the original was restored", ref))
 		}
+		return r.rollBack(ctx, kind.Wrap(kind.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
 	}
-	if err == nil {
-		return nil
+	back, err := r.readBack(ctx)
+	if err == nil && !mcpclient.SameSource(back, code) {
+		err = errors.New("the image holds different source after compiling")
 	}
-	return r.rollBack(ctx, kind.Wrap(kind.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
+	if err != nil {
+		return r.rollBack(ctx, kind.Wrap(kind.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
+	}
+	return nil
 }
 
-// restore recompiles the original in its protocol and confirms it.
+// readBack reads the method from the image, waiting out a restart of the
+// image connection.
+func (r *run) readBack(ctx context.Context) (string, error) {
+	var back string
+	err := r.untilImageAnswers(ctx, "reading "+r.req.Ref.String()+" back", func(ctx context.Context) (err error) {
+		back, err = r.p.image.MethodSource(ctx, r.req.Ref)
+		return err
+	})
+	return back, err
+}
+
+// restore recompiles the original in its protocol and confirms it by
+// reading it back, each step waiting out a restart of the image connection.
 func (r *run) restore(ctx context.Context) error {
 	ref := r.req.Ref
-	if err := r.p.image.Install(ctx, ref, r.res.OriginalCode, r.res.Protocol); err != nil {
+	err := r.untilImageAnswers(ctx, "restoring "+ref.String(), func(ctx context.Context) error {
+		return r.p.image.Install(ctx, ref, r.res.OriginalCode, r.res.Protocol)
+	})
+	if err != nil {
 		return err
 	}
-	back, err := r.p.image.MethodSource(ctx, ref)
+	back, err := r.readBack(ctx)
 	if err != nil {
 		return err
 	}
@@ -219,4 +248,34 @@ func (r *run) restore(ctx context.Context) error {
 		return errors.New("the image does not hold the original after restoring it")
 	}
 	return nil
+}
+
+func (r *run) untilImageAnswers(ctx context.Context, what string, op func(context.Context) error) error {
+	return untilImageAnswers(ctx, r.log, what, op)
+}
+
+// Waits between attempts of untilImageAnswers.
+const (
+	firstImageRetry = 25 * time.Millisecond
+	maxImageRetry   = time.Second
+)
+
+// untilImageAnswers runs op, and runs it again while it fails because the
+// image connection is down (the MCP server died, or cannot reach the image)
+// — the client restarts the server under supervision — until op succeeds,
+// fails otherwise, or ctx (the release budget) ends. Only operations that
+// are safe to repeat go through it: reads, test runs, the restore.
+func untilImageAnswers(ctx context.Context, log *zap.Logger, what string, op func(context.Context) error) error {
+	wait := firstImageRetry
+	for attempt := 1; ; attempt++ {
+		err := op(ctx)
+		if err == nil || !kind.Is(err, kind.PharoUnavailable) || ctx.Err() != nil {
+			return err
+		}
+		log.Warn("the image connection is down; trying again after its restart", zap.String("step", what), zap.Int("attempt", attempt), zap.Error(err))
+		if agents.Sleep(ctx, wait) != nil {
+			return err
+		}
+		wait = min(2*wait, maxImageRetry)
+	}
 }

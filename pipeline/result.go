@@ -5,6 +5,7 @@ import (
 
 	"pharo-refactor/agents"
 	"pharo-refactor/mcpclient"
+	"pharo-refactor/store"
 )
 
 // Outcome is how a successful run ended.
@@ -49,6 +50,10 @@ type Result struct {
 	RolledBack     bool  // compiled, then the original was put back
 	RestoreFailed  bool  // a rollback failed: the image may hold the candidate
 	releasing      bool  // the write-ahead row was committed
+	// RunStatus is the audit row's status: what the image holds after a
+	// release began (released, rolled_back, restore_failed), else failed or
+	// proposed.
+	RunStatus store.Status
 }
 
 // Round is one pass of the validation loop.

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"go.uber.org/zap"
@@ -71,7 +70,7 @@ func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig sto
 		return store.Run{}, kind.Wrap(kind.Internal, err, "recording the revert before compiling; nothing was compiled")
 	}
 	p.opts.Checkpoint("after_write_ahead")
-	err := p.compileAndCheck(ctx, ref, orig.OriginalSource, orig.OriginalProtocol)
+	err := p.compileAndCheck(ctx, log, ref, orig.OriginalSource, orig.OriginalProtocol)
 	row, getErr := p.audit.Get(ctx, revID)
 	if getErr != nil {
 		return store.Run{}, kind.Wrap(kind.Internal, getErr, "reading the revert row")
@@ -98,76 +97,28 @@ func (p *Pipeline) finishRevertRow(ctx context.Context, row store.Run, log *zap.
 	}
 }
 
-// compileAndCheck installs source and confirms it by reading it back.
-func (p *Pipeline) compileAndCheck(ctx context.Context, ref mcpclient.MethodRef, source, protocol string) error {
-	if err := p.image.Install(ctx, ref, source, protocol); err != nil {
-		return kind.Wrap(kind.ReleaseFailed, err, "compiling %s", ref)
+// compileAndCheck installs source and confirms it by reading it back. A
+// compile whose answer is lost with a dying image connection is judged by
+// what the image holds once it answers again.
+func (p *Pipeline) compileAndCheck(ctx context.Context, log *zap.Logger, ref mcpclient.MethodRef, source, protocol string) error {
+	installErr := p.image.Install(ctx, ref, source, protocol)
+	if installErr != nil && !kind.Is(installErr, kind.PharoUnavailable) {
+		return kind.Wrap(kind.ReleaseFailed, installErr, "compiling %s", ref)
 	}
-	back, err := p.image.MethodSource(ctx, ref)
+	var back string
+	err := untilImageAnswers(ctx, log, "reading "+ref.String()+" back", func(ctx context.Context) (err error) {
+		back, err = p.image.MethodSource(ctx, ref)
+		return err
+	})
 	if err != nil {
 		return kind.Wrap(kind.ReleaseFailed, err, "reading %s back", ref)
 	}
-	if !mcpclient.SameSource(back, source) {
-		return kind.New(kind.ReleaseFailed, "%s holds different source after compiling", ref)
-	}
-	return nil
-}
-
-// Reconciled is what start-up reconciliation decided for one row.
-type Reconciled struct {
-	ID     string
-	Status store.Status
-}
-
-// Reconcile settles rows left in releasing by a crash, by reading the
-// method from the image: the final source → released; the original → not
-// released; anything else → conflict, for an operator. Rows whose method
-// cannot be read now stay in releasing for the next start.
-func (p *Pipeline) Reconcile(ctx context.Context) ([]Reconciled, error) {
-	rows, err := p.audit.Releasing(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("listing rows left in releasing: %w", err)
-	}
-	var out []Reconciled
-	var errs []error
-	for _, row := range rows {
-		status, note, err := p.settle(ctx, row)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("run %s: %w", row.ID, err))
-			continue
-		}
-		if err := p.audit.Reconcile(ctx, row.ID, status, note); err != nil {
-			errs = append(errs, fmt.Errorf("run %s: %w", row.ID, err))
-			continue
-		}
-		if status == store.StatusReleased && row.Kind == store.KindRevert {
-			if err := p.audit.MarkReverted(ctx, row.RevertOf, time.Now()); err != nil {
-				errs = append(errs, fmt.Errorf("run %s: marking %s reverted: %w", row.ID, row.RevertOf, err))
-			}
-		}
-		level := p.log.Info
-		if status == store.StatusConflict {
-			level = p.log.Warn
-		}
-		level("reconciled a run interrupted during release", zap.String("run_id", row.ID), zap.String("status", string(status)), zap.String("note", note))
-		out = append(out, Reconciled{ID: row.ID, Status: status})
-	}
-	return out, errors.Join(errs...)
-}
-
-func (p *Pipeline) settle(ctx context.Context, row store.Run) (store.Status, string, error) {
-	ref := mcpclient.MethodRef{Class: row.ClassName, Selector: row.Selector, ClassSide: row.IsClassMethod}
-	current, err := p.image.MethodSource(ctx, ref)
 	switch {
-	case kind.Is(err, kind.MethodNotFound) || kind.Is(err, kind.ClassNotFound):
-		return store.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
-	case err != nil:
-		return "", "", err
-	case mcpclient.SameSource(current, row.FinalSource):
-		return store.StatusReleased, "the image holds the final source: the compile took effect before the crash", nil
-	case mcpclient.SameSource(current, row.OriginalSource):
-		return store.StatusNotReleased, "the image holds the original source: the crash came before the compile", nil
+	case mcpclient.SameSource(back, source):
+		return nil
+	case installErr != nil:
+		return kind.Wrap(kind.PharoUnavailable, installErr, "the image connection was lost while compiling %s, and the image does not hold the new source", ref)
 	default:
-		return store.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
+		return kind.New(kind.ReleaseFailed, "%s holds different source after compiling", ref)
 	}
 }

@@ -51,6 +51,7 @@ func (s *Slot) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	err := r.execute(ctx)
 	r.res.Duration = time.Since(r.started)
+	r.res.RunStatus = rowStatus(r.res, err)
 	r.closeRow(ctx, err)
 	if err != nil {
 		r.log.Info("run failed", zap.String("code", string(kind.Of(err))), zap.Error(err))

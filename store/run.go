@@ -7,9 +7,11 @@ import (
 )
 
 // Status is where a run stands. The write-ahead protocol of a release is
-// running → releasing → released | rolled_back | failed; a crash leaves the
-// row in releasing and start-up reconciliation moves it to released,
-// not_released or conflict.
+// running → releasing → released | rolled_back | restore_failed; a run that
+// ends before the compile goes running → failed | proposed. A crash leaves
+// the row in running or releasing; start-up reconciliation settles every
+// unsettled row (running, releasing, restore_failed) to released,
+// not_released, rolled_back or conflict by reading the image.
 type Status string
 
 // The status vocabulary (the API's "outcome").
@@ -29,16 +31,17 @@ const (
 	// final_source holds the proposal.
 	StatusProposed Status = "proposed"
 	// StatusFailed: the run ended with an error (error_code, error_message),
-	// e.g. not_approved, method_changed, timeout. Nothing is left compiled,
-	// unless restore_failed is set: then a rollback did not succeed and the
-	// image may hold final_source.
+	// e.g. not_approved, method_changed, timeout, before anything was
+	// compiled: the image holds what it held.
 	StatusFailed Status = "failed"
-	// StatusRolledBack: final_source was compiled, then the release was
-	// undone (tests regressed or the read-back differed) and the original
-	// source restored.
+	// StatusRolledBack: the release began (final_source may have been
+	// compiled), then it was undone (tests regressed, the read-back differed,
+	// the image connection died) and the original source is back in the
+	// image, confirmed by reading it.
 	StatusRolledBack Status = "rolled_back"
 	// StatusNotReleased: reconciliation found the original source in the
-	// image: the crash happened before the compile took effect.
+	// image: the crash happened before the compile took effect, or the run
+	// was interrupted before its release began (nothing was compiled).
 	StatusNotReleased Status = "not_released"
 	// StatusConflict: reconciliation found neither the original nor the final
 	// source in the image; an operator must look (see notes).
@@ -46,12 +49,26 @@ const (
 	// StatusReverted: the run was released and a later revert run (whose
 	// revert_of names this run) put the original source back; reverted_at set.
 	StatusReverted Status = "reverted"
+	// StatusRestoreFailed: final_source was compiled and the release was
+	// being undone, but the original could not be put back and confirmed
+	// within the release budget (the image connection stayed down): the
+	// image may hold final_source. Both sources are in the row;
+	// restore_failed is set. Start-up reconciliation reads the image and
+	// finishes the rollback.
+	StatusRestoreFailed Status = "restore_failed"
 )
 
 // Statuses lists the vocabulary, for validation and API documentation.
 func Statuses() []Status {
 	return []Status{StatusRunning, StatusReleasing, StatusReleased, StatusProposed,
-		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted}
+		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted, StatusRestoreFailed}
+}
+
+// Unsettled reports whether a row in status s still needs start-up
+// reconciliation: its run was interrupted, or the image may not hold what
+// the run meant to leave there.
+func (s Status) Unsettled() bool {
+	return s == StatusRunning || s == StatusReleasing || s == StatusRestoreFailed
 }
 
 // Valid reports whether s is in the vocabulary.

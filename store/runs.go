@@ -178,14 +178,16 @@ const reconcileRun = `UPDATE runs SET status = ?1,
 	notes = CASE WHEN notes = '' THEN ?2 ELSE notes || char(10) || ?2 END,
 	released_at = CASE WHEN ?1 = 'released' THEN COALESCE(released_at, ?3) ELSE released_at END,
 	finished_at = COALESCE(finished_at, ?3), updated_at = ?3
-	WHERE id = ?4 AND status = 'releasing'`
+	WHERE id = ?4 AND status IN ('running', 'releasing', 'restore_failed')`
 
-// Reconcile settles a run left in releasing by a crash, after the caller has
-// compared the method in the image with the run's sources: status is
-// released (final source found; released_at set), not_released (original
-// found) or conflict (neither). note is appended, timestamped, to the run's
-// notes for the operator. Returns ErrNotFound, ErrWrongStatus when the run is
-// not releasing, ErrInvalid for another status.
+// Reconcile settles an unsettled run (running, releasing or
+// restore_failed; see Status.Unsettled), after the caller has read the
+// method from the image: status is released (final source found;
+// released_at set), not_released (original found, or interrupted before its
+// release), rolled_back (the original is back after a failed restore) or
+// conflict (neither source). note is appended, timestamped, to the run's
+// notes for the operator. Returns ErrNotFound, ErrWrongStatus when the run
+// is settled already, ErrInvalid for another status.
 func (s *Store) Reconcile(ctx context.Context, id string, status Status, note string) error {
 	if err := checkReconcile(status, note); err != nil {
 		return fmt.Errorf("store: reconcile run %q: %w", id, err)
@@ -207,9 +209,9 @@ func (s *Store) Reconcile(ctx context.Context, id string, status Status, note st
 
 func checkReconcile(status Status, note string) error {
 	switch status {
-	case StatusReleased, StatusNotReleased, StatusConflict:
+	case StatusReleased, StatusNotReleased, StatusConflict, StatusRolledBack:
 	default:
-		return fmt.Errorf("%w: reconcile to %q (want released, not_released or conflict)", ErrInvalid, status)
+		return fmt.Errorf("%w: reconcile to %q (want released, not_released, rolled_back or conflict)", ErrInvalid, status)
 	}
 	return checkSizes(map[string]sized{"note": {len(note), MaxTextBytes}})
 }
@@ -259,6 +261,17 @@ func (s *Store) Releasing(ctx context.Context) ([]Run, error) {
 		" FROM runs WHERE status = 'releasing' ORDER BY created_at, id")
 	if err != nil {
 		return nil, fmt.Errorf("store: list releasing runs: %w", err)
+	}
+	return runs, nil
+}
+
+// Unsettled returns the runs start-up reconciliation must settle (running,
+// releasing, restore_failed), oldest first.
+func (s *Store) Unsettled(ctx context.Context) ([]Run, error) {
+	runs, err := s.query(ctx, "SELECT "+runColumns+
+		" FROM runs WHERE status IN ('running', 'releasing', 'restore_failed') ORDER BY created_at, id")
+	if err != nil {
+		return nil, fmt.Errorf("store: list unsettled runs: %w", err)
 	}
 	return runs, nil
 }

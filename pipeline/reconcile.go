@@ -1,0 +1,137 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline/kind"
+	"pharo-refactor/store"
+)
+
+// Reconciled is what start-up reconciliation decided for one row.
+type Reconciled struct {
+	ID     string
+	Status store.Status
+}
+
+// Reconcile settles, at start-up, every row a previous process left
+// unsettled (store.Status.Unsettled), by reading the image:
+//   - running: the run was interrupted before its release began (a crash,
+//     an expired shutdown grace, a full disk). Nothing was compiled — the
+//     write-ahead row (releasing) always comes first — so it is
+//     not_released, with no need to ask the image.
+//   - releasing: the final source in the image → released; the original →
+//     not_released; anything else → conflict, for an operator.
+//   - restore_failed: the original in the image → rolled_back; the final
+//     source → the rollback is finished (the original is compiled and read
+//     back) → rolled_back; anything else → conflict.
+//
+// Rows whose method cannot be read (or restored) now stay as they are for
+// the next start; their errors are joined into the answer.
+func (p *Pipeline) Reconcile(ctx context.Context) ([]Reconciled, error) {
+	rows, err := p.audit.Unsettled(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing unsettled runs: %w", err)
+	}
+	var out []Reconciled
+	var errs []error
+	for _, row := range rows {
+		status, note, err := p.settle(ctx, row)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("run %s (%s): %w", row.ID, row.Status, err))
+			continue
+		}
+		if err := p.audit.Reconcile(ctx, row.ID, status, note); err != nil {
+			errs = append(errs, fmt.Errorf("run %s: %w", row.ID, err))
+			continue
+		}
+		if status == store.StatusReleased && row.Kind == store.KindRevert {
+			if err := p.audit.MarkReverted(ctx, row.RevertOf, time.Now()); err != nil {
+				errs = append(errs, fmt.Errorf("run %s: marking %s reverted: %w", row.ID, row.RevertOf, err))
+			}
+		}
+		level := p.log.Info
+		if status == store.StatusConflict {
+			level = p.log.Warn
+		}
+		level("reconciled an unsettled run", zap.String("run_id", row.ID), zap.String("was", string(row.Status)),
+			zap.String("status", string(status)), zap.String("note", note))
+		out = append(out, Reconciled{ID: row.ID, Status: status})
+	}
+	return out, errors.Join(errs...)
+}
+
+func (p *Pipeline) settle(ctx context.Context, row store.Run) (store.Status, string, error) {
+	switch row.Status {
+	case store.StatusRunning:
+		return store.StatusNotReleased, "interrupted before its release began (the service stopped); nothing was compiled", nil
+	case store.StatusReleasing:
+		return p.settleReleasing(ctx, row)
+	case store.StatusRestoreFailed:
+		return p.settleRestoreFailed(ctx, row)
+	}
+	return "", "", fmt.Errorf("status %s needs no reconciliation", row.Status)
+}
+
+func refOf(row store.Run) mcpclient.MethodRef {
+	return mcpclient.MethodRef{Class: row.ClassName, Selector: row.Selector, ClassSide: row.IsClassMethod}
+}
+
+// current reads the method; a method or class that is gone is a conflict.
+func (p *Pipeline) current(ctx context.Context, ref mcpclient.MethodRef) (string, bool, error) {
+	src, err := p.image.MethodSource(ctx, ref)
+	if kind.Is(err, kind.MethodNotFound) || kind.Is(err, kind.ClassNotFound) {
+		return "", false, nil
+	}
+	return src, err == nil, err
+}
+
+func (p *Pipeline) settleReleasing(ctx context.Context, row store.Run) (store.Status, string, error) {
+	ref := refOf(row)
+	current, found, err := p.current(ctx, ref)
+	switch {
+	case err != nil:
+		return "", "", err
+	case !found:
+		return store.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
+	case mcpclient.SameSource(current, row.FinalSource):
+		return store.StatusReleased, "the image holds the final source: the compile took effect before the crash", nil
+	case mcpclient.SameSource(current, row.OriginalSource):
+		return store.StatusNotReleased, "the image holds the original source: the crash came before the compile", nil
+	default:
+		return store.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
+	}
+}
+
+// settleRestoreFailed finishes a rollback that could not complete: the run
+// answered that nothing was released, so the original goes back.
+func (p *Pipeline) settleRestoreFailed(ctx context.Context, row store.Run) (store.Status, string, error) {
+	ref := refOf(row)
+	current, found, err := p.current(ctx, ref)
+	switch {
+	case err != nil:
+		return "", "", err
+	case !found:
+		return store.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
+	case mcpclient.SameSource(current, row.OriginalSource):
+		return store.StatusRolledBack, "the image holds the original source: the restore had taken effect", nil
+	case !mcpclient.SameSource(current, row.FinalSource):
+		return store.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
+	}
+	if err := p.image.Install(ctx, ref, row.OriginalSource, row.OriginalProtocol); err != nil {
+		return "", "", fmt.Errorf("restoring the original of %s: %w", ref, err)
+	}
+	back, err := p.image.MethodSource(ctx, ref)
+	if err != nil {
+		return "", "", fmt.Errorf("reading %s back after restoring it: %w", ref, err)
+	}
+	if !mcpclient.SameSource(back, row.OriginalSource) {
+		return store.StatusConflict, fmt.Sprintf("%s does not hold the original after restoring it; an operator must look", ref), nil
+	}
+	return store.StatusRolledBack, "the image held the final source after a failed rollback; the original was restored and read back", nil
+}

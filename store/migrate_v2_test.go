@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A database written by a build that knew only schema version 1 keeps every
+// row, its revert link, its triggers and its indexes when version 2 widens
+// the status vocabulary.
+func TestMigrationV2KeepsRowsAndRules(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "refactord.db")
+	w, err := openWriter(ctx, path)
+	require.NoError(t, err)
+	_, err = w.ExecContext(ctx, createMigrationsTable)
+	require.NoError(t, err)
+	require.NoError(t, apply(ctx, w, migrations()[0]))
+	v1 := &Store{w: w, r: w}
+	require.NoError(t, v1.Create(ctx, Run{ID: "rel", Kind: KindRefactor, ClassName: "C", Selector: "s", Status: StatusRunning}))
+	require.NoError(t, v1.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
+	require.NoError(t, v1.Reconcile(ctx, "rel", StatusReleased, "kept"))
+	require.NoError(t, v1.Create(ctx, Run{ID: "rev", Kind: KindRevert, RevertOf: "rel", ClassName: "C", Selector: "s", Status: StatusRunning}))
+	_, err = w.ExecContext(ctx, "UPDATE runs SET status = 'restore_failed' WHERE id = 'rel'")
+	require.ErrorContains(t, err, "CHECK constraint failed", "version 1 does not know restore_failed")
+	require.NoError(t, w.Close())
+
+	s, err := Open(ctx, path)
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, s.Close()) }()
+	var version int
+	require.NoError(t, s.r.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&version))
+	assert.Equal(t, 2, version)
+
+	rel, err := s.Get(ctx, "rel")
+	require.NoError(t, err)
+	assert.Equal(t, StatusReleased, rel.Status)
+	assert.Equal(t, "s ^1", rel.OriginalSource)
+	assert.Contains(t, rel.Notes, "kept")
+	rev, err := s.Get(ctx, "rev")
+	require.NoError(t, err)
+	assert.Equal(t, "rel", rev.RevertOf)
+
+	_, err = s.w.ExecContext(ctx, "UPDATE runs SET status = 'restore_failed' WHERE id = 'rev'")
+	assert.NoError(t, err, "version 2 knows restore_failed")
+	for _, bad := range []struct{ sql, want string }{
+		{"DELETE FROM runs WHERE id = 'rev'", "never deleted"},
+		{"UPDATE runs SET created_at = '2000-01-01T00:00:00.000Z' WHERE id = 'rel'", "never change"},
+		{"UPDATE runs SET status = 'done' WHERE id = 'rel'", "CHECK constraint failed"},
+		{"INSERT INTO runs (id, kind, revert_of, class_name, selector, status, created_at, updated_at) VALUES ('x', 'revert', 'missing', 'C', 's', 'running', '', '')", "FOREIGN KEY"},
+	} {
+		_, err := s.w.ExecContext(ctx, bad.sql)
+		assert.ErrorContains(t, err, bad.want, bad.sql)
+	}
+	var indexes int
+	require.NoError(t, s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND name LIKE 'runs_%'").Scan(&indexes))
+	assert.Equal(t, 4, indexes)
+	var ref sql.NullString
+	require.NoError(t, s.r.QueryRowContext(ctx, "SELECT sql FROM sqlite_schema WHERE name = 'runs'").Scan(&ref))
+	assert.Contains(t, ref.String, "REFERENCES \"runs\"", "the self-reference follows the rename")
+}
+
+// Unsettled lists running, releasing and restore_failed rows; Reconcile
+// settles each of them, and nothing else.
+func TestUnsettledAndReconcile(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "refactord.db"))
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, s.Close()) }()
+	for _, id := range []string{"run", "rel", "rf", "done"} {
+		require.NoError(t, s.Create(ctx, Run{ID: id, Kind: KindRefactor, ClassName: "C", Selector: "s", Status: StatusRunning}))
+	}
+	require.NoError(t, s.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "rf", "s ^1", "p", "s ^2"))
+	require.NoError(t, s.Update(ctx, Run{ID: "rf", ClassName: "C", Selector: "s", Status: StatusRestoreFailed, RestoreFailed: true}))
+	require.NoError(t, s.Update(ctx, Run{ID: "done", ClassName: "C", Selector: "s", Status: StatusFailed}))
+
+	rows, err := s.Unsettled(ctx)
+	require.NoError(t, err)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.ID)
+		assert.True(t, r.Status.Unsettled())
+	}
+	assert.ElementsMatch(t, []string{"run", "rel", "rf"}, got)
+
+	require.NoError(t, s.Reconcile(ctx, "run", StatusNotReleased, "interrupted"))
+	require.NoError(t, s.Reconcile(ctx, "rel", StatusReleased, "final found"))
+	require.NoError(t, s.Reconcile(ctx, "rf", StatusRolledBack, "restored"))
+	assert.ErrorIs(t, s.Reconcile(ctx, "done", StatusNotReleased, ""), ErrWrongStatus)
+	rows, err = s.Unsettled(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, rows)
+	rf, err := s.Get(ctx, "rf")
+	require.NoError(t, err)
+	assert.Equal(t, StatusRolledBack, rf.Status)
+	assert.Equal(t, "s ^2", rf.FinalSource, "both sources stay")
+	assert.Nil(t, rf.ReleasedAt)
+}
