@@ -102,6 +102,8 @@
 //	--fault-delay D        PHARO_SIM_DELAY=D         hold every tool call for D (a Go duration) first
 //	--fault-fail T=TEXT    PHARO_SIM_FAIL=T=TEXT;…   tool T answers an image error whose description is TEXT
 //	--fault-unreachable    PHARO_SIM_UNREACHABLE=1   every call answers {"success": false, "error": "Connection error: …"}
+//	--fault-kill-at N[:after]  PHARO_SIM_KILL_AT      SIGKILL itself when tool call N arrives (or after handling it, before answering; see [KillAt])
+//	--fault-kill-marker FILE   PHARO_SIM_KILL_MARKER  fire the kill only while FILE does not exist, creating it: once across restarts
 //
 // Logs go to the logger given in [Options] (stderr in pharo-sim); stdout
 // carries MCP frames only.

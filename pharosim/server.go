@@ -39,6 +39,8 @@ type Options struct {
 	Log *slog.Logger
 	// Exit ends the process for Faults.ExitAfter; nil means os.Exit.
 	Exit func(code int)
+	// Kill makes the process SIGKILL itself at one tool call (killfault.go).
+	Kill KillAt
 }
 
 // Server is the simulated image behind the MCP tool surface of
@@ -84,6 +86,10 @@ func New(opts Options) (*Server, error) {
 		fi := &faultInjector{faults: opts.Faults, exit: exit, log: log}
 		s.mcp.Use(fi.middleware)
 		log.Warn("fault injection is on", "faults", opts.Faults)
+	}
+	if opts.Kill.Call > 0 {
+		s.mcp.Use(killMiddleware(opts.Kill, log))
+		log.Warn("fault injection is on: SIGKILL at a tool call", "call", opts.Kill.Call, "after", opts.Kill.After, "marker", opts.Kill.Marker)
 	}
 	s.register(s.mcp)
 	return s, nil

@@ -20,6 +20,7 @@ type serveConfig struct {
 	dir       string
 	oracle    string
 	faults    pharosim.Faults
+	kill      pharosim.KillAt
 	logLevel  slog.Level
 	logFormat string
 }
@@ -37,7 +38,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := newLogger(stderr, cfg.logLevel, cfg.logFormat)
-	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Log: log})
+	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Kill: cfg.kill, Log: log})
 	if err != nil {
 		log.Error("cannot start", "error", err)
 		return 1
@@ -62,9 +63,13 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err != nil {
 		return serveConfig{}, err
 	}
+	kill, err := pharosim.KillAtFromEnv(getenv)
+	if err != nil {
+		return serveConfig{}, err
+	}
 	fs := flag.NewFlagSet("pharo-sim serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfg := serveConfig{}
+	cfg := serveConfig{kill: kill}
 	var failSpecs []string
 	level := "info"
 	fs.StringVar(&cfg.dir, "dir", "", "the Tonel tree to load: a repository root, a package folder or one .st file (required)")
@@ -76,6 +81,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		func(s string) error { failSpecs = append(failSpecs, s); return nil })
 	fs.BoolVar(&cfg.faults.Unreachable, "fault-unreachable", faults.Unreachable,
 		"answer every tool call with \"Connection error: …\" as if the image were down ("+pharosim.EnvUnreachable+")")
+	fs.Func("fault-kill-at", "N, N:before or N:after: SIGKILL this process when tool call N arrives, or after handling it and before answering ("+pharosim.EnvKillAt+")",
+		cfg.kill.ParseKillAt)
+	fs.StringVar(&cfg.kill.Marker, "fault-kill-marker", kill.Marker, "fire the kill fault only while FILE does not exist, creating it ("+pharosim.EnvKillMarker+")")
 	fs.StringVar(&level, "log-level", level, "debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
 	if err := fs.Parse(args); err != nil {

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/mcpclient"
+)
+
+// --fault-kill-at N:after handles call N (the compile reaches the Tonel
+// file), then the process SIGKILLs itself before answering; with a marker
+// the fault fires once, so a restarted simulator answers.
+func TestFaultKillAt(t *testing.T) {
+	root := testTree(t)
+	marker := filepath.Join(t.TempDir(), "killed")
+	ref := mcpclient.MethodRef{Class: "Calculator", Selector: "sum:with:"}
+	expr, err := mcpclient.InstallExpr(ref, "sum: a with: b\n\t\"killed after this\"\n\t^ a + b", "arithmetic")
+	require.NoError(t, err)
+	args := []string{"--dir", root, "--fault-kill-at", "2:after", "--fault-kill-marker", marker}
+
+	s := startSim(t, nil, args...)
+	s.call(t, "list_packages", nil).result(t, new([]string))
+	_, err = s.callRaw("eval", map[string]any{"code": expr})
+	require.Error(t, err, "call 2 is never answered")
+	var exit *exec.ExitError
+	waitErr := s.client.Close()
+	require.True(t, errors.As(waitErr, &exit), "the process died on its own: %v", waitErr)
+	assert.Equal(t, syscall.SIGKILL, exit.Sys().(syscall.WaitStatus).Signal(), "kill -9")
+	file, err := os.ReadFile(filepath.Join(root, "src", "Sample-Shop", "Calculator.class.st"))
+	require.NoError(t, err)
+	assert.Contains(t, string(file), "killed after this", "the compile was handled before the kill")
+	assert.FileExists(t, marker)
+
+	again := startSim(t, nil, args...)
+	again.call(t, "list_packages", nil).result(t, new([]string))
+	again.call(t, "list_packages", nil).result(t, new([]string))
+}
+
+func TestParseKillAt(t *testing.T) {
+	cfg, err := parseServe([]string{"--dir", "img", "--fault-kill-at", "7:after", "--fault-kill-marker", "m"}, func(string) string { return "" }, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, 7, cfg.kill.Call)
+	assert.True(t, cfg.kill.After)
+	assert.Equal(t, "m", cfg.kill.Marker)
+	cfg, err = parseServe([]string{"--dir", "img"}, func(k string) string { return map[string]string{"PHARO_SIM_KILL_AT": "3"}[k] }, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, 3, cfg.kill.Call)
+	assert.False(t, cfg.kill.After)
+	for _, bad := range []string{"x", "3:later", "-1"} {
+		_, err := parseServe([]string{"--dir", "img", "--fault-kill-at", bad}, func(string) string { return "" }, io.Discard)
+		assert.Error(t, err, bad)
+	}
+}
