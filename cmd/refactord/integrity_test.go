@@ -1,0 +1,223 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/smalltalk/tonel"
+)
+
+// maxCallsPerRun bounds the kill trials; a run of the sample image makes
+// about fifteen tool calls.
+const maxCallsPerRun = 40
+
+// integrityScript approves candidate for Calculator>>sum:with: in round 1.
+func integrityScript(candidate string) string {
+	b, _ := json.Marshal(map[string]any{"repeat": true, "answers": map[string]any{"Calculator>>sum:with:": map[string]any{
+		"reviewer":  []any{map[string]any{"json": map[string]any{"severity": "LOW", "summary": "ok", "issues": []any{}}}},
+		"writer":    []any{map[string]any{"json": map[string]any{"code": candidate, "notes": ""}}},
+		"validator": []any{map[string]any{"json": map[string]any{"verdict": "APPROVED", "feedback": "fine", "issues": []any{}}}},
+	}}})
+	return string(b)
+}
+
+// TestImageKilledAtEachCallOfARun SIGKILLs pharo-sim at every tool call of
+// a run, as the call arrives and after it was handled (a compile then is on
+// disk but unanswered), for a release that succeeds and for one whose tests
+// regress (so the restore's calls are hit too). Every time, the image holds
+// the original or the released method, the HTTP answer and the audit row
+// say which, and after a restart of refactord no row is left unsettled.
+// The image comes back at once here, so every release ends released or
+// rolled back within its budget: restore_failed would be a failure (it is
+// tested where the image stays down, in api).
+// The trials of one scenario end at the first call number the run never
+// reaches, so every call of the run is covered.
+func TestImageKilledAtEachCallOfARun(t *testing.T) {
+	scenarios := []struct {
+		name, candidate string
+	}{
+		{"released", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b"},
+		// The sample image's oracle fails testSum on this source.
+		{"tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated"},
+	}
+	phases := []string{"before", "after"}
+	if testing.Short() {
+		phases = []string{"after"}
+	}
+	for _, sc := range scenarios {
+		for _, phase := range phases {
+			t.Run(sc.name+"/"+phase, func(t *testing.T) {
+				fired := 0
+				for call := 1; call <= maxCallsPerRun; call++ {
+					if !killTrial(t, sc.candidate, call, phase) {
+						break
+					}
+					fired++
+				}
+				require.Less(t, fired, maxCallsPerRun, "the trials reached a call number the run never makes")
+				require.Greater(t, fired, 5, "a run makes more than five tool calls")
+				t.Logf("%d trials, one per tool call of the run", fired)
+			})
+		}
+	}
+}
+
+// killTrial runs one refactoring with pharo-sim set to die at tool call
+// number call, checks what the image, the answer and the audit row say,
+// restarts refactord and checks that nothing is left unsettled. It answers
+// whether the kill fired (false: the run has fewer calls).
+func killTrial(t *testing.T, candidate string, call int, phase string) bool {
+	t.Helper()
+	dir, env := imageEnv(t, integrityScript(candidate))
+	image := filepath.Join(dir, "image")
+	file := filepath.Join(image, "src", "Sample-Shop", "Calculator.class.st")
+	original := methodInFile(t, file)
+	marker := filepath.Join(dir, "killed")
+	env = append(env, fmt.Sprintf("PHARO_MCP_ARGS=serve --dir %s --fault-kill-at %d:%s --fault-kill-marker %s", image, call, phase, marker))
+	label := fmt.Sprintf("kill at call %d (%s)", call, phase)
+
+	s := launch(t, dir, env...)
+	require.Eventually(t, func() bool { return s.get("/health") == http.StatusOK }, 30*time.Second, 20*time.Millisecond)
+	resp, body, err := s.post("/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	require.NoError(t, err, label)
+	_, statErr := os.Stat(marker)
+	fired := statErr == nil
+
+	holds := func() string {
+		switch src := methodInFile(t, file); {
+		case mcpclient.SameSource(src, original):
+			return "original"
+		case mcpclient.SameSource(src, candidate):
+			return "released"
+		default:
+			return "neither: " + src
+		}
+	}
+	id, _ := body["id"].(string)
+	require.NotEmpty(t, id, "%s: every run has an id: %v", label, body)
+	row := s.row(id)
+	switch {
+	case resp.StatusCode == http.StatusOK:
+		assert.Equal(t, "released", body["outcome"], label)
+		assert.Equal(t, "released", row["status"], label)
+		assert.Equal(t, "released", holds(), label)
+	default:
+		assert.Equal(t, body["run_status"], row["status"], "%s: the answer and the audit row agree: %v", label, body)
+		assert.Equal(t, body["code"], row["error_code"], label)
+		switch row["status"] {
+		case "failed", "rolled_back":
+			assert.Equal(t, "original", holds(), "%s: %v", label, body)
+		default:
+			t.Errorf("%s: unexpected row status %v for %d %v", label, row["status"], resp.StatusCode, body)
+		}
+	}
+
+	t.Logf("%s: %d %v, row %v, image holds the %s", label, resp.StatusCode, body["code"], row["status"], holds())
+
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, s.waitExit(20*time.Second), label)
+	again := launch(t, dir, env...)
+	require.Eventually(t, func() bool { return again.get("/health") == http.StatusOK }, 30*time.Second, 20*time.Millisecond)
+	after := again.row(id)
+	assert.NotContains(t, []any{"running", "releasing", "restore_failed"}, after["status"], "%s: settled after a restart", label)
+	switch after["status"] {
+	case "released":
+		assert.Equal(t, "released", holds(), label)
+	default:
+		assert.Equal(t, "original", holds(), "%s: row %v", label, after["status"])
+	}
+	return fired
+}
+
+// row reads one audit row over HTTP.
+func (s *service) row(id string) map[string]any {
+	s.t.Helper()
+	resp, err := http.Get(s.url + "/api/v1/refactorings/" + id)
+	require.NoError(s.t, err)
+	defer resp.Body.Close()
+	require.Equal(s.t, http.StatusOK, resp.StatusCode)
+	var row map[string]any
+	require.NoError(s.t, json.NewDecoder(resp.Body).Decode(&row))
+	return row
+}
+
+// methodInFile reads Calculator>>sum:with: from the Tonel file on disk.
+func methodInFile(t *testing.T, file string) string {
+	t.Helper()
+	f, err := tonel.ReadFile(file)
+	require.NoError(t, err)
+	for _, m := range f.Methods {
+		if m.Selector == "sum:with:" && m.Side == tonel.InstanceSide {
+			return m.Source
+		}
+	}
+	require.Fail(t, "no sum:with: in "+file)
+	return ""
+}
+
+// TestKilledDuringTheModelPhaseIsSettled SIGKILLs refactord while the
+// writer model is answering: the row is left running, and the next start
+// settles it as not_released (nothing was compiled: the write-ahead row
+// always comes before a compile), leaving the image as it was.
+func TestKilledDuringTheModelPhaseIsSettled(t *testing.T) {
+	dir, env := imageEnv(t, sumScript(10_000))
+	file := filepath.Join(dir, "image", "src", "Sample-Shop", "Calculator.class.st")
+	before := mustRead(t, file)
+	s := start(t, dir, env...)
+	go func() {
+		_, _, _ = s.post("/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	}()
+	var id string
+	require.Eventually(t, func() bool {
+		page := s.page("?limit=1")
+		if len(page) == 1 && page[0]["status"] == "running" && page[0]["model_calls"] == 0.0 {
+			id, _ = page[0]["id"].(string)
+		}
+		return id != "" && s.busy()
+	}, 10*time.Second, 10*time.Millisecond, "the run is in its model phase")
+	time.Sleep(200 * time.Millisecond) // into the writer's delay
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGKILL))
+	_ = s.waitExit(20 * time.Second)
+
+	again := start(t, dir, env...)
+	row := again.row(id)
+	assert.Equal(t, "not_released", row["status"], "settled at the next start")
+	assert.Contains(t, row["notes"], "interrupted before its release began")
+	assert.NotNil(t, row["finished_at"])
+	assert.Empty(t, again.page("?outcome=running"), "no row is left running")
+	assert.Equal(t, before, mustRead(t, file), "the image is as it was")
+}
+
+// page lists audit rows over HTTP.
+func (s *service) page(query string) []map[string]any {
+	s.t.Helper()
+	resp, err := http.Get(s.url + "/api/v1/refactorings" + query)
+	require.NoError(s.t, err)
+	defer resp.Body.Close()
+	var page struct {
+		Runs []map[string]any `json:"runs"`
+	}
+	require.NoError(s.t, json.NewDecoder(resp.Body).Decode(&page))
+	return page.Runs
+}
+
+// busy reports whether /health says a run is in flight.
+func (s *service) busy() bool {
+	resp, err := http.Get(s.url + "/health")
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	var h map[string]any
+	return json.NewDecoder(resp.Body).Decode(&h) == nil && h["busy"] == true
+}
