@@ -165,6 +165,12 @@ type harnessOpts struct {
 	maxBody       int64
 	keepAlive     time.Duration
 	image         string // a Tonel tree (repo-relative) instead of the sample image
+	// simCommand replaces the pharo-sim binary as the MCP command (a
+	// launcher wrapping it); "" means pharo-sim itself.
+	simCommand     string
+	releaseTimeout time.Duration
+	// model, when set, serves every role instead of the fake Gemini.
+	model agents.Model
 }
 
 type harness struct {
@@ -190,7 +196,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if args == nil {
 		args = []string{"serve", "--dir", dir}
 	}
-	image, err := mcpclient.New(mcpclient.Config{Command: pharoSim, Args: args, Env: o.simEnv, StopGrace: time.Second, BackoffMin: time.Hour})
+	command := pharoSim
+	if o.simCommand != "" {
+		command = o.simCommand
+	}
+	image, err := mcpclient.New(mcpclient.Config{Command: command, Args: args, Env: o.simEnv, StopGrace: time.Second, BackoffMin: time.Hour})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = image.Close() })
 
@@ -202,7 +212,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		Retry: agents.RetryPolicy{MaxRetries: o.modelRetries, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
 	})
 	require.NoError(t, err)
-	roles, err := agents.New(agents.Config{Reviewer: model, Writer: model, Validator: model, Refiner: model, Tools: image, MaxToolRounds: 2})
+	var roleModel agents.Model = model
+	if o.model != nil {
+		roleModel = o.model
+	}
+	roles, err := agents.New(agents.Config{Reviewer: roleModel, Writer: roleModel, Validator: roleModel, Refiner: roleModel, Tools: image, MaxToolRounds: 2})
 	require.NoError(t, err)
 	if o.maxIterations == 0 {
 		o.maxIterations = 3
@@ -210,7 +224,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	audit, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "refactord.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = audit.Close() })
-	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout}, zap.NewNop())
+	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout, ReleaseTimeout: o.releaseTimeout}, zap.NewNop())
 	srv := api.New(api.Options{AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: pharorefactor.OpenAPI, KeepAlive: o.keepAlive},
 		pipe, image, audit, prometheus.NewRegistry(), zap.NewNop())
 	hs := httptest.NewServer(srv.Handler())

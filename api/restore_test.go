@@ -1,0 +1,74 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline"
+	"pharo-refactor/store"
+)
+
+// compileCall is the tool call that compiles the candidate in a run of
+// Calculator>>sum:with: without the test gate: get_method_source, the
+// protocol, get_class_source, get_class_comment, the dry compile, the
+// re-read before release, then the compile.
+const compileCall = 7
+
+// The image connection dies right after the compile took effect and does
+// not come back within the release budget: the run cannot confirm a
+// rollback, so the answer and the audit row say restore_failed with both
+// sources (the image holds the candidate). At the next start the image is
+// back, and reconciliation finishes the rollback.
+func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
+	tmp := t.TempDir()
+	marker := filepath.Join(tmp, "killed")
+	launcher := filepath.Join(tmp, "launcher.sh")
+	require.NoError(t, os.WriteFile(launcher, []byte("#!/bin/sh\n"+
+		"# Once the image has died, it stays down.\n"+
+		"[ -e \"$KILL_MARKER\" ] && { echo 'the image stays down' >&2; exit 1; }\n"+
+		"exec \"$PHARO_SIM\" \"$@\"\n"), 0o755))
+	h := newHarness(t, harnessOpts{maxIterations: 1, releaseTimeout: 800 * time.Millisecond, simCommand: launcher,
+		simEnv: []string{"KILL_MARKER=" + marker, "PHARO_SIM=" + pharoSim,
+			"PHARO_SIM_KILL_AT=" + strconv.Itoa(compileCall) + ":after", "PHARO_SIM_KILL_MARKER=" + marker}})
+	before := h.classFile("Calculator")
+
+	h.gem.script("reviewer", review())
+	h.gem.script("writer", code(newSum))
+	h.gem.script("validator", approved())
+	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "run_tests": false}`)
+	require.FileExists(t, marker, "the image died at the compile")
+	require.Equal(t, http.StatusInternalServerError, resp.StatusCode, "%v", out)
+	assert.Equal(t, "release_failed", out["code"])
+	assert.Equal(t, "restore_failed", out["run_status"])
+	assert.Equal(t, newSum, out["refactored_code"], "both sources are in the answer")
+	assert.NotEmpty(t, out["original_code"])
+	assert.Contains(t, string(h.classFile("Calculator")), "Answer the sum of a and b", "the image holds the candidate")
+	row := h.row(out["id"].(string))
+	assert.Equal(t, "restore_failed", row["status"])
+	assert.Equal(t, true, row["restore_failed"])
+	assert.Equal(t, out["original_code"], row["original_source"])
+	assert.Equal(t, newSum, row["final_source"])
+
+	// The next start: the image is up again.
+	require.NoError(t, os.Remove(marker))
+	image, err := mcpclient.New(mcpclient.Config{Command: pharoSim, Args: []string{"serve", "--dir", h.dir}, StopGrace: time.Second})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = image.Close() })
+	settled, err := pipeline.New(image, nil, h.audit, pipeline.Options{}, zap.NewNop()).Reconcile(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []pipeline.Reconciled{{ID: out["id"].(string), Status: store.StatusRolledBack}}, settled)
+	assert.Equal(t, before, h.classFile("Calculator"), "the original is back, byte for byte")
+	row = h.row(out["id"].(string))
+	assert.Equal(t, "rolled_back", row["status"])
+	assert.Contains(t, row["notes"], "the original was restored")
+}
