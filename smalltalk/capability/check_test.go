@@ -1,6 +1,7 @@
 package capability_test
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -168,5 +169,29 @@ func TestFamiliesAreWellFormed(t *testing.T) {
 	}
 	for _, v := range capability.ValueClasses() {
 		assert.True(t, smalltalk.IsClassName(v), v)
+	}
+}
+
+// The README documents the lists; this keeps it in step with the code.
+func TestReadmeDocumentsThePolicy(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "README.md"))
+	require.NoError(t, err)
+	readme := string(data)
+	quoted := func(s string) string { return "`" + s + "`" }
+	for _, f := range capability.Families() {
+		assert.Contains(t, readme, "| "+quoted(f.ID)+" | "+f.Title+" |")
+		for _, p := range f.Prefixes {
+			assert.Contains(t, readme, quoted(p+"…"), f.ID)
+		}
+		for _, s := range append(append([]string{}, f.Selectors...), f.Globals...) {
+			assert.Contains(t, readme, quoted(s), f.ID)
+		}
+	}
+	for _, v := range capability.ValueClasses() {
+		assert.Contains(t, readme, quoted(v))
+	}
+	for _, p := range capability.PrimitivePragmaPrefixes() {
+		assert.Contains(t, readme, quoted(p))
 	}
 }
