@@ -4,11 +4,14 @@
 //
 // A role renders its prompt (prompts/*.md, embedded), asks its Model, parses
 // the answer into a typed value (Review, Candidate, Verdict) and reports the
-// calls and tokens it spent (CallStats). Parsing is tolerant of the shapes
-// models produce in the wild (fences, prose around JSON, `Foo >> bar`
-// prefixes, Tonel brackets); an answer that is empty, cut off or unparseable
-// is retried once with a corrective note, then fails with
-// kind.ModelBadOutput.
+// calls and tokens it spent (CallStats). Only the final answer decides:
+// reasoning blocks (<think>…) are stripped first; an answer the provider
+// constrained to the schema must be the object alone; otherwise the last
+// top-level JSON object counts (fences, prose around JSON, `Foo >> bar`
+// prefixes and Tonel brackets are tolerated), and a verdict approves only
+// when it is the whole answer (see Mode, ParseVerdict). An answer that is
+// empty, cut off, unparseable or ambiguous is retried once with a
+// corrective note, then fails with kind.ModelBadOutput.
 //
 // The reviewer may read the image through ImageTools, restricted to a fixed
 // allowlist of read-only tools and a bounded number of rounds. Because the
