@@ -394,3 +394,16 @@ func TestNewNeedsAKey(t *testing.T) {
 	assert.Equal(t, "G", cfg.APIKey, "GOOGLE_API_KEY wins, as in genai")
 	assert.Equal(t, "http://127.0.0.1:1", cfg.BaseURL)
 }
+
+// responseSchema constrains the decoding: the roles read such an answer as
+// the object alone; without a schema (a tool round) tolerantly.
+func TestGenerateSaysWhetherTheAnswerWasConstrained(t *testing.T) {
+	_, srv := newFake(t, textReply(`{"severity": "LOW"}`, "STOP"), textReply("prose", "STOP"))
+	m := newModel(t, srv)
+	resp, err := m.Generate(context.Background(), agents.Request{Messages: []agents.Message{agents.UserText("x")}, Schema: agents.ReviewSchema()})
+	require.NoError(t, err)
+	assert.True(t, resp.Constrained)
+	resp, err = m.Generate(context.Background(), agents.Request{Messages: []agents.Message{agents.UserText("x")}, Tools: agents.ToolDecls()})
+	require.NoError(t, err)
+	assert.False(t, resp.Constrained)
+}

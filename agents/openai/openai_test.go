@@ -384,3 +384,28 @@ func TestNewChecksItsConfig(t *testing.T) {
 	_, err = New(Config{BaseURL: "http://127.0.0.1:1/v1", Model: "m", ResponseFormat: "xml"})
 	assert.ErrorContains(t, err, "unknown response format")
 }
+
+// json_schema (and json_object) constrain the decoding; FormatNone and a
+// call without a schema leave the answer to the tolerant reading.
+func TestGenerateSaysWhetherTheAnswerWasConstrained(t *testing.T) {
+	cases := []struct {
+		format ResponseFormat
+		schema bool
+		want   bool
+	}{
+		{FormatJSONSchema, true, true},
+		{FormatJSONObject, true, true},
+		{FormatNone, true, false},
+		{FormatJSONSchema, false, false},
+	}
+	for _, tc := range cases {
+		_, srv := newFake(t, textReply(`{"severity": "LOW"}`, "stop"))
+		req := agents.Request{Messages: []agents.Message{agents.UserText("x")}}
+		if tc.schema {
+			req.Schema = agents.ReviewSchema()
+		}
+		resp, err := newModel(t, srv, testKey, tc.format).Generate(context.Background(), req)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, resp.Constrained, "%s, schema %v", tc.format, tc.schema)
+	}
+}
