@@ -64,6 +64,8 @@ var hostileCandidates = []struct {
 	{"Smalltalk at:put:", "Smalltalk at: #Pwned put: a.\n\t^ a + b", "system", "Smalltalk"},
 	{"OSProcess", "OSProcess command: 'id'.\n\t^ a + b", "system", "OSProcess"},
 	{"script pragma", "<script: 'Smalltalk quit'>\n\t^ a + b", "pragma", "<script:>"},
+	{"signalerContext", "^ [ a + b ] on: ZeroDivide do: [ :e | e signalerContext ]", "reflection", "signalerContext"},
+	{"fluid class definition", "(self class << #Pwned) install.\n\t^ a + b", "class-definition", "install"},
 }
 
 // TestHostileCandidatesAreNeverReleased: each candidate is approved by the

@@ -31,6 +31,8 @@ type lookup struct {
 	globals  map[string]*Family
 	values   map[string]bool
 	titles   map[string]string
+	// systemGlobals and systemAccessors reach the system dictionary.
+	systemGlobals, systemAccessors map[string]bool
 }
 
 type prefixFamily struct {
@@ -60,8 +62,53 @@ var policy = sync.OnceValue(func() *lookup {
 	for _, v := range ValueClasses() {
 		l.values[v] = true
 	}
+	globals, accessors := SystemDictionary()
+	l.systemGlobals, l.systemAccessors = setOf(globals), setOf(accessors)
 	return l
 })
+
+func setOf(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// isSystemDictionary reports whether n evaluates to the system dictionary:
+// Smalltalk, Smalltalk globals, Smalltalk image, x environment.
+func (l *lookup) isSystemDictionary(n smalltalk.Node) bool {
+	switch n := n.(type) {
+	case *smalltalk.Variable:
+		return l.systemGlobals[n.Name]
+	case *smalltalk.Message:
+		if n.Selector == "environment" {
+			return true
+		}
+		return l.systemAccessors[n.Selector] && n.Receiver != nil && l.isSystemDictionary(n.Receiver)
+	}
+	return false
+}
+
+// systemSends calls fn for every message m sends to the system
+// dictionary, cascade parts included.
+func (l *lookup) systemSends(m *smalltalk.Method, fn func(msg *smalltalk.Message)) {
+	smalltalk.Walk(m, func(n smalltalk.Node) bool {
+		switch n := n.(type) {
+		case *smalltalk.Message:
+			if n.Receiver != nil && l.isSystemDictionary(n.Receiver) {
+				fn(n)
+			}
+		case *smalltalk.Cascade:
+			if l.isSystemDictionary(n.Receiver) {
+				for _, part := range n.Messages {
+					fn(part)
+				}
+			}
+		}
+		return true
+	})
+}
 
 // familyOf answers the family of a sensitive selector, or nil.
 func (l *lookup) familyOf(selector string) *Family {
@@ -94,13 +141,15 @@ type uses struct {
 	pragmas   map[string]bool
 	context   bool // thisContext
 	globals   map[string]bool
+	system    map[string]bool // selectors sent to the system dictionary
 }
 
 func usesOf(m *smalltalk.Method) uses {
-	u := uses{selectors: map[string]bool{}, pragmas: map[string]bool{}, globals: map[string]bool{}}
+	u := uses{selectors: map[string]bool{}, pragmas: map[string]bool{}, globals: map[string]bool{}, system: map[string]bool{}}
 	if m == nil {
 		return u
 	}
+	policy().systemSends(m, func(msg *smalltalk.Message) { u.system[msg.Selector] = true })
 	smalltalk.Walk(m, func(n smalltalk.Node) bool {
 		switch n := n.(type) {
 		case *smalltalk.Message:
@@ -169,6 +218,12 @@ func Check(candidate, original *smalltalk.Method) []Refusal {
 			add(family, "<"+n.Selector+">", n.StartPos, fmt.Sprintf("adds the pragma <%s>, which the original does not have", n.Selector))
 		}
 		return true
+	})
+	l.systemSends(candidate, func(msg *smalltalk.Message) {
+		if !before.system[msg.Selector] {
+			add("system", "Smalltalk "+msg.Selector, msg.SelectorPos,
+				fmt.Sprintf("sends Smalltalk %s (a message to the system dictionary), which the original does not", msg.Selector))
+		}
 	})
 	return out
 }

@@ -76,6 +76,11 @@ func TestSelectorFamiliesAreRefused(t *testing.T) {
 		{"ZnClient", "^ ZnClient new get: 'http://x'", "network", "ZnClient"},
 		{"LibC", "^ LibC system: 'ls'", "primitives", "LibC"},
 		{"unknown global", "^ NativeEvil new", "global", "NativeEvil"},
+		{"signalerContext", "^ [ items size ] on: Error do: [ :e | e signalerContext ]", "reflection", "signalerContext"},
+		{"literalAt:put:", "(self class >> #total:) literalAt: 1 put: nil. ^ 0", "reflection", "literalAt:put:"},
+		{"addSelectorSilently:withMethod:", "self class addSelectorSilently: #x withMethod: nil. ^ 0", "class-definition", "addSelectorSilently:withMethod:"},
+		{"fluid class definition", "(items class << #Pwned) install. ^ 0", "class-definition", "install"},
+		{"environment removeKey:", "self class environment removeKey: #Object. ^ 0", "system", "Smalltalk removeKey:"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -109,6 +114,33 @@ func TestWhatTheOriginalUsesStaysAllowed(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Empty(t, refusals(t, tc.cand, tc.orig))
+		})
+	}
+}
+
+// Naming Smalltalk in the original does not open the whole system
+// dictionary: only the selectors the original sends to it.
+func TestSystemDictionaryMessages(t *testing.T) {
+	const orig = "log: x\n\t^ (Smalltalk at: #Transcript) show: x"
+	cases := []struct{ name, cand, refused string }{
+		{"same message", "log: aString\n\t^ (Smalltalk at: #Transcript) show: aString; cr; yourself", ""},
+		{"at:put:", "log: x\n\tSmalltalk at: #Pwned put: x.\n\t^ x", "Smalltalk at:put:"},
+		{"quit", "log: x\n\tSmalltalk quit.\n\t^ x", "Smalltalk quit"},
+		{"through globals", "log: x\n\tSmalltalk globals removeKey: #Object.\n\t^ x", "Smalltalk removeKey:"},
+		{"in a cascade", "log: x\n\tSmalltalk at: #A; at: #B put: 1.\n\t^ x", "Smalltalk at:put:"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := refusals(t, tc.cand, orig)
+			if tc.refused == "" {
+				assert.Empty(t, got)
+				return
+			}
+			var names []string
+			for _, r := range got {
+				names = append(names, r.Name)
+			}
+			assert.Contains(t, names, tc.refused)
 		})
 	}
 }
@@ -179,19 +211,27 @@ func TestReadmeDocumentsThePolicy(t *testing.T) {
 	require.NoError(t, err)
 	readme := string(data)
 	quoted := func(s string) string { return "`" + s + "`" }
+	has := func(text, context string) {
+		t.Helper()
+		assert.True(t, strings.Contains(readme, text), "README.md lacks %s (%s)", text, context)
+	}
 	for _, f := range capability.Families() {
-		assert.Contains(t, readme, "| "+quoted(f.ID)+" | "+f.Title+" |")
+		has("| "+quoted(f.ID)+" | "+f.Title+" |", "family")
 		for _, p := range f.Prefixes {
-			assert.Contains(t, readme, quoted(p+"…"), f.ID)
+			has(quoted(p+"…"), f.ID)
 		}
 		for _, s := range append(append([]string{}, f.Selectors...), f.Globals...) {
-			assert.Contains(t, readme, quoted(s), f.ID)
+			has(quoted(s), f.ID)
 		}
 	}
 	for _, v := range capability.ValueClasses() {
-		assert.Contains(t, readme, quoted(v))
+		has(quoted(v), "value class")
 	}
 	for _, p := range capability.PrimitivePragmaPrefixes() {
-		assert.Contains(t, readme, quoted(p))
+		has(quoted(p), "primitive pragma")
+	}
+	globals, accessors := capability.SystemDictionary()
+	for _, n := range append(globals, accessors...) {
+		has(quoted(n), "system dictionary")
 	}
 }

@@ -54,6 +54,7 @@ func Families() []Family {
 				"classPool", "classVarNamed:", "classVarNamed:put:", "readClassVariableNamed:", "writeClassVariableNamed:value:",
 				"someObject", "nextObject", "someInstance", "nextInstance", "allInstances", "allInstancesDo:",
 				"allSubInstances", "allSubInstancesDo:", "pointersTo", "pointersToExcept:",
+				"literalAt:put:", "objectAt:put:", "signalerContext", "signalContext", "asContext", "outerContext",
 			},
 			Globals: []string{"Context", "MethodContext", "CompiledMethod", "CompiledCode", "CompiledBlock", "Slot", "MirrorPrimitives"},
 		},
@@ -105,11 +106,12 @@ func Families() []Family {
 			ID: "class-definition", Title: "class definition and removal, adding and removing methods and variables",
 			Prefixes: []string{"subclass:", "variableSubclass:", "variableByteSubclass:", "variableWordSubclass:",
 				"weakSubclass:", "ephemeronSubclass:", "immediateSubclass:", "removeSelector", "removeFromSystem",
-				"addSelector:", "basicAddSelector:", "addAndClassifySelector:", "addInstVarNamed:", "removeInstVarNamed:",
+				"addSelector", "basicAddSelector", "addAndClassifySelector", "addInstVarNamed:", "removeInstVarNamed:",
 				"addClassVarNamed:", "removeClassVarNamed:"},
 			Selectors: []string{"instanceVariableNames:", "rename:", "superclass:", "addSubclass:", "removeSubclass:",
 				"newSubclass", "newAnonymousSubclass", "duplicateClassWithNewName:", "removeClassNamed:",
-				"removeProtocol:", "removeCategory:", "setTraitComposition:", "slots:", "sharedVariables:", "sharedPools:"},
+				"removeProtocol:", "removeCategory:", "setTraitComposition:", "slots:", "sharedVariables:", "sharedPools:",
+				"classInstaller", "install"},
 			Globals: []string{"ClassBuilder", "ShiftClassBuilder", "ShiftClassInstaller", "Behavior", "ClassDescription",
 				"Class", "Metaclass", "Trait", "RPackage", "RPackageOrganizer", "PackageOrganizer", "SystemOrganization"},
 		},
@@ -129,6 +131,16 @@ func Families() []Family {
 				"SessionManager", "Author", "Sensor", "Display"},
 		},
 	}
+}
+
+// SystemDictionary says how the system dictionary is reached: the globals
+// that are it, and the unary selectors that answer it (Smalltalk globals,
+// Smalltalk image, anything's environment). Every message sent to it —
+// Smalltalk at:, Smalltalk globals removeKey:, Smalltalk quit — is refused
+// unless the original sends that selector to it too, even when the
+// original names Smalltalk.
+func SystemDictionary() (globals, accessors []string) {
+	return []string{"Smalltalk"}, []string{"globals", "image", "environment"}
 }
 
 // PrimitivePragmaPrefixes are pragmas that call into the VM or a C
