@@ -272,7 +272,9 @@ func untilImageAnswers(ctx context.Context, log *zap.Logger, what string, op fun
 		if err == nil || !kind.Is(err, kind.PharoUnavailable) || ctx.Err() != nil {
 			return err
 		}
-		log.Warn("the image connection is down; trying again after its restart", zap.String("step", what), zap.Int("attempt", attempt), zap.Error(err))
+		if attempt%10 == 1 { // the first failure, then every tenth: a long outage logs little
+			log.Warn("the image connection is down; trying again after its restart", zap.String("step", what), zap.Int("attempt", attempt), zap.Error(err))
+		}
 		if agents.Sleep(ctx, wait) != nil {
 			return err
 		}
