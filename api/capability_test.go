@@ -116,3 +116,29 @@ func TestOrdinaryRewritesPassTheCapabilityCheck(t *testing.T) {
 		assert.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", body, out)
 	}
 }
+
+// Inherited class variables are not globals, classes of the method's own
+// package (list_classes) are allowed, anything else is refused.
+func TestCapabilityCheckKnowsTheClassAndItsPackage(t *testing.T) {
+	h := newHarness(t, harnessOpts{maxIterations: 1, image: "pharosim/testdata/extras"})
+	h.gem.set("reviewer", review())
+	h.gem.set("validator", approved())
+	cases := []struct {
+		body    string
+		refused string
+	}{
+		{"^ (base -> child) -> Registry size", ""},
+		{"^ (base -> child) -> SimBase new", ""},
+		{"^ (base -> child) -> Smalltalk version", "global"},
+	}
+	for _, tc := range cases {
+		h.gem.set("writer", code("both\n\t"+tc.body))
+		resp, out := h.refactor(`{"class_name": "SimChild", "method_name": "both", "dry_run": true}`)
+		if tc.refused == "" {
+			assert.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", tc.body, out)
+			continue
+		}
+		assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%s: %v", tc.body, out)
+		assert.Contains(t, out["feedback"], "system (", tc.body)
+	}
+}

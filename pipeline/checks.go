@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"pharo-refactor/pipeline/kind"
 	"pharo-refactor/smalltalk"
 	"pharo-refactor/smalltalk/tonel"
 )
@@ -71,8 +72,9 @@ func localProblems(m *smalltalk.Method, selector string) []CheckError {
 
 // undeclared reports names the candidate uses that nothing declares. Names
 // the original used are fine (it compiled); a new lower-case name is looked
-// up in the superclasses' variables; a new capitalised one must be a global
-// of the image. With pools in play the image's dry compile decides instead.
+// up in the superclasses' variables; a new capitalised one must be a class
+// variable of a superclass or a global of the image. With pools in play the
+// image's dry compile decides instead.
 func (r *run) undeclared(ctx context.Context, m *smalltalk.Method) ([]CheckError, error) {
 	capitalised, lowercase := smalltalk.Undeclared(m, r.scope.declared)
 	var out []CheckError
@@ -87,11 +89,19 @@ func (r *run) undeclared(ctx context.Context, m *smalltalk.Method) ([]CheckError
 			}
 		}
 	}
-	if len(r.scope.def.Pools) > 0 {
+	if len(r.scope.def.Pools) > 0 || len(capitalised) == 0 {
 		return out, nil
 	}
-	for i, ref := range capitalised {
-		if i >= maxGlobalLookups {
+	// A capitalised name may be a class variable of a superclass.
+	if err := r.loadInherited(ctx); err != nil {
+		return nil, err
+	}
+	lookups := 0
+	for _, ref := range capitalised {
+		if r.scope.declared(ref.Name) {
+			continue
+		}
+		if lookups++; lookups > maxGlobalLookups {
 			break
 		}
 		exists, err := r.globalExists(ctx, ref.Name)
@@ -149,6 +159,9 @@ func (r *run) loadInherited(ctx context.Context) error {
 			break
 		}
 		def, ok, err := r.readDefinition(ctx, pool)
+		if kind.Is(err, kind.ClassNotFound) || kind.Is(err, kind.PharoError) {
+			continue // a pool the image cannot show adds no names; the dry compile decides
+		}
 		if err != nil {
 			return fmt.Errorf("reading pool %s: %w", pool, err)
 		}
