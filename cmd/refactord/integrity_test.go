@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -54,22 +55,37 @@ func TestImageKilledAtEachCallOfARun(t *testing.T) {
 	if testing.Short() {
 		phases = []string{"after"}
 	}
-	for _, sc := range scenarios {
-		for _, phase := range phases {
-			t.Run(sc.name+"/"+phase, func(t *testing.T) {
-				fired := 0
-				for call := 1; call <= maxCallsPerRun; call++ {
-					if !killTrial(t, sc.candidate, call, phase) {
-						break
-					}
-					fired++
-				}
-				require.Less(t, fired, maxCallsPerRun, "the trials reached a call number the run never makes")
-				require.Greater(t, fired, 5, "a run makes more than five tool calls")
-				t.Logf("%d trials, one per tool call of the run", fired)
-			})
+	// KILL_TRIAL_ROUNDS=N repeats every sweep N times (a soak; default 1).
+	rounds := 1
+	if v := os.Getenv("KILL_TRIAL_ROUNDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		require.NoError(t, err, "KILL_TRIAL_ROUNDS")
+		rounds = max(n, 1)
+	}
+	for round := 1; round <= rounds; round++ {
+		for _, sc := range scenarios {
+			for _, phase := range phases {
+				sweep(t, fmt.Sprintf("%s/%s/round-%d", sc.name, phase, round), sc.candidate, phase)
+			}
 		}
 	}
+}
+
+// sweep runs one kill trial per tool call of the run, until the run makes
+// no call of that number.
+func sweep(t *testing.T, name, candidate, phase string) {
+	t.Run(name, func(t *testing.T) {
+		fired := 0
+		for call := 1; call <= maxCallsPerRun; call++ {
+			if !killTrial(t, candidate, call, phase) {
+				break
+			}
+			fired++
+		}
+		require.Less(t, fired, maxCallsPerRun, "the trials reached a call number the run never makes")
+		require.Greater(t, fired, 5, "a run makes more than five tool calls")
+		t.Logf("%d trials, one per tool call of the run", fired)
+	})
 }
 
 // killTrial runs one refactoring with pharo-sim set to die at tool call
