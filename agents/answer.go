@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Mode says how much of an answer the JSON object must be.
@@ -220,16 +221,32 @@ func duplicateKey(obj string) (string, bool) {
 			return "", false
 		}
 		key, _ := t.(string)
-		if seen[strings.ToLower(key)] {
+		folded := foldKey(key)
+		if seen[folded] {
 			return key, true
 		}
-		seen[strings.ToLower(key)] = true
+		seen[folded] = true
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
 			return "", false
 		}
 	}
 	return "", false
+}
+
+// foldKey maps every rune to the smallest of its simple case folds, so that
+// two keys encoding/json would match to one field (it folds like
+// strings.EqualFold: "K" and the Kelvin sign alike) get the same key.
+func foldKey(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 // objectEnd returns the index just past the '}' that closes the '{' at

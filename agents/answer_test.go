@@ -167,3 +167,15 @@ func FuzzParseVerdict(f *testing.F) {
 		}
 	})
 }
+
+func TestDuplicateKeysFoldLikeEncodingJSON(t *testing.T) {
+	for _, text := range []string{
+		`{"verdict": "NEEDS_IMPROVEMENT", "feedbac` + "\u212a" + `": "x", "feedback": "y", "verdict": "APPROVED"}`,
+		`{"feedback": "x", "Verdict": "NEEDS_IMPROVEMENT", "verdict": "APPROVED"}`,
+		`{"feedback": "x", "verdict": "NEEDS_IMPROVEMENT", "VERDICT": "APPROVED"}`,
+	} {
+		_, err := ParseVerdict(text, Constrained)
+		assert.ErrorContains(t, err, "more than once", text)
+	}
+	assert.Equal(t, foldKey("feedback"), foldKey("FEEDBAC\u212a"))
+}
