@@ -42,7 +42,7 @@ func Families() []Family {
 	return []Family{
 		{
 			ID: "reflection", Title: "dynamic sends, selectors built at run time, another object's internals, method and instance lookup, thisContext",
-			Prefixes: []string{"perform:", "instVarAt:", "instVarNamed:", "readSlot", "writeSlot"},
+			Prefixes: []string{"perform:", "instVarAt:", "instVarNamed:", "readSlot", "writeSlot", "slotNamed:", "classVariableNamed:"},
 			Selectors: []string{
 				"asSymbol", "asMutator", "intern:",
 				"object:instVarAt:", "object:instVarAt:put:", "object:perform:withArguments:inClass:",
