@@ -18,21 +18,39 @@ type Info struct {
 	// Symbols are the literal symbols, including those inside literal
 	// arrays and pragma arguments.
 	Symbols []string
+	// Warnings are the parser's warnings (a Method's only), e.g. the
+	// unreachable statements a check may refuse to let a candidate add.
+	Warnings []Warning
 }
 
 // Info summarises the method; see Analyze.
 func (m *Method) Info() *Info { return Analyze(m) }
+
+// Unreachable lists the warnings about statements that follow a return.
+func (i *Info) Unreachable() []Warning {
+	var out []Warning
+	for _, w := range i.Warnings {
+		if w.Kind == WarnUnreachable {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // Analyze summarises what n declares, references, assigns, sends and
 // mentions as symbols.
 func Analyze(n Node) *Info {
 	var c collector
 	c.node(n)
-	return &Info{
+	info := &Info{
 		Args: c.args.list, Temps: c.temps.list, Referenced: c.refs.list,
 		Assigned: c.assigned.list, Sends: c.sends.list, Symbols: c.symbols.list,
 		Selector: c.selector,
 	}
+	if m, ok := n.(*Method); ok {
+		info.Warnings = m.Warnings
+	}
+	return info
 }
 
 // nameSet is an ordered set of names.
