@@ -53,18 +53,35 @@ func Analyze(n Node) *Info {
 	return info
 }
 
-// nameSet is an ordered set of names.
+// nameSet is an ordered set of names. Most methods name a handful of
+// things, so small sets are searched in order and only large ones get a map:
+// the analysis runs over every method of an image when it is indexed.
 type nameSet struct {
 	list []string
 	seen map[string]bool
 }
 
+// smallNameSet is the size up to which a linear search beats a map.
+const smallNameSet = 16
+
 func (s *nameSet) add(name string) {
-	if s.seen[name] {
+	if s.seen == nil {
+		for _, n := range s.list {
+			if n == name {
+				return
+			}
+		}
+		s.list = append(s.list, name)
+		if len(s.list) > smallNameSet {
+			s.seen = make(map[string]bool, 2*len(s.list))
+			for _, n := range s.list {
+				s.seen[n] = true
+			}
+		}
 		return
 	}
-	if s.seen == nil {
-		s.seen = make(map[string]bool)
+	if s.seen[name] {
+		return
 	}
 	s.seen[name] = true
 	s.list = append(s.list, name)

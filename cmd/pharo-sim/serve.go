@@ -42,9 +42,15 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		log.Error("cannot start", "error", err)
 		return 1
 	}
+	defer srv.Close()
 	packages, classes, methods := srv.Image().Stats()
+	skipped := srv.Image().Skipped()
+	if len(skipped) > 0 {
+		log.Warn("some files of the tree could not be read: serving the rest without them (get_settings lists them)",
+			"skipped_files", len(skipped))
+	}
 	log.Info("pharo-sim serving MCP on stdio", "dir", cfg.dir, "root", srv.Image().Root(),
-		"packages", packages, "classes", classes, "methods", methods)
+		"packages", packages, "classes", classes, "methods", methods, "skipped_files", len(skipped))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := srv.ServeStdio(ctx, stdin, stdout); err != nil {
