@@ -174,7 +174,7 @@ func (img *Image) Compile(className string, side Side, source, protocol string) 
 	var f *srcFile
 	var change func(*tonel.File) error
 	if id := img.findMethod(c, side, m.Selector); id >= 0 {
-		f = img.methods.recs[id].file
+		f = img.methods.rec(id).file
 		change = func(tf *tonel.File) error { return tf.ReplaceMethod(side, m.Selector, stored, protocol) }
 	} else if f = c.home(); f != nil {
 		change = func(tf *tonel.File) error { return tf.AddMethod(side, stored, protocol) }
@@ -216,7 +216,7 @@ func (img *Image) Remove(className string, side Side, selector string) (bool, er
 	if id < 0 {
 		return false, nil
 	}
-	f := img.methods.recs[id].file
+	f := img.methods.rec(id).file
 	err := img.writeThrough(f, func(tf *tonel.File) error { return tf.RemoveMethod(side, selector) })
 	if err != nil {
 		return false, fmt.Errorf("removing %s>>%s: %w", classLabel(className, side), selector, err)

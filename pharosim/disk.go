@@ -37,7 +37,11 @@ func stampOf(info fs.FileInfo) stamp {
 }
 
 // readWithStamp reads a file and what the disk says about it.
-func readWithStamp(path string) ([]byte, stamp, error) {
+func readWithStamp(path string) ([]byte, stamp, error) { return readInto(path, nil) }
+
+// readInto reads a file into slot when it has exactly the slot's size,
+// else into a buffer of its own, and answers what the disk says about it.
+func readInto(path string, slot []byte) ([]byte, stamp, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, stamp{}, err
@@ -53,13 +57,16 @@ func readWithStamp(path string) ([]byte, stamp, error) {
 	if info.Size() > maxFileSize {
 		return nil, stampOf(info), errors.New("file too large")
 	}
-	data := make([]byte, info.Size())
+	data := slot
+	if slot == nil || int64(len(slot)) != info.Size() {
+		data = make([]byte, info.Size())
+	}
 	n, err := io.ReadFull(f, data)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, stamp{}, err
 	}
-	// A file that shrank while read is taken as read; the change that
-	// shrank it shows at the next check.
+	// A file that changed size while read is taken as read; the change
+	// shows at the next check, since the stamp is from before the read.
 	return data[:n], stampOf(info), nil
 }
 

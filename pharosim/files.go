@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"pharo-refactor/smalltalk/tonel"
 )
@@ -21,18 +22,21 @@ type srcFile struct {
 }
 
 // method is one method: a few offsets into its file's text, so that the
-// image holds each source once. Offsets are int32: a Tonel file is far below
-// 2 GB (the largest of Pharo 13 is 300 KB).
+// image holds each source once, and 40 bytes besides. Offsets are int32: a
+// Tonel file is far below 2 GB (the largest of Pharo 13 is 300 KB).
 type method struct {
 	file      *srcFile
-	selector  string // interned: the implementors index's key
-	category  string // points into the file's text when unescaped
+	impl      *plist // its selector's implementors: the selector is impl.term
 	declStart int32
 	declEnd   int32
 	bodyStart int32
 	bodyEnd   int32
+	category  catID
 	side      Side
 }
+
+// selector answers the method's selector.
+func (m *method) selector() string { return m.impl.term }
 
 // source is what the image holds: the declaration followed by the body.
 func (m *method) source() string {
@@ -49,15 +53,15 @@ func (m *method) sameSource(newText string, nm *tonel.Method) bool {
 }
 
 // fill points the record at a method of a parsed file.
-func (m *method) fill(f *srcFile, nm *tonel.Method) {
-	m.file, m.side, m.category = f, nm.Side, nm.Category
+func (m *method) fill(f *srcFile, nm *tonel.Method, cats *catalog) {
+	m.file, m.side, m.category = f, nm.Side, cats.id(nm.Category)
 	m.declStart, m.declEnd = int32(nm.DeclStart), int32(nm.DeclEnd)
 	m.bodyStart, m.bodyEnd = int32(nm.BodyStart), int32(nm.BodyEnd)
 }
 
 // key names the method: `Foo>>bar` or `Foo class>>bar`.
 func (m *method) key() MethodKey {
-	return MethodKey{Class: m.file.def.Name, ClassSide: m.side == ClassSide, Selector: m.selector}
+	return MethodKey{Class: m.file.def.Name, ClassSide: m.side == ClassSide, Selector: m.selector()}
 }
 
 // reference is the method as a search lists it.
@@ -66,15 +70,25 @@ func (m *method) reference() Reference {
 	if m.side == ClassSide {
 		cls += " class"
 	}
-	return Reference{Class: cls, Method: m.selector, Package: m.file.pkg.name}
+	return Reference{Class: cls, Method: m.selector(), Package: m.file.pkg.name}
 }
 
 // methodTable holds every method record; a record's index is its id, which
-// the indexes store. Ids of removed methods are reused.
+// the indexes store. Ids of removed methods are reused. Records live in
+// fixed-size chunks: the table never copies itself to grow.
 type methodTable struct {
-	recs []method
-	free []int32
-	live int
+	chunks [][]method
+	size   int // ids handed out so far
+	free   []int32
+	live   int
+}
+
+// methodChunk is the number of records of a chunk (a power of two).
+const methodChunk = 4096
+
+// rec answers the record of an id.
+func (t *methodTable) rec(id int32) *method {
+	return &t.chunks[id/methodChunk][id%methodChunk]
 }
 
 func (t *methodTable) alloc() int32 {
@@ -84,12 +98,15 @@ func (t *methodTable) alloc() int32 {
 		t.free = t.free[:n-1]
 		return id
 	}
-	t.recs = append(t.recs, method{})
-	return int32(len(t.recs) - 1)
+	if t.size == len(t.chunks)*methodChunk {
+		t.chunks = append(t.chunks, make([]method, methodChunk))
+	}
+	t.size++
+	return int32(t.size - 1)
 }
 
 func (t *methodTable) release(id int32) {
-	t.recs[id] = method{}
+	*t.rec(id) = method{}
 	t.free = append(t.free, id)
 	t.live--
 }
@@ -111,14 +128,15 @@ func (img *Image) addFile(p *pkg, tf *tonel.File, st stamp, terms []methodTerms)
 			return fmt.Errorf("class %s is defined twice: here and in %s", tf.Def.Name, c.def.path)
 		}
 	}
-	f := &srcFile{path: tf.Path, pkg: p, kind: kind, def: tf.Def, text: tf.Text(), stamp: st}
-	f.methods = make([]int32, 0, len(tf.Methods))
+	f := img.arena.file()
+	*f = srcFile{path: tf.Path, pkg: p, kind: kind, def: img.arena.definition(tf.Def), text: tf.Text(), stamp: st}
+	f.methods = img.arena.idList(len(tf.Methods))
 	for i, nm := range tf.Methods {
 		id := img.methods.alloc()
-		rec := &img.methods.recs[id]
-		rec.fill(f, nm)
+		rec := img.methods.rec(id)
+		rec.fill(f, nm, &img.cats)
 		t := termsAt(terms, i, nm)
-		rec.selector = img.idx.add(id, nm.Selector, t)
+		rec.impl = img.idx.add(id, nm.Selector, t)
 		f.methods = append(f.methods, id)
 	}
 	img.files[f.path] = f
@@ -181,7 +199,8 @@ func (img *Image) unregisterClass(f *srcFile) {
 func (img *Image) classNamed(name string) *class {
 	c, ok := img.classes[name]
 	if !ok {
-		c = &class{name: name}
+		c = img.arena.class()
+		c.name = name
 		img.classes[name] = c
 	}
 	return c
@@ -190,8 +209,8 @@ func (img *Image) classNamed(name string) *class {
 // removeFile takes a file and its methods out of the image.
 func (img *Image) removeFile(f *srcFile) {
 	for _, id := range f.methods {
-		rec := &img.methods.recs[id]
-		img.idx.remove(id, rec.selector, termsOf(rec.source()))
+		rec := img.methods.rec(id)
+		img.idx.remove(id, rec.selector(), termsOf(rec.source()))
 		img.methods.release(id)
 	}
 	f.methods = nil
@@ -218,34 +237,34 @@ func (img *Image) replaceFile(f *srcFile, tf *tonel.File, st stamp) error {
 	}
 	old := make(map[sideSel]int32, len(f.methods))
 	for _, id := range f.methods {
-		rec := &img.methods.recs[id]
-		old[sideSel{rec.side, rec.selector}] = id
+		rec := img.methods.rec(id)
+		old[sideSel{rec.side, rec.selector()}] = id
 	}
 	ids := make([]int32, 0, len(tf.Methods))
 	for _, nm := range tf.Methods {
 		k := sideSel{nm.Side, nm.Selector}
 		id, had := old[k]
 		switch {
-		case had && img.methods.recs[id].sameSource(newText, nm):
+		case had && img.methods.rec(id).sameSource(newText, nm):
 			delete(old, k)
 		case had:
 			delete(old, k)
-			rec := &img.methods.recs[id]
+			rec := img.methods.rec(id)
 			img.idx.update(id, termsOf(rec.source()), termsOf(nm.Source))
 		default:
 			id = img.methods.alloc()
-			img.methods.recs[id].selector = img.idx.add(id, nm.Selector, termsOf(nm.Source))
+			img.methods.rec(id).impl = img.idx.add(id, nm.Selector, termsOf(nm.Source))
 		}
 		ids = append(ids, id)
 	}
 	for _, id := range old {
-		rec := &img.methods.recs[id]
-		img.idx.remove(id, rec.selector, termsOf(rec.source()))
+		rec := img.methods.rec(id)
+		img.idx.remove(id, rec.selector(), termsOf(rec.source()))
 		img.methods.release(id)
 	}
 	f.text, f.def, f.stamp, f.methods = newText, tf.Def, st, ids
 	for i, id := range ids {
-		img.methods.recs[id].fill(f, tf.Methods[i])
+		img.methods.rec(id).fill(f, tf.Methods[i], &img.cats)
 	}
 	if f.kind == tonel.KindPackage {
 		img.registerClass(f)
@@ -279,3 +298,31 @@ func (c *class) home() *srcFile {
 	}
 	return nil
 }
+
+// catID names a protocol in the image's catalog.
+type catID uint32
+
+// catalog holds each protocol name once: a real image has a few thousand
+// for a hundred thousand methods.
+type catalog struct {
+	names []string
+	ids   map[string]catID
+}
+
+// id answers the protocol's id, adding it (copied, so that it does not
+// keep a file's text alive).
+func (c *catalog) id(name string) catID {
+	if id, ok := c.ids[name]; ok {
+		return id
+	}
+	if c.ids == nil {
+		c.ids = map[string]catID{}
+	}
+	id := catID(len(c.names))
+	c.names = append(c.names, strings.Clone(name))
+	c.ids[c.names[id]] = id
+	return id
+}
+
+// name answers a protocol's name.
+func (c *catalog) name(id catID) string { return c.names[id] }

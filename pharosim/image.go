@@ -30,9 +30,11 @@ type Image struct {
 	// skippedStamps say what the disk held when a skipped file was read, so
 	// that it is read again only when it changes.
 	skippedStamps map[string]stamp
-	onlyFile      string // the file, when the image is one file
+	onlyFile      string     // the file, when the image is one file
+	arena         *loadArena // while loading only
 	classes       map[string]*class
 	methods       methodTable
+	cats          catalog // the protocols of the methods
 	idx           index
 	disk          *diskWatch
 	log           *slog.Logger
@@ -53,12 +55,14 @@ type class struct {
 	extensions []*srcFile
 }
 
-// files returns the files holding the class's methods: its own file first.
+// files returns the files holding the class's methods, its own file first,
+// in a new slice: a caller may reload them while it walks the list.
 func (c *class) files() []*srcFile {
-	if c.def == nil {
-		return c.extensions
+	out := make([]*srcFile, 0, 1+len(c.extensions))
+	if c.def != nil {
+		out = append(out, c.def)
 	}
-	return append([]*srcFile{c.def}, c.extensions...)
+	return append(out, c.extensions...)
 }
 
 // isTrait reports whether the class is defined as a trait.
@@ -190,12 +194,14 @@ func (img *Image) lookupClass(name string) (*class, *ImageError) {
 }
 
 // freshClass finds a class after bringing its files up to date with the
-// disk: the watched changes, or, when the disk cannot be watched, the
-// class's own files (a search sweeps them all).
+// disk: the watched changes, then the class's own files by their stamps
+// (cheap, and right even where a watch misses changes, as on some network
+// or container mounts).
 func (img *Image) freshClass(name string) (*class, *ImageError) {
 	if img.disk.watching() {
 		img.refresh()
-	} else if c, ok := img.classes[name]; ok {
+	}
+	if c, ok := img.classes[name]; ok {
 		for _, f := range c.files() {
 			img.checkFile(f.path, false)
 		}
@@ -215,7 +221,7 @@ func (img *Image) findMethod(c *class, side Side, selector string) int32 {
 	}
 	if len(impl) < size {
 		for _, id := range impl {
-			m := &img.methods.recs[id]
+			m := img.methods.rec(id)
 			if m.side == side && m.file.def.Name == c.name {
 				return id
 			}
@@ -224,7 +230,7 @@ func (img *Image) findMethod(c *class, side Side, selector string) int32 {
 	}
 	for _, f := range files {
 		for _, id := range f.methods {
-			if m := &img.methods.recs[id]; m.side == side && m.selector == selector {
+			if m := img.methods.rec(id); m.side == side && m.selector() == selector {
 				return id
 			}
 		}
@@ -243,7 +249,7 @@ func (img *Image) lookupMethod(key MethodKey) (*method, *ImageError) {
 	if id < 0 {
 		return nil, errMethodNotFound(key.Selector)
 	}
-	return &img.methods.recs[id], nil
+	return img.methods.rec(id), nil
 }
 
 func sideOf(classSide bool) Side {
@@ -272,10 +278,10 @@ func (img *Image) Protocol(key MethodKey) (string, error) {
 	if ierr != nil {
 		return "", ierr
 	}
-	if m.category == "" {
-		return tonel.DefaultCategory, nil
+	if c := img.cats.name(m.category); c != "" {
+		return c, nil
 	}
-	return m.category, nil
+	return tonel.DefaultCategory, nil
 }
 
 // sourceLookup reads current sources for the oracle; the caller holds the
@@ -289,7 +295,7 @@ func (img *Image) sourceLookup(key MethodKey) (string, bool) {
 	if id < 0 {
 		return "", false
 	}
-	return img.methods.recs[id].source(), true
+	return img.methods.rec(id).source(), true
 }
 
 // HasGlobal reports whether `Smalltalk globals includesKey:` would be true:
@@ -333,8 +339,8 @@ func (img *Image) ClassSource(name string) (string, error) {
 	var methods []tonel.Method
 	for _, f := range c.files() {
 		for _, id := range f.methods {
-			m := &img.methods.recs[id]
-			methods = append(methods, tonel.Method{Side: m.side, Source: m.source(), Category: m.category})
+			m := img.methods.rec(id)
+			methods = append(methods, tonel.Method{Side: m.side, Source: m.source(), Category: img.cats.name(m.category)})
 		}
 	}
 	text, err := tonel.Render(def, methods)
@@ -413,7 +419,7 @@ func (img *Image) PackageMethods(pkgName string) ([]string, error) {
 	var out []string
 	for _, f := range p.files {
 		for _, id := range f.methods {
-			out = append(out, img.methods.recs[id].key().String())
+			out = append(out, img.methods.rec(id).key().String())
 		}
 	}
 	return sortedUnique(out), nil

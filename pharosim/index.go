@@ -31,17 +31,17 @@ type plist struct {
 	ids  []int32
 }
 
-// add files id under term and answers the term as the map holds it, so that
-// equal selectors share one string. A new term is copied: the map must not
-// keep a whole file's text alive through a selector cut out of it.
-func (p postings) add(term string, id int32) string {
+// add files id under term and answers its list, whose term is the one
+// string equal selectors share. A new term is copied: the map must not keep
+// a whole file's text alive through a selector cut out of it.
+func (p postings) add(term string, id int32) *plist {
 	l, ok := p[term]
 	if !ok {
 		l = &plist{term: strings.Clone(term)}
 		p[l.term] = l
 	}
 	l.ids = append(l.ids, id)
-	return l.term
+	return l
 }
 
 // remove takes id from term's list; the order of a list does not matter.
@@ -114,16 +114,17 @@ func isCapitalised(name string) bool {
 	return unicode.IsUpper(r)
 }
 
-// add indexes a new method and answers its selector as the index holds it.
-func (x *index) add(id int32, selector string, t methodTerms) string {
-	selector = x.implementors.add(selector, id)
+// add indexes a new method and answers the list of its selector's
+// implementors.
+func (x *index) add(id int32, selector string, t methodTerms) *plist {
+	impl := x.implementors.add(selector, id)
 	for _, r := range t.refs {
 		x.references.add(r, id)
 	}
 	for _, c := range t.classes {
 		x.classRefs.add(c, id)
 	}
-	return selector
+	return impl
 }
 
 // remove takes a method out of the index; t must be the terms it was added
@@ -175,7 +176,7 @@ type Reference struct {
 func (img *Image) references(ids []int32) []Reference {
 	out := make([]Reference, len(ids))
 	for i, id := range ids {
-		out[i] = img.methods.recs[id].reference()
+		out[i] = img.methods.rec(id).reference()
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Class != out[j].Class {
@@ -213,4 +214,48 @@ func (img *Image) ReferencesToClass(name string) ([]Reference, error) {
 		return nil, ierr
 	}
 	return img.references(img.idx.classRefs.ids(name)), nil
+}
+
+// compact rebuilds the posting lists once the image is loaded: every list
+// in one backing array with its exact length, the list headers in one
+// block and the terms in one string, so that the index takes what it holds
+// rather than what growing it left behind. The method records' selectors
+// are pointed at the new lists.
+func (x *index) compact(methods *methodTable) {
+	x.implementors = x.implementors.compacted()
+	x.references = x.references.compacted()
+	x.classRefs = x.classRefs.compacted()
+	for _, l := range x.implementors {
+		for _, id := range l.ids {
+			methods.rec(id).impl = l
+		}
+	}
+}
+
+func (p postings) compacted() postings {
+	old := make([]*plist, 0, len(p))
+	count, size := 0, 0
+	for _, l := range p {
+		old = append(old, l)
+		count += len(l.ids)
+		size += len(l.term)
+	}
+	var terms strings.Builder
+	terms.Grow(size)
+	for _, l := range old {
+		terms.WriteString(l.term)
+	}
+	all := terms.String()
+	ids := make([]int32, count)
+	lists := make([]plist, len(old))
+	out := make(postings, len(old))
+	at, termAt := 0, 0
+	for i, l := range old {
+		n := len(l.ids)
+		copy(ids[at:], l.ids)
+		lists[i] = plist{term: all[termAt : termAt+len(l.term)], ids: ids[at : at+n : at+n]}
+		out[lists[i].term] = &lists[i]
+		at, termAt = at+n, termAt+len(l.term)
+	}
+	return out
 }

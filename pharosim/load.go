@@ -99,7 +99,19 @@ func (img *Image) nameSingleFilePackage() {
 // for the indexes is most of the work), then registers them in path order,
 // so that which of two definitions of a class wins does not depend on
 // timing.
+//
+// The texts are read into a few large blocks rather than one allocation
+// per file: the parse leaves much short-lived garbage of the same sizes as
+// small files, and texts scattered among it would keep the heap fragmented
+// long after the garbage is gone. A block is freed once every file in it
+// has been replaced by an edit, so the memory edits can strand is at most
+// one copy of the tree's initial text.
 func (img *Image) loadFiles(jobs []loadJob) {
+	img.arena = newLoadArena(len(jobs))
+	defer func() { img.arena = nil }()
+	img.files = make(map[string]*srcFile, len(jobs))
+	img.classes = make(map[string]*class, len(jobs))
+	slots := textSlots(jobs)
 	results := make([]loaded, len(jobs))
 	done := make([]chan struct{}, len(jobs))
 	for i := range done {
@@ -116,7 +128,7 @@ func (img *Image) loadFiles(jobs []loadJob) {
 				if i >= len(jobs) {
 					return
 				}
-				results[i] = readForLoad(jobs[i].path)
+				results[i] = readForLoad(jobs[i].path, slots[i])
 				close(done[i])
 			}
 		}()
@@ -133,11 +145,36 @@ func (img *Image) loadFiles(jobs []loadJob) {
 		}
 	}
 	wg.Wait()
+	img.idx.compact(&img.methods)
 }
 
-// readForLoad reads, parses and indexes one file.
-func readForLoad(path string) loaded {
-	data, st, err := readWithStamp(path)
+// textBlock is the size of the blocks the files' texts are read into.
+const textBlock = 4 << 20
+
+// textSlots gives each file a slice of a block, as large as the file is
+// now; a file that cannot be sized, or a large one, gets none and is read
+// on its own.
+func textSlots(jobs []loadJob) [][]byte {
+	slots := make([][]byte, len(jobs))
+	var block []byte
+	for i, job := range jobs {
+		info, err := os.Stat(job.path)
+		if err != nil || !info.Mode().IsRegular() || info.Size() > textBlock/4 {
+			continue
+		}
+		size := int(info.Size())
+		if len(block) < size {
+			block = make([]byte, textBlock)
+		}
+		slots[i], block = block[:size:size], block[size:]
+	}
+	return slots
+}
+
+// readForLoad reads, parses and indexes one file, into its slot when the
+// file still has the slot's size.
+func readForLoad(path string, slot []byte) loaded {
+	data, st, err := readInto(path, slot)
 	if err != nil {
 		return loaded{err: err, stamp: st}
 	}
