@@ -18,6 +18,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -62,6 +63,7 @@ func main() {
 	root := flag.String("root", ".", "the repository root")
 	bin := flag.String("bin", "", "use refactord and pharo-sim from this directory instead of building them")
 	echo := flag.Bool("echo-child", false, "internal: be the JSON-RPC echo child of the pipe floor")
+	only := flag.String("suites", "", "comma-separated suites to run (parser, mcp, service, model_calls, image); their figures replace those in the results file, the others stay")
 	flag.Parse()
 	if *echo {
 		if err := echoChild(os.Stdin, os.Stdout); err != nil {
@@ -70,7 +72,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*root, *out, *bin); err != nil {
+	if err := run(*root, *out, *bin, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -82,10 +84,11 @@ func suites() []suite {
 		{"mcp", mcpSuite},
 		{"service", serviceSuite},
 		{"model_calls", modelCallsSuite},
+		{"image", imageSuite},
 	}
 }
 
-func run(root, out, bin string) error {
+func run(root, out, bin, only string) error {
 	began := time.Now()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -117,9 +120,21 @@ func run(root, out, bin string) error {
 	}
 	e := env{ctx: ctx, root: root, tmp: tmp, refactord: refactord, pharoSim: pharoSim, self: self}
 
-	results := map[string]any{"machine": machine(), "date": time.Now().UTC().Format(time.RFC3339)}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	results := map[string]any{}
+	if only != "" {
+		if data, err := os.ReadFile(out); err == nil {
+			_ = json.Unmarshal(data, &results)
+		}
+	}
+	results["machine"], results["date"] = machine(), time.Now().UTC().Format(time.RFC3339)
 	var all []figure
 	for _, s := range suites() {
+		if only != "" && !slices.Contains(strings.Split(only, ","), s.name) {
+			continue
+		}
 		start := time.Now()
 		figs, err := s.run(e)
 		if err == nil {
@@ -140,9 +155,6 @@ func run(root, out, bin string) error {
 	data, err := json.MarshalIndent(results, "", "  ")
 	if err != nil {
 		return err
-	}
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(root, out)
 	}
 	return os.WriteFile(out, append(data, '\n'), 0o644)
 }

@@ -56,9 +56,18 @@ type service struct {
 // directory, so that no .env or key of the caller leaks in, and waits until
 // /health answers with the MCP server up.
 func startService(e env, name string, vars map[string]string) (*service, error) {
-	base := filepath.Join(e.tmp, name)
 	image, err := copyImage(e, filepath.Join(name, "image"))
 	if err != nil {
+		return nil, err
+	}
+	return startServiceOn(e, name, image, vars)
+}
+
+// startServiceOn starts refactord as startService does, on the Tonel tree
+// at image (which its compiles change).
+func startServiceOn(e env, name, image string, vars map[string]string) (*service, error) {
+	base := filepath.Join(e.tmp, name)
+	if err := os.MkdirAll(base, 0o755); err != nil {
 		return nil, err
 	}
 	port, err := freePort()

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -75,12 +73,8 @@ func refactorBody(class, selector string) []byte {
 // measures its memory after one run, the overhead of full runs, and how
 // it refuses load while a run is in flight.
 func serviceSuite(e env) ([]figure, error) {
-	script, err := json.MarshalIndent(scriptedFile(), "", "  ")
+	scriptPath, err := writeScript(e)
 	if err != nil {
-		return nil, err
-	}
-	scriptPath := filepath.Join(e.tmp, "bench-model.json")
-	if err := os.WriteFile(scriptPath, script, 0o644); err != nil {
 		return nil, err
 	}
 	svc, err := startService(e, "service", map[string]string{
@@ -99,30 +93,13 @@ func serviceSuite(e env) ([]figure, error) {
 
 func measureService(e env, svc *service) ([]figure, error) {
 	client := &http.Client{Timeout: time.Minute}
-	url := svc.url + "/api/v1/refactor"
-	body := refactorBody(benchMethod.Class, benchMethod.Selector)
 	gate := "" // what the release's test gate did, as the service reports it
 	run := func(i int) (time.Duration, error) {
-		start := time.Now()
-		resp, data, err := post(e.ctx, client, url, body)
-		d := time.Since(start)
-		if err != nil {
-			return 0, fmt.Errorf("run %d: %w", i, err)
+		d, g, err := releaseRun(e.ctx, client, svc, i)
+		if g != "" {
+			gate = g
 		}
-		var out struct {
-			Outcome string `json:"outcome"`
-			Tests   *struct {
-				Ran     bool     `json:"ran"`
-				Classes []string `json:"classes"`
-			} `json:"tests"`
-		}
-		if resp.StatusCode != http.StatusOK || json.Unmarshal(data, &out) != nil || out.Outcome != "released" {
-			return 0, fmt.Errorf("run %d answered %d, not 200 released: %s", i, resp.StatusCode, clip(data, 600))
-		}
-		if out.Tests != nil && out.Tests.Ran {
-			gate = "; the test gate ran " + strings.Join(out.Tests.Classes, ", ") + " before and after each release"
-		}
-		return d, nil
+		return d, err
 	}
 
 	// Memory after start-up and one run.
@@ -170,6 +147,33 @@ func measureService(e env, svc *service) ([]figure, error) {
 		{"busy_non_503", busy.non503 + busy.noRetryAfter + busy.errors, "count", fmt.Sprintf("answers that were not 503 with Retry-After: %d other status, %d without Retry-After, %d transport errors", busy.non503, busy.noRetryAfter, busy.errors)},
 		{"health_p99_ms", millis(h.P99), "ms", fmt.Sprintf("GET /health every %s on one more connection during the load, %d probes, p50 %.2f ms", healthEvery, h.N, millis(h.P50))},
 	}, nil
+}
+
+// releaseRun posts one refactoring of benchMethod and answers how long it
+// took and what the release's test gate did; anything but 200 released is
+// an error.
+func releaseRun(ctx context.Context, client *http.Client, svc *service, i int) (time.Duration, string, error) {
+	start := time.Now()
+	resp, data, err := post(ctx, client, svc.url+"/api/v1/refactor", refactorBody(benchMethod.Class, benchMethod.Selector))
+	d := time.Since(start)
+	if err != nil {
+		return 0, "", fmt.Errorf("run %d: %w", i, err)
+	}
+	var out struct {
+		Outcome string `json:"outcome"`
+		Tests   *struct {
+			Ran     bool     `json:"ran"`
+			Classes []string `json:"classes"`
+		} `json:"tests"`
+	}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(data, &out) != nil || out.Outcome != "released" {
+		return 0, "", fmt.Errorf("run %d answered %d, not 200 released: %s", i, resp.StatusCode, clip(data, 600))
+	}
+	gate := ""
+	if out.Tests != nil && out.Tests.Ran {
+		gate = "; the test gate ran " + strings.Join(out.Tests.Classes, ", ") + " before and after each release"
+	}
+	return d, gate, nil
 }
 
 type busyResult struct {

@@ -3,6 +3,7 @@ package pharosim
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,9 +42,9 @@ func charPos(src string, offset int) int {
 // "ERR|<position>|<message>". A missing class is caught by that expression's
 // handler too, so it comes back as "ERR|?|key #Foo not found in …".
 func (img *Image) DryCompile(className string, side Side, source string) string {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	c, ierr := img.lookupClass(className)
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	c, ierr := img.freshClass(className)
 	if ierr != nil && !wellKnownGlobals[className] {
 		return "ERR|?|" + ierr.Message
 	}
@@ -121,13 +122,13 @@ func (img *Image) scope(c *class, side Side) scope {
 	seen := map[string]bool{}
 	for c != nil && c.def != nil && !seen[c.name] {
 		seen[c.name] = true
-		d := c.def.Def
+		d := c.def.def
 		vars := d.InstVars
 		if side == ClassSide {
 			vars = d.ClassInstVars
 		}
 		for _, v := range append(append([]string{}, vars...), d.ClassVars...) {
-			s.vars[v] = true
+			s.vars[tonel.VarName(v)] = true // a slot is written `#name => Slot …`
 		}
 		s.pools = s.pools || len(d.Pools) > 0
 		c = img.classes[d.Superclass]
@@ -161,7 +162,7 @@ func storedSource(source string) string {
 func (img *Image) Compile(className string, side Side, source, protocol string) (string, error) {
 	img.mu.Lock()
 	defer img.mu.Unlock()
-	c, ierr := img.lookupClass(className)
+	c, ierr := img.classOnDisk(className)
 	if ierr != nil {
 		return "", ierr
 	}
@@ -169,28 +170,37 @@ func (img *Image) Compile(className string, side Side, source, protocol string) 
 	if err != nil {
 		return "", codeError(classLabel(className, side), doItSelectorLabel, source, syntaxError(err))
 	}
-	f, existing := c.findMethod(side, m.Selector)
 	stored := storedSource(source)
-	change := func(f *tonel.File) error { return f.AddMethod(side, stored, protocol) }
-	if existing != nil {
-		change = func(f *tonel.File) error { return f.ReplaceMethod(side, m.Selector, stored, protocol) }
-	} else if f = c.home(); f == nil {
+	var f *srcFile
+	var change func(*tonel.File) error
+	if id := img.findMethod(c, side, m.Selector); id >= 0 {
+		f = img.methods.rec(id).file
+		change = func(tf *tonel.File) error { return tf.ReplaceMethod(side, m.Selector, stored, protocol) }
+	} else if f = c.home(); f != nil {
+		change = func(tf *tonel.File) error { return tf.AddMethod(side, stored, protocol) }
+	} else {
 		return "", fmt.Errorf("class %s has no file to hold new methods", className)
 	}
 	if err := img.writeThrough(f, change); err != nil {
 		return "", fmt.Errorf("compiling %s>>%s: %w", classLabel(className, side), m.Selector, err)
 	}
-	img.log.Info("compiled", "class", classLabel(className, side), "selector", m.Selector, "file", f.Path)
+	img.log.Info("compiled", "class", classLabel(className, side), "selector", m.Selector, "file", f.path)
 	return m.Selector, nil
 }
 
-// home is the file new methods of the class go to: its own, else the first
-// file extending it.
-func (c *class) home() *tonel.File {
-	if files := c.files(); len(files) > 0 {
-		return files[0]
+// classOnDisk reads the class's files again, whatever their stamps say,
+// and finds the class: a change is about to be written over them, and an
+// edit made on disk since the image last looked must not be lost.
+func (img *Image) classOnDisk(className string) (*class, *ImageError) {
+	if img.disk.watching() {
+		img.refresh()
 	}
-	return nil
+	if c, ok := img.classes[className]; ok {
+		for _, f := range c.files() {
+			img.checkFile(f.path, true)
+		}
+	}
+	return img.lookupClass(className)
 }
 
 // Remove removes a method and writes its file through. It reports whether
@@ -198,37 +208,43 @@ func (c *class) home() *tonel.File {
 func (img *Image) Remove(className string, side Side, selector string) (bool, error) {
 	img.mu.Lock()
 	defer img.mu.Unlock()
-	c, ierr := img.lookupClass(className)
+	c, ierr := img.classOnDisk(className)
 	if ierr != nil {
 		return false, ierr
 	}
-	f, existing := c.findMethod(side, selector)
-	if existing == nil {
+	id := img.findMethod(c, side, selector)
+	if id < 0 {
 		return false, nil
 	}
-	err := img.writeThrough(f, func(f *tonel.File) error { return f.RemoveMethod(side, selector) })
+	f := img.methods.rec(id).file
+	err := img.writeThrough(f, func(tf *tonel.File) error { return tf.RemoveMethod(side, selector) })
 	if err != nil {
 		return false, fmt.Errorf("removing %s>>%s: %w", classLabel(className, side), selector, err)
 	}
-	img.log.Info("removed", "class", classLabel(className, side), "selector", selector, "file", f.Path)
+	img.log.Info("removed", "class", classLabel(className, side), "selector", selector, "file", f.path)
 	return true, nil
 }
 
-// writeThrough applies a change to a parsed file and saves it atomically. If
-// the save fails, the file in memory goes back to what is on disk, so the
-// image never claims a change the files do not hold. The caller holds the
-// write lock.
-func (img *Image) writeThrough(f *tonel.File, change func(*tonel.File) error) error {
-	before := *f
-	if err := change(f); err != nil {
-		*f = before
+// writeThrough applies a change to the file's text and saves it atomically;
+// only then does the image take the new text in. If the change or the save
+// fails, the image keeps what the disk holds. The caller holds the lock and
+// has just checked the file against the disk.
+func (img *Image) writeThrough(f *srcFile, change func(*tonel.File) error) error {
+	tf, err := tonel.ParseFile(f.path, []byte(f.text))
+	if err != nil {
+		return fmt.Errorf("reading %s again: %w", f.path, err)
+	}
+	if err := change(tf); err != nil {
 		return err
 	}
-	if err := f.Save(); err != nil {
-		*f = before
-		return fmt.Errorf("writing %s: %w", f.Path, err)
+	if err := tf.Save(); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
-	return nil
+	var st stamp
+	if info, err := os.Stat(f.path); err == nil {
+		st = stampOf(info)
+	}
+	return img.replaceFile(f, tf, st)
 }
 
 // classLabel prints a class and side: `Foo` or `Foo class`.

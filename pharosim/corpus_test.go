@@ -3,6 +3,8 @@ package pharosim
 import (
 	"testing"
 
+	"pharo-refactor/smalltalk/tonel"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,17 +17,19 @@ func TestCorpusLoadsAndEveryMethodCompiles(t *testing.T) {
 	copyTree(t, "../testdata/corpus", root)
 	img, err := LoadImage(root, nil)
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
+	assert.Empty(t, img.Skipped())
+	tree, err := tonel.ReadTree(root)
+	require.NoError(t, err)
 	count := 0
-	for _, p := range img.packages {
-		for _, f := range p.Files {
-			for _, m := range f.Methods {
-				count++
-				key := keyOf(f, m)
-				src, err := img.MethodSource(key)
-				require.NoError(t, err, key.String())
-				assert.Equal(t, m.Source, src, key.String())
-				assert.Equal(t, "OK", img.DryCompile(key.Class, m.Side, m.Source), key.String())
-			}
+	for _, f := range tree.Files() {
+		for _, m := range f.Methods {
+			count++
+			key := MethodKey{Class: f.Def.Name, ClassSide: m.Side == ClassSide, Selector: m.Selector}
+			src, err := img.MethodSource(key)
+			require.NoError(t, err, key.String())
+			assert.Equal(t, m.Source, src, key.String())
+			assert.Equal(t, "OK", img.DryCompile(key.Class, m.Side, m.Source), key.String())
 		}
 	}
 	assert.GreaterOrEqual(t, count, 300, "the corpus holds at least 300 methods")

@@ -109,6 +109,13 @@ func (s *Server) listMethods(a args) (any, error) {
 	return s.img.PackageMethods(a.str("package_name"))
 }
 
+// getSettings answers the simulator's own state, since it has no UI
+// settings: the tree, its size, whether it watches the disk, and the files
+// it could not read and left out.
+func (s *Server) getSettings(args) (any, error) {
+	return map[string]any{"pharo_sim": s.img.Status()}, nil
+}
+
 func (s *Server) runClassTest(a args) (any, error) {
 	name := a.str("class_name")
 	if err := s.img.requireClass(name); err != nil {

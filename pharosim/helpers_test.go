@@ -39,6 +39,7 @@ func loadTestImage(t *testing.T) (*Image, string) {
 	root := testTree(t)
 	img, err := LoadImage(root, nil)
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
 	return img, root
 }
 

@@ -1,11 +1,8 @@
 package pharosim
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -14,113 +11,112 @@ import (
 )
 
 // Image is the simulated Pharo image: the packages, classes and methods of a
-// Tonel tree. The tree's files are the image's only state: every change is
-// applied to the parsed file and written through to disk at once, so memory
-// and disk never disagree. All methods are safe for concurrent use; changes
-// are serialized.
+// Tonel tree. The tree's files are the image's only state. Every change is
+// applied to a file's text and written through to disk at once; every edit
+// made to the files on disk (by a person, by a test) is an edit of the image,
+// found before the next read or compile (see disk.go). All methods are safe
+// for concurrent use; calls are serialized.
+//
+// Memory is kept close to the source: each file's text is held once, each
+// method is a small record of offsets into it, and the implementors and
+// references are indexes maintained on every change (index.go), so a search
+// costs what it finds, not the size of the image.
 type Image struct {
-	mu       sync.RWMutex
+	mu       sync.Mutex
 	root     string
-	packages []*tonel.Package
-	classes  map[string]*class
-	pkgOf    map[*tonel.File]*tonel.Package
-	refs     *refCache
-	log      *slog.Logger
+	packages map[string]*pkg // by folder
+	files    map[string]*srcFile
+	skipped  map[string]SkippedFile // files of the tree the image could not read, by path
+	// skippedStamps say what the disk held when a skipped file was read, so
+	// that it is read again only when it changes.
+	skippedStamps map[string]stamp
+	onlyFile      string     // the file, when the image is one file
+	arena         *loadArena // while loading only
+	classes       map[string]*class
+	methods       methodTable
+	cats          catalog // the protocols of the methods
+	idx           index
+	disk          *diskWatch
+	log           *slog.Logger
+}
+
+// pkg is one package folder.
+type pkg struct {
+	name  string // from package.st, else the folder's name
+	dir   string
+	files []*srcFile // sorted by path
 }
 
 // class is one class (or trait) of the image: the file defining it, if the
 // tree has one, and the files extending it.
 type class struct {
 	name       string
-	def        *tonel.File // nil for a class the tree only extends
-	extensions []*tonel.File
+	def        *srcFile // nil for a class the tree only extends
+	extensions []*srcFile
 }
 
-// files returns the files holding the class's methods: its own file first.
-func (c *class) files() []*tonel.File {
-	if c.def == nil {
-		return c.extensions
+// files returns the files holding the class's methods, its own file first,
+// in a new slice: a caller may reload them while it walks the list.
+func (c *class) files() []*srcFile {
+	out := make([]*srcFile, 0, 1+len(c.extensions))
+	if c.def != nil {
+		out = append(out, c.def)
 	}
-	return append([]*tonel.File{c.def}, c.extensions...)
+	return append(out, c.extensions...)
 }
 
 // isTrait reports whether the class is defined as a trait.
-func (c *class) isTrait() bool { return c.def != nil && c.def.Kind() == tonel.KindTrait }
+func (c *class) isTrait() bool { return c.def != nil && c.def.kind == tonel.KindTrait }
+
+// SkippedFile is a file of the tree that the image could not read: it is
+// left out, and the rest of the tree is served.
+type SkippedFile struct {
+	Path   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// String prints FILE:LINE:COL: REASON.
+func (s SkippedFile) String() string {
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", s.Path, s.Line, s.Column, s.Reason)
+	}
+	return s.Path + ": " + s.Reason
+}
 
 // LoadImage reads the Tonel tree at dir (a repository root, a package folder
-// or a single file; see tonel.ReadTree). Any file that does not parse stops
-// the load: the simulator must not run on a tree it only half understands.
+// or a single file; see tonel.ReadTree) and starts watching it. A file that
+// cannot be read is left out and listed by Skipped; the tree itself must be
+// readable. Close stops the watching.
 func LoadImage(dir string, log *slog.Logger) (*Image, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	tree, err := tonel.ReadTree(dir)
-	if err != nil {
-		return nil, fmt.Errorf("loading the image from %s: %w", dir, err)
-	}
 	img := &Image{
-		root:     tree.Root,
-		packages: tree.Packages,
-		classes:  map[string]*class{},
-		pkgOf:    map[*tonel.File]*tonel.Package{},
-		refs:     newRefCache(),
-		log:      log,
+		packages:      map[string]*pkg{},
+		files:         map[string]*srcFile{},
+		skipped:       map[string]SkippedFile{},
+		skippedStamps: map[string]stamp{},
+		classes:       map[string]*class{},
+		idx:           newIndex(),
+		log:           log,
 	}
-	if err := img.index(); err != nil {
+	if err := img.load(dir); err != nil {
 		return nil, fmt.Errorf("loading the image from %s: %w", dir, err)
 	}
 	img.removeStaleTemporaries()
+	img.disk = watchDisk(img.packageDirs(), log)
+	releaseLoadGarbage()
 	return img, nil
 }
 
-// index builds the class table from the packages.
-func (img *Image) index() error {
-	for _, p := range img.packages {
-		for _, f := range p.Files {
-			img.pkgOf[f] = p
-		}
-		for _, f := range append(append([]*tonel.File{}, p.Classes...), p.Traits...) {
-			c := img.classNamed(f.Def.Name)
-			if c.def != nil {
-				return fmt.Errorf("class %s is defined twice: %s and %s", c.name, c.def.Path, f.Path)
-			}
-			c.def = f
-		}
-		for _, f := range p.Extensions {
-			c := img.classNamed(f.Def.Name)
-			c.extensions = append(c.extensions, f)
-		}
-	}
-	return nil
-}
-
-// classNamed returns the class entry, creating it.
-func (img *Image) classNamed(name string) *class {
-	c, ok := img.classes[name]
-	if !ok {
-		c = &class{name: name}
-		img.classes[name] = c
-	}
-	return c
-}
-
-// removeStaleTemporaries deletes the temporary files an atomic write leaves
-// behind when the process is killed between creating and renaming them.
-func (img *Image) removeStaleTemporaries() {
-	for _, p := range img.packages {
-		stale, err := filepath.Glob(filepath.Join(p.Dir, ".*.st.tmp-*"))
-		if err != nil {
-			img.log.Warn("looking for stale temporary files", "dir", p.Dir, "error", err)
-			continue
-		}
-		for _, path := range stale {
-			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				img.log.Warn("removing a stale temporary file", "path", path, "error", err)
-				continue
-			}
-			img.log.Info("removed a stale temporary file of an interrupted write", "path", path)
-		}
-	}
+// Close stops watching the disk. The image answers from its last state
+// afterwards, checking each file it touches.
+func (img *Image) Close() error {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	return img.disk.close()
 }
 
 // Root returns the directory holding the package folders.
@@ -128,14 +124,48 @@ func (img *Image) Root() string { return img.root }
 
 // Stats counts packages, classes and methods, for the start-up log.
 func (img *Image) Stats() (packages, classes, methods int) {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	for _, p := range img.packages {
-		for _, f := range p.Files {
-			methods += len(f.Methods)
-		}
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	return len(img.packages), len(img.classes), img.methods.live
+}
+
+// Skipped lists the files of the tree that could not be read, by path.
+func (img *Image) Skipped() []SkippedFile {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
+	return img.skippedList()
+}
+
+func (img *Image) skippedList() []SkippedFile {
+	out := make([]SkippedFile, 0, len(img.skipped))
+	for _, s := range img.skipped {
+		out = append(out, s)
 	}
-	return len(img.packages), len(img.classes), methods
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// Status is what the simulator says about itself (get_settings).
+type Status struct {
+	Server       string        `json:"server"`
+	Root         string        `json:"root"`
+	Packages     int           `json:"packages"`
+	Classes      int           `json:"classes"`
+	Methods      int           `json:"methods"`
+	WatchingDisk bool          `json:"watching_disk"`
+	SkippedFiles []SkippedFile `json:"skipped_files"`
+}
+
+// Status reports the image's size and the files it skipped.
+func (img *Image) Status() Status {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
+	return Status{
+		Server: ServerVersion, Root: img.root, Packages: len(img.packages), Classes: len(img.classes),
+		Methods: img.methods.live, WatchingDisk: img.disk.watching(), SkippedFiles: img.skippedList(),
+	}
 }
 
 // Side is the instance side or the class side of a class.
@@ -163,28 +193,63 @@ func (img *Image) lookupClass(name string) (*class, *ImageError) {
 	return nil, errClassNotFound(name)
 }
 
-// findMethod returns the file and method for a class, side and selector.
-func (c *class) findMethod(side Side, selector string) (*tonel.File, *tonel.Method) {
-	for _, f := range c.files() {
-		if m := f.Method(side, selector); m != nil {
-			return f, m
+// freshClass finds a class after bringing its files up to date with the
+// disk: the watched changes, then the class's own files by their stamps
+// (cheap, and right even where a watch misses changes, as on some network
+// or container mounts).
+func (img *Image) freshClass(name string) (*class, *ImageError) {
+	if img.disk.watching() {
+		img.refresh()
+	}
+	if c, ok := img.classes[name]; ok {
+		for _, f := range c.files() {
+			img.checkFile(f.path, false)
 		}
 	}
-	return nil, nil
+	return img.lookupClass(name)
+}
+
+// findMethod returns the record of a method of the class, or -1.
+func (img *Image) findMethod(c *class, side Side, selector string) int32 {
+	files := c.files()
+	// The implementors of the selector are usually fewer than the methods
+	// of the class; scan whichever list is shorter.
+	impl := img.idx.implementors.ids(selector)
+	size := 0
+	for _, f := range files {
+		size += len(f.methods)
+	}
+	if len(impl) < size {
+		for _, id := range impl {
+			m := img.methods.rec(id)
+			if m.side == side && m.file.def.Name == c.name {
+				return id
+			}
+		}
+		return -1
+	}
+	for _, f := range files {
+		for _, id := range f.methods {
+			if m := img.methods.rec(id); m.side == side && m.selector() == selector {
+				return id
+			}
+		}
+	}
+	return -1
 }
 
 // lookupMethod finds a method, answering the image's errors when the class
 // or the method is missing.
-func (img *Image) lookupMethod(key MethodKey) (*tonel.File, *tonel.Method, *ImageError) {
-	c, ierr := img.lookupClass(key.Class)
+func (img *Image) lookupMethod(key MethodKey) (*method, *ImageError) {
+	c, ierr := img.freshClass(key.Class)
 	if ierr != nil {
-		return nil, nil, ierr
+		return nil, ierr
 	}
-	f, m := c.findMethod(sideOf(key.ClassSide), key.Selector)
-	if m == nil {
-		return nil, nil, errMethodNotFound(key.Selector)
+	id := img.findMethod(c, sideOf(key.ClassSide), key.Selector)
+	if id < 0 {
+		return nil, errMethodNotFound(key.Selector)
 	}
-	return f, m, nil
+	return img.methods.rec(id), nil
 }
 
 func sideOf(classSide bool) Side {
@@ -196,83 +261,86 @@ func sideOf(classSide bool) Side {
 
 // MethodSource answers a method's source with LF line endings.
 func (img *Image) MethodSource(key MethodKey) (string, error) {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	_, m, ierr := img.lookupMethod(key)
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	m, ierr := img.lookupMethod(key)
 	if ierr != nil {
 		return "", ierr
 	}
-	return m.Source, nil
+	return m.source(), nil
 }
 
 // Protocol answers the protocol (category) of a method.
 func (img *Image) Protocol(key MethodKey) (string, error) {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	_, m, ierr := img.lookupMethod(key)
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	m, ierr := img.lookupMethod(key)
 	if ierr != nil {
 		return "", ierr
 	}
-	if m.Category == "" {
-		return tonel.DefaultCategory, nil
+	if c := img.cats.name(m.category); c != "" {
+		return c, nil
 	}
-	return m.Category, nil
+	return tonel.DefaultCategory, nil
 }
 
-// sourceLookup reads current sources for the oracle; the caller holds the lock.
+// sourceLookup reads current sources for the oracle; the caller holds the
+// lock and has refreshed the image.
 func (img *Image) sourceLookup(key MethodKey) (string, bool) {
 	c, ok := img.classes[key.Class]
 	if !ok {
 		return "", false
 	}
-	_, m := c.findMethod(sideOf(key.ClassSide), key.Selector)
-	if m == nil {
+	id := img.findMethod(c, sideOf(key.ClassSide), key.Selector)
+	if id < 0 {
 		return "", false
 	}
-	return m.Source, true
+	return img.methods.rec(id).source(), true
 }
 
 // HasGlobal reports whether `Smalltalk globals includesKey:` would be true:
 // a class of the tree or a global every Pharo image has.
 func (img *Image) HasGlobal(name string) bool {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
 	_, ok := img.classes[name]
 	return ok || wellKnownGlobals[name]
 }
 
 // ClassComment answers a class's comment (LF line endings; empty when none).
 func (img *Image) ClassComment(name string) (string, error) {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	c, ierr := img.lookupClass(name)
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	c, ierr := img.freshClass(name)
 	if ierr != nil {
 		return "", ierr
 	}
 	if c.def == nil {
 		return "", nil
 	}
-	return c.def.Def.Comment, nil
+	return c.def.def.Comment, nil
 }
 
 // ClassSource answers the class as Tonel text, the way Pharo 12's
 // `TonelWriter sourceCodeOf:` writes it: comment, definition, then every
 // method of the class (extensions included), class side first, sorted.
 func (img *Image) ClassSource(name string) (string, error) {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	c, ierr := img.lookupClass(name)
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	c, ierr := img.freshClass(name)
 	if ierr != nil {
 		return "", ierr
 	}
 	def := tonel.Definition{Kind: tonel.KindExtension, Name: c.name}
 	if c.def != nil {
-		def = c.def.Def
+		def = c.def.def
 	}
 	var methods []tonel.Method
 	for _, f := range c.files() {
-		for _, m := range f.Methods {
-			methods = append(methods, tonel.Method{Side: m.Side, Source: m.Source, Category: m.Category})
+		for _, id := range f.methods {
+			m := img.methods.rec(id)
+			methods = append(methods, tonel.Method{Side: m.side, Source: m.source(), Category: img.cats.name(m.category)})
 		}
 	}
 	text, err := tonel.Render(def, methods)
@@ -284,20 +352,21 @@ func (img *Image) ClassSource(name string) (string, error) {
 
 // PackageNames lists the packages, sorted.
 func (img *Image) PackageNames() []string {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
 	names := make([]string, 0, len(img.packages))
 	for _, p := range img.packages {
-		names = append(names, p.Name)
+		names = append(names, p.name)
 	}
-	sort.Strings(names)
-	return names
+	return sortedUnique(names)
 }
 
 // lookupPackage finds a package by name.
-func (img *Image) lookupPackage(name string) (*tonel.Package, *ImageError) {
+func (img *Image) lookupPackage(name string) (*pkg, *ImageError) {
+	img.refresh()
 	for _, p := range img.packages {
-		if p.Name == name {
+		if p.name == name {
 			return p, nil
 		}
 	}
@@ -305,56 +374,55 @@ func (img *Image) lookupPackage(name string) (*tonel.Package, *ImageError) {
 }
 
 // PackageClasses lists the classes and traits a package defines, sorted.
-func (img *Image) PackageClasses(pkg string) ([]string, error) {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	p, ierr := img.lookupPackage(pkg)
+func (img *Image) PackageClasses(pkgName string) ([]string, error) {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	p, ierr := img.lookupPackage(pkgName)
 	if ierr != nil {
 		return nil, ierr
 	}
 	var names []string
-	for _, f := range append(append([]*tonel.File{}, p.Classes...), p.Traits...) {
-		names = append(names, f.Def.Name)
+	for _, f := range p.files {
+		if f.kind == tonel.KindClass || f.kind == tonel.KindTrait {
+			names = append(names, f.def.Name)
+		}
 	}
 	return sortedUnique(names), nil
 }
 
 // ExtendedClasses lists the classes a package extends, sorted.
-func (img *Image) ExtendedClasses(pkg string) ([]string, error) {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	p, ierr := img.lookupPackage(pkg)
+func (img *Image) ExtendedClasses(pkgName string) ([]string, error) {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	p, ierr := img.lookupPackage(pkgName)
 	if ierr != nil {
 		return nil, ierr
 	}
 	var names []string
-	for _, f := range p.Extensions {
-		names = append(names, f.Def.Name)
+	for _, f := range p.files {
+		if f.kind == tonel.KindExtension {
+			names = append(names, f.def.Name)
+		}
 	}
 	return sortedUnique(names), nil
 }
 
 // PackageMethods lists a package's methods as Pharo prints them
 // (`Foo>>#bar`, `Foo class>>#bar`), extensions included, sorted.
-func (img *Image) PackageMethods(pkg string) ([]string, error) {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	p, ierr := img.lookupPackage(pkg)
+func (img *Image) PackageMethods(pkgName string) ([]string, error) {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	p, ierr := img.lookupPackage(pkgName)
 	if ierr != nil {
 		return nil, ierr
 	}
 	var out []string
-	for _, f := range p.Files {
-		for _, m := range f.Methods {
-			out = append(out, keyOf(f, m).String())
+	for _, f := range p.files {
+		for _, id := range f.methods {
+			out = append(out, img.methods.rec(id).key().String())
 		}
 	}
 	return sortedUnique(out), nil
-}
-
-// keyOf names a method of a file.
-func keyOf(f *tonel.File, m *tonel.Method) MethodKey {
-	return MethodKey{Class: f.Def.Name, ClassSide: m.Side == ClassSide, Selector: m.Selector}
 }
 
 // ClassesLike lists class names starting with query, ignoring case, as
@@ -369,8 +437,9 @@ func (img *Image) TraitsLike(query string) []string {
 }
 
 func (img *Image) namesLike(query string, keep func(*class) bool) []string {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
 	q := strings.ToLower(query)
 	out := []string{}
 	for name, c := range img.classes {
@@ -385,66 +454,17 @@ func (img *Image) namesLike(query string, keep func(*class) bool) []string {
 // SelectorsLike lists implemented selectors starting with query
 // (case-sensitive, as `allSelectorsStartingWith:do:`), sorted.
 func (img *Image) SelectorsLike(query string) []string {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	var out []string
-	img.eachMethod(func(_ *tonel.Package, _ *tonel.File, m *tonel.Method) {
-		if strings.HasPrefix(m.Selector, query) {
-			out = append(out, m.Selector)
-		}
-	})
-	return sortedUnique(out)
-}
-
-// Reference is one method found by a search: {class, method, package}.
-// Class is `Foo class` for a class-side method, as `methodClass name` prints.
-type Reference struct {
-	Class   string `json:"class"`
-	Method  string `json:"method"`
-	Package string `json:"package"`
-}
-
-// Implementors lists the methods with that selector.
-func (img *Image) Implementors(selector string) []Reference {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	return img.collect(func(_ *tonel.File, m *tonel.Method) bool { return m.Selector == selector })
-}
-
-// eachMethod calls fn for every method of the image, in tree order.
-func (img *Image) eachMethod(fn func(*tonel.Package, *tonel.File, *tonel.Method)) {
-	for _, p := range img.packages {
-		for _, f := range p.Files {
-			for _, m := range f.Methods {
-				fn(p, f, m)
-			}
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
+	out := []string{}
+	for sel := range img.idx.implementors {
+		if strings.HasPrefix(sel, query) {
+			out = append(out, sel)
 		}
 	}
-}
-
-// collect lists the methods keep accepts as references, sorted.
-func (img *Image) collect(keep func(*tonel.File, *tonel.Method) bool) []Reference {
-	out := []Reference{}
-	img.eachMethod(func(p *tonel.Package, f *tonel.File, m *tonel.Method) {
-		if keep(f, m) {
-			out = append(out, referenceTo(p, f, m))
-		}
-	})
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Class != out[j].Class {
-			return out[i].Class < out[j].Class
-		}
-		return out[i].Method < out[j].Method
-	})
+	sort.Strings(out)
 	return out
-}
-
-func referenceTo(p *tonel.Package, f *tonel.File, m *tonel.Method) Reference {
-	cls := f.Def.Name
-	if m.Side == ClassSide {
-		cls += " class"
-	}
-	return Reference{Class: cls, Method: m.Selector, Package: p.Name}
 }
 
 func sortedUnique(names []string) []string {
@@ -460,9 +480,9 @@ func sortedUnique(names []string) []string {
 
 // requireClass fails as `Smalltalk globals at:` does for an unknown class.
 func (img *Image) requireClass(name string) error {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
-	if _, ierr := img.lookupClass(name); ierr != nil {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	if _, ierr := img.freshClass(name); ierr != nil {
 		return ierr
 	}
 	return nil
@@ -471,7 +491,8 @@ func (img *Image) requireClass(name string) error {
 // RunTests decides the oracle's tests of the named classes against the
 // current sources.
 func (img *Image) RunTests(o *Oracle, classes []string) TestResult {
-	img.mu.RLock()
-	defer img.mu.RUnlock()
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
 	return o.Run(classes, img.sourceLookup)
 }

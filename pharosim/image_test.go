@@ -190,6 +190,7 @@ func TestCompileReplacesOnlyTheMethodText(t *testing.T) {
 
 	reloaded, err := LoadImage(root, nil)
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = reloaded.Close() })
 	src2, err := reloaded.MethodSource(mustKey(t, "Calculator>>sum:with:"))
 	require.NoError(t, err)
 	assert.Equal(t, src, src2, "the change is on disk")
@@ -225,6 +226,7 @@ func TestCompileKeepsOrSetsTheProtocol(t *testing.T) {
 	// everything written must read back from disk the same
 	reloaded, err := LoadImage(img.Root(), nil)
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = reloaded.Close() })
 	for _, tc := range cases {
 		want, err := img.MethodSource(mustKey(t, tc.key))
 		require.NoError(t, err)
@@ -298,13 +300,16 @@ func TestCompileRefusals(t *testing.T) {
 	assert.Equal(t, before, readFile(t, path), "nothing was written")
 }
 
-func TestLoadRefusesBrokenTrees(t *testing.T) {
+func TestLoadSkipsBrokenFilesAndRefusesNoTree(t *testing.T) {
 	root := testTree(t)
 	path := fileOf(root, "Sample-Shop", "Calculator.class.st")
 	require.NoError(t, writeFile(path, "Class {\n\t#name : 'Calculator'\n}\n\nCalculator >> broken [\n\t^ 1\n"))
-	_, err := LoadImage(root, nil)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "Calculator.class.st")
+	img, err := LoadImage(root, nil)
+	require.NoError(t, err, "one bad file does not stop the image")
+	t.Cleanup(func() { _ = img.Close() })
+	assert.Equal(t, []SkippedFile{{Path: path, Line: 5, Column: 1, Reason: "unterminated method body: no matching ']' in Calculator >> broken"}}, img.Skipped())
+	assert.False(t, img.HasGlobal("Calculator"))
+	assert.True(t, img.HasGlobal("ShoppingCart"))
 
 	_, err = LoadImage(filepath.Join(root, "nowhere"), nil)
 	require.Error(t, err)
@@ -314,8 +319,9 @@ func TestLoadRemovesStaleTemporaries(t *testing.T) {
 	root := testTree(t)
 	stale := fileOf(root, "Sample-Shop", ".Calculator.class.st.tmp-123")
 	require.NoError(t, writeFile(stale, "half a file"))
-	_, err := LoadImage(root, nil)
+	img, err := LoadImage(root, nil)
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
 	assert.NoFileExists(t, stale)
 }
 

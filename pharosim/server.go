@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -65,19 +66,25 @@ func New(opts Options) (*Server, error) {
 	}
 	oracle, err := loadOracleFor(opts.OracleFile, opts.Dir, img.Root(), log)
 	if err != nil {
+		_ = img.Close()
 		return nil, err
 	}
 	rec, err := NewRecognizer()
 	if err != nil {
+		_ = img.Close()
 		return nil, fmt.Errorf("building the eval recognizer: %w", err)
 	}
 	s := &Server{img: img, oracle: oracle, rec: rec, log: log}
 	s.warnAboutOracle()
-	s.mcp = server.NewMCPServer(ServerName, ServerVersion,
+	mcpOpts := []server.ServerOption{
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
 		server.WithToolHandlerMiddleware(s.logCalls),
-	)
+	}
+	if note := skippedNote(img.Skipped()); note != "" {
+		mcpOpts = append(mcpOpts, server.WithInstructions(note))
+	}
+	s.mcp = server.NewMCPServer(ServerName, ServerVersion, mcpOpts...)
 	if opts.Faults.Active() {
 		exit := opts.Exit
 		if exit == nil {
@@ -141,6 +148,30 @@ func (s *Server) warnAboutOracle() {
 		}
 	}
 }
+
+// maxNotedFiles bounds the skipped files the handshake names one by one.
+const maxNotedFiles = 20
+
+// skippedNote is the handshake's instructions when files were left out:
+// an MCP client shows them, and get_settings lists every file.
+func skippedNote(skipped []SkippedFile) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "pharo-sim: %d file(s) of the Tonel tree could not be read and were left out of the image (get_settings lists them all):", len(skipped))
+	for i, sk := range skipped {
+		if i == maxNotedFiles {
+			fmt.Fprintf(&b, "\n… and %d more", len(skipped)-i)
+			break
+		}
+		b.WriteString("\n" + sk.String())
+	}
+	return b.String()
+}
+
+// Close stops the image's watch of the disk.
+func (s *Server) Close() error { return s.img.Close() }
 
 // logCalls logs every tool call at debug level.
 func (s *Server) logCalls(next server.ToolHandlerFunc) server.ToolHandlerFunc {

@@ -22,17 +22,22 @@ func inProcess(t *testing.T, opts Options) (*client.Client, *Server) {
 	}
 	s, err := New(opts)
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
 	c, err := client.NewInProcessClient(s.MCPServer())
 	require.NoError(t, err)
 	ctx := context.Background()
 	require.NoError(t, c.Start(ctx))
 	t.Cleanup(func() { _ = c.Close() })
+	_, err = c.Initialize(ctx, initializeRequest())
+	require.NoError(t, err)
+	return c, s
+}
+
+func initializeRequest() mcp.InitializeRequest {
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	req.Params.ClientInfo = mcp.Implementation{Name: "pharosim-test", Version: "1"}
-	_, err = c.Initialize(ctx, req)
-	require.NoError(t, err)
-	return c, s
+	return req
 }
 
 // envelope is a decoded tool answer.
@@ -125,7 +130,6 @@ func TestUnsupportedTools(t *testing.T) {
 		"import_package":  {"package_name": "Sample-Shop", "path": "/tmp"},
 		"install_project": {"project_name": "X", "repository_url": "github://x/y:main/src"},
 		"read_screen":     {},
-		"get_settings":    {},
 		"apply_settings":  {"settings": map[string]any{"stack_size": 10}},
 	} {
 		env, _ := call(t, c, tool, args)

@@ -93,7 +93,7 @@ func (s *Server) tools() []toolSpec {
 			mcp.WithString("target_type", mcp.DefaultString("world"), mcp.Description("world, spec or roassal")),
 			mcp.WithBoolean("capture_screenshot", mcp.DefaultBool(true), mcp.Description("Whether to save a screenshot"))),
 			notSupported("read_screen")},
-		{newTool("get_settings", "Get the settings of PharoSmalltalkInteropServer."), notSupported("get_settings")},
+		{newTool("get_settings", "Get the settings of PharoSmalltalkInteropServer."), s.getSettings},
 		{newTool("apply_settings", "Apply settings to PharoSmalltalkInteropServer.",
 			mcp.WithObject("settings", mcp.Required(), mcp.Description("The settings to apply"))),
 			notSupported("apply_settings")},

@@ -18,35 +18,70 @@ type Info struct {
 	// Symbols are the literal symbols, including those inside literal
 	// arrays and pragma arguments.
 	Symbols []string
+	// Warnings are the parser's warnings (a Method's only), e.g. the
+	// unreachable statements a check may refuse to let a candidate add.
+	Warnings []Warning
 }
 
 // Info summarises the method; see Analyze.
 func (m *Method) Info() *Info { return Analyze(m) }
+
+// Unreachable lists the warnings about statements that follow a return.
+func (i *Info) Unreachable() []Warning {
+	var out []Warning
+	for _, w := range i.Warnings {
+		if w.Kind == WarnUnreachable {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // Analyze summarises what n declares, references, assigns, sends and
 // mentions as symbols.
 func Analyze(n Node) *Info {
 	var c collector
 	c.node(n)
-	return &Info{
+	info := &Info{
 		Args: c.args.list, Temps: c.temps.list, Referenced: c.refs.list,
 		Assigned: c.assigned.list, Sends: c.sends.list, Symbols: c.symbols.list,
 		Selector: c.selector,
 	}
+	if m, ok := n.(*Method); ok {
+		info.Warnings = m.Warnings
+	}
+	return info
 }
 
-// nameSet is an ordered set of names.
+// nameSet is an ordered set of names. Most methods name a handful of
+// things, so small sets are searched in order and only large ones get a map:
+// the analysis runs over every method of an image when it is indexed.
 type nameSet struct {
 	list []string
 	seen map[string]bool
 }
 
+// smallNameSet is the size up to which a linear search beats a map.
+const smallNameSet = 16
+
 func (s *nameSet) add(name string) {
-	if s.seen[name] {
+	if s.seen == nil {
+		for _, n := range s.list {
+			if n == name {
+				return
+			}
+		}
+		s.list = append(s.list, name)
+		if len(s.list) > smallNameSet {
+			s.seen = make(map[string]bool, 2*len(s.list))
+			for _, n := range s.list {
+				s.seen[n] = true
+			}
+		}
 		return
 	}
-	if s.seen == nil {
-		s.seen = make(map[string]bool)
+	if s.seen[name] {
+		return
 	}
 	s.seen[name] = true
 	s.list = append(s.list, name)

@@ -34,6 +34,27 @@ type Method struct {
 	Temps    []*Variable // the method temporaries (the same slice as Body.Temps)
 	Pragmas  []*Pragma   // in source order, before or after the temporaries
 	Body     *Sequence
+	// Warnings are what Pharo's compiler accepts but flags, in source order.
+	Warnings []Warning
+}
+
+// WarningKind says what a Warning is about.
+type WarningKind uint8
+
+// The warning kinds.
+const (
+	// WarnUnreachable marks the first statement after a return in a
+	// sequence: Pharo compiles it, but it never runs.
+	WarnUnreachable WarningKind = iota + 1
+)
+
+// Warning is something Pharo compiles but flags, such as unreachable code.
+type Warning struct {
+	Kind    WarningKind
+	Message string // in Pharo's words, e.g. "Unreachable code"
+	Offset  int    // byte offset into the parsed source
+	Line    int    // 1-based
+	Col     int    // 1-based, in runes
 }
 
 // Sequence is a list of statements with optional temporaries: a method body,

@@ -22,5 +22,11 @@
 // expected", "Character expected", the byte array message) follow the
 // service's own contract.
 //
+// What Pharo compiles but flags is not an error: statements after a return
+// come back as [Method.Warnings] (and [Info.Warnings], [Info.Unreachable]),
+// so that a check may still refuse a candidate that adds them. Pharo 13's
+// non-ASCII binary selector characters (± × ÷ ·) and binary pragmas
+// (`<+ 1>`) are read as Pharo reads them.
+//
 // The parser never panics on any input and bounds its recursion depth.
 package smalltalk

@@ -29,14 +29,19 @@ const (
 // statements. The error, if any, is a *SyntaxError.
 func ParseMethod(src string) (*Method, error) {
 	var m *Method
-	if err := catch(func() { m = newParser(src).parseMethod() }); err != nil {
+	if err := catch(func() {
+		p := newParser(src)
+		m = p.parseMethod()
+		m.Warnings = p.warnings
+	}); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 // ParseExpression parses a doIt: optional temporaries and statements, with
-// no method pattern. The error, if any, is a *SyntaxError.
+// no method pattern. The error, if any, is a *SyntaxError. Warnings (such
+// as unreachable statements) do not stop it and are not reported.
 func ParseExpression(src string) (*Sequence, error) {
 	var s *Sequence
 	if err := catch(func() { s = newParser(src).parseSequence(0, nil) }); err != nil {
@@ -66,11 +71,12 @@ func catch(f func()) (err error) {
 }
 
 type parser struct {
-	src     string
-	sc      scanner
-	tok     token
-	prevEnd int // end of the last consumed token
-	depth   int
+	src      string
+	sc       scanner
+	tok      token
+	prevEnd  int // end of the last consumed token
+	depth    int
+	warnings []Warning
 }
 
 func newParser(src string) *parser {
@@ -103,7 +109,11 @@ func (p *parser) isBar() bool {
 
 // stepBar consumes only the first | of the current token, as RBParser's
 // stepBar does, so that [:a || t | … ] and || (empty temporaries) work.
-func (p *parser) stepBar() {
+func (p *parser) stepBar() { p.stepFirstByte() }
+
+// stepFirstByte consumes the first (ASCII) character of the current binary
+// token and leaves the rest of the run as the current token.
+func (p *parser) stepFirstByte() {
 	if p.tok.end-p.tok.start == 1 {
 		p.next()
 		return
@@ -206,8 +216,12 @@ func (p *parser) variable() *Variable {
 	return v
 }
 
+// parsePragmas parses the pragmas at the current position. No statement
+// starts with a binary operator, so a binary token starting with < opens a
+// pragma even when the scanner glued the pragma's own binary selector to it
+// (<+ 1> scans as <+ then 1>).
 func (p *parser) parsePragmas(list []*Pragma) []*Pragma {
-	for p.isBinary("<") {
+	for p.tok.kind == tBinary && p.src[p.tok.start] == '<' {
 		list = append(list, p.parsePragma())
 	}
 	return list
@@ -216,7 +230,7 @@ func (p *parser) parsePragmas(list []*Pragma) []*Pragma {
 func (p *parser) parsePragma() *Pragma {
 	pr := &Pragma{}
 	pr.StartPos = p.tok.start
-	p.next()
+	p.stepFirstByte()
 	switch p.tok.kind {
 	case tIdent:
 		if isLiteralName(p.text()) {
@@ -347,10 +361,16 @@ func (p *parser) parseStatement(closer byte, out *[]Node) {
 	p.skipPeriods()
 	if n := len(*out); n > 0 {
 		if _, ok := (*out)[n-1].(*Return); ok {
-			p.failAt(start, msgUnreachable)
+			// Pharo compiles it and only warns: the statement never runs.
+			p.warn(WarnUnreachable, start, msgUnreachable)
 		}
 	}
 	*out = append(*out, node)
+}
+
+func (p *parser) warn(kind WarningKind, offset int, msg string) {
+	line, col := LineCol(p.src, offset)
+	p.warnings = append(p.warnings, Warning{Kind: kind, Message: msg, Offset: offset, Line: line, Col: col})
 }
 
 // parseExpr parses an assignment or a cascade: the expression of a

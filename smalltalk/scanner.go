@@ -68,7 +68,7 @@ const (
 	cSep                  // whitespace (and NUL, as in Pharo)
 	cLetter               // A-Z a-z _
 	cDigit                // 0-9
-	cBinary               // + - / \ * ~ < > = @ , % | & ? !
+	cBinary               // + - / \ * ~ < > = @ , % | & ? ! (and, beyond ASCII, ± × ÷ ·: see binaryAt)
 	cSpecial              // ( ) [ ] { } . ; ^ :
 	cQuote                // '
 	cDQuote               // "
@@ -162,6 +162,9 @@ func (s *scanner) next() token {
 		if s.letterAt(start) {
 			return s.scanIdentOrKeyword(start)
 		}
+		if s.binaryAt(start) {
+			return s.simple(tBinary, start, s.binaryRun(start))
+		}
 	}
 	_, size := utf8.DecodeRuneInString(s.src[start:])
 	s.pos = start + size
@@ -246,11 +249,41 @@ func (s *scanner) scanName(i int) int {
 	return i
 }
 
+// binaryRun returns the end of the run of binary characters starting at i.
 func (s *scanner) binaryRun(i int) int {
-	for i < len(s.src) && charClass[s.src[i]] == cBinary {
-		i++
+	for i < len(s.src) {
+		if charClass[s.src[i]] == cBinary {
+			i++
+			continue
+		}
+		if !s.binaryAt(i) {
+			return i
+		}
+		_, size := utf8.DecodeRuneInString(s.src[i:])
+		i += size
 	}
 	return i
+}
+
+// binaryAt reports whether a binary selector character starts at i: one of
+// the ASCII ones, or one of the non-ASCII characters Pharo 13 added.
+func (s *scanner) binaryAt(i int) bool {
+	c := s.src[i]
+	if c < utf8.RuneSelf {
+		return charClass[c] == cBinary
+	}
+	r, _ := utf8.DecodeRuneInString(s.src[i:])
+	return IsNonASCIIBinary(r)
+}
+
+// IsNonASCIIBinary reports the characters beyond ASCII that Pharo 13 reads
+// as binary selector characters: ± × ÷ ·.
+func IsNonASCIIBinary(r rune) bool {
+	switch r {
+	case '±', '×', '÷', '·':
+		return true
+	}
+	return false
 }
 
 // scanIdentOrKeyword scans foo, foo: (not foo:=) and, like RBScanner,
@@ -399,7 +432,7 @@ func (s *scanner) scanHash(start int) token {
 		return s.simple(tByteArray, start, i+1)
 	case c == '\'':
 		return s.scanString(tSymbol, start, i)
-	case charClass[c] == cBinary:
+	case s.binaryAt(i):
 		return token{kind: tSymbol, start: start, end: s.setPos(s.binaryRun(i)), aux: i}
 	case s.letterAt(i):
 		return token{kind: tSymbol, start: start, end: s.setPos(s.symbolRun(i)), aux: i}

@@ -5,14 +5,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"sort"
 
 	"pharo-refactor/smalltalk"
 	"pharo-refactor/smalltalk/tonel"
 )
 
 // check parses every method under PATH (a Tonel tree, a package folder or a
-// .st file) and prints `FILE:LINE:COL: Class>>selector: message` per failure,
-// then `N methods, N errors`. Exit 0 clean, 1 errors, 2 PATH unreadable.
+// .st file) and prints `FILE:LINE:COL: Class>>selector: message` per broken
+// method and `FILE:LINE:COL: message` per file whose Tonel cannot be read,
+// every one of them: a broken file is read again as far as it goes, so that
+// the methods around a broken one are still checked. Warnings (statements
+// after a return, which Pharo compiles) are printed too but do not fail.
+// Then `N methods, N errors` (and `, N warnings` when there are some).
+// Exit 0 clean, 1 errors, 2 PATH unreadable.
 func check(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -31,58 +38,129 @@ func check(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pharo-sim check: cannot read %s: %v\n", fs.Arg(0), err)
 		return 2
 	}
-	methods, failures := 0, 0
-	failures += reportFileErrors(stdout, err)
-	for _, f := range tree.Files() {
+	var r report
+	files := tree.Files()
+	for _, e := range flatten(err) {
+		var pe *tonel.ParseError
+		if !errors.As(e, &pe) {
+			r.problem("", fmt.Sprintf("%v", e))
+			continue
+		}
+		files = append(files, r.recover(pe)...)
+	}
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for _, f := range files {
 		for _, m := range f.Methods {
-			methods++
-			if msg, pos, bad := checkMethod(f, m); bad {
-				failures++
-				fmt.Fprintf(stdout, "%s:%d:%d: %s: %s\n", f.Path, pos.Line, pos.Col, methodName(m), msg)
-			}
+			r.method(f, m)
 		}
 	}
-	fmt.Fprintf(stdout, "%d methods, %d errors\n", methods, failures)
-	if failures > 0 {
+	r.print(stdout)
+	if r.errors > 0 {
 		return 1
 	}
 	return 0
 }
 
-// checkMethod parses one method; on failure it answers the message and the
-// error's position in the file.
-func checkMethod(f *tonel.File, m *tonel.Method) (string, tonel.Pos, bool) {
-	_, err := smalltalk.ParseMethod(m.Source)
-	if err == nil {
-		return "", tonel.Pos{}, false
-	}
-	var se *smalltalk.SyntaxError
-	if errors.As(err, &se) {
-		return se.Message, f.MethodPos(m, se.Offset), true
-	}
-	return err.Error(), f.PosAt(m.DeclStart), true
+// report collects the lines of a check, sorted by file and line at the end.
+type report struct {
+	lines    []reportLine
+	methods  int
+	errors   int
+	warnings int
 }
 
-// reportFileErrors prints the files whose Tonel structure could not be read.
-func reportFileErrors(w io.Writer, err error) int {
-	if err == nil {
-		return 0
+type reportLine struct {
+	path      string
+	line, col int
+	text      string
+}
+
+// problem records a file-level error.
+func (r *report) problem(path string, text string) {
+	r.errors++
+	r.lines = append(r.lines, reportLine{path: path, text: text})
+}
+
+// recover reads a file that did not parse as far as it goes: each Tonel
+// error is reported; the methods read around them are answered for
+// checking.
+func (r *report) recover(pe *tonel.ParseError) []*tonel.File {
+	data, err := os.ReadFile(pe.Path)
+	if err != nil {
+		r.errors++
+		r.lines = append(r.lines, reportLine{pe.Path, pe.Line, pe.Col, fmt.Sprintf("%s:%d:%d: %s", pe.Path, pe.Line, pe.Col, pe.Msg)})
+		return nil
 	}
-	var errs []error
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = joined.Unwrap()
-	} else {
-		errs = []error{err}
+	f, errs := tonel.ParseFileRecovering(pe.Path, data)
+	if len(errs) == 0 {
+		errs = []*tonel.ParseError{pe}
 	}
 	for _, e := range errs {
-		var pe *tonel.ParseError
-		if errors.As(e, &pe) {
-			fmt.Fprintf(w, "%s:%d:%d: %s\n", pe.Path, pe.Line, pe.Col, pe.Msg)
-			continue
-		}
-		fmt.Fprintf(w, "%v\n", e)
+		r.errors++
+		r.lines = append(r.lines, reportLine{e.Path, e.Line, e.Col, fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)})
 	}
-	return len(errs)
+	if f == nil {
+		return nil
+	}
+	return []*tonel.File{f}
+}
+
+// method parses one method and records its error or warnings.
+func (r *report) method(f *tonel.File, m *tonel.Method) {
+	r.methods++
+	parsed, err := smalltalk.ParseMethod(m.Source)
+	if err != nil {
+		r.errors++
+		msg, pos := err.Error(), f.PosAt(m.DeclStart)
+		var se *smalltalk.SyntaxError
+		if errors.As(err, &se) {
+			msg, pos = se.Message, f.MethodPos(m, se.Offset)
+		}
+		r.lines = append(r.lines, reportLine{f.Path, pos.Line, pos.Col, fmt.Sprintf("%s:%d:%d: %s: %s", f.Path, pos.Line, pos.Col, methodName(m), msg)})
+		return
+	}
+	for _, w := range parsed.Warnings {
+		r.warnings++
+		pos := f.MethodPos(m, w.Offset)
+		r.lines = append(r.lines, reportLine{f.Path, pos.Line, pos.Col, fmt.Sprintf("%s:%d:%d: %s: warning: %s", f.Path, pos.Line, pos.Col, methodName(m), w.Message)})
+	}
+}
+
+// print writes the lines in file and line order, then the summary.
+func (r *report) print(w io.Writer) {
+	sort.SliceStable(r.lines, func(i, j int) bool {
+		a, b := r.lines[i], r.lines[j]
+		if a.path != b.path {
+			return a.path < b.path
+		}
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		return a.col < b.col
+	})
+	for _, l := range r.lines {
+		fmt.Fprintln(w, l.text)
+	}
+	summary := fmt.Sprintf("%d methods, %d errors", r.methods, r.errors)
+	if r.warnings > 0 {
+		summary += fmt.Sprintf(", %d warnings", r.warnings)
+	}
+	fmt.Fprintln(w, summary)
+}
+
+// flatten lists the leaves of a tree of joined errors.
+func flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range joined.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }
 
 func methodName(m *tonel.Method) string {

@@ -102,3 +102,42 @@ func TestCheckPaths(t *testing.T) {
 		})
 	}
 }
+
+// writeFiles writes files (path relative to root → content) under root.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, text := range files {
+		path := filepath.Join(root, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	}
+}
+
+func TestCheckReportsEveryBrokenFileAndMethod(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"src/.properties":    "{ #format : #tonel }",
+		"src/Pkg/package.st": "Package { #name : 'Pkg' }\n",
+		"src/Pkg/A.class.st": "Class { #name : 'A' }\n\n{ #category : 'x' }\nA >> good [\n\t^ 1\n]\n\n{ #category : 'x' }\nA >> bad [\n\t^ (1\n]\n",
+		// Two files of one package whose Tonel cannot be read; in the
+		// first, the methods around the broken one are still checked.
+		"src/Pkg/B.class.st": "Class { #name : 'B' }\n\n{ #category : 'x' }\nB >> first [\n\t^ 1 +\n]\n\n{ #category : 'x' }\nB >> open [\n\t^ [ 1\n\n{ #category : 'x' }\nB >> last [\n\t^ 3\n]\n",
+		"src/Pkg/C.class.st": "Class {\n\t#name : 'C'\n\t#superclass : 'Object'\n}\n",
+		// Unreachable code is a warning, as in Pharo.
+		"src/Pkg/D.class.st": "Class { #name : 'D' }\n\n{ #category : 'x' }\nD >> twice [\n\t^ 1.\n\t^ 2\n]\n",
+		// A folder without package.st is not a package: never read.
+		"src/scripts/load.st": "Metacello new baseline: 'Pkg'; load.\n",
+	})
+	code, out, _ := runCheck(t, root)
+	assert.Equal(t, 1, code, out)
+	src := filepath.Join(root, "src", "Pkg")
+	want := []string{
+		filepath.Join(src, "A.class.st") + ":10:6: A>>bad: ')' expected",
+		filepath.Join(src, "B.class.st") + ":5:7: B>>first: Variable or expression expected",
+		filepath.Join(src, "B.class.st") + ":9:1: unterminated method body: no matching ']' in B >> open",
+		filepath.Join(src, "C.class.st") + ":3:2: unexpected text in value",
+		filepath.Join(src, "D.class.st") + ":6:2: D>>twice: warning: Unreachable code",
+		"5 methods, 4 errors, 1 warnings",
+	}
+	assert.Equal(t, strings.Join(want, "\n")+"\n", out)
+}

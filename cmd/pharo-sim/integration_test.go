@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,8 +158,21 @@ func TestEveryReadingTool(t *testing.T) {
 			answer{err: "KeyNotFound: key #Nope not found in PackageOrganizer"}},
 		{"export is not simulated", "export_package", map[string]any{"package_name": "Sample-Shop", "path": "/tmp"},
 			answer{err: "Error: export_package is not supported by pharo-sim"}},
-		{"settings are not simulated", "get_settings", nil,
-			answer{err: "Error: get_settings is not supported by pharo-sim"}},
+		{"settings are the simulator's state", "get_settings", nil,
+			answer{check: func(t *testing.T, e envelope) {
+				require.True(t, e.Success, "error: %s", e.Error)
+				var got struct {
+					Sim struct {
+						Packages, Classes, Methods int
+						Skipped                    []any `json:"skipped_files"`
+					} `json:"pharo_sim"`
+				}
+				require.NoError(t, json.Unmarshal(e.Result, &got))
+				assert.Equal(t, 2, got.Sim.Packages)
+				assert.Positive(t, got.Sim.Methods)
+				assert.NotNil(t, got.Sim.Skipped)
+				assert.Empty(t, got.Sim.Skipped)
+			}}},
 		{"import is not simulated", "import_package", map[string]any{"package_name": "Sample-Shop", "path": "/tmp"},
 			answer{err: "Error: import_package is not supported by pharo-sim"}},
 		{"Metacello is not simulated", "install_project", map[string]any{"project_name": "X", "repository_url": "github://x/y:main/src"},

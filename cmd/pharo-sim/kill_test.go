@@ -61,8 +61,10 @@ func TestKillDuringCompilesLeavesWholeFiles(t *testing.T) {
 		t.Logf("round %d: compiles answered before the kill: %v", round, answered)
 
 		checkWholeFiles(t, root, targets)
-		_, err := pharosim.LoadImage(root, nil)
+		img, err := pharosim.LoadImage(root, nil)
 		require.NoError(t, err, "round %d: the tree loads again", round)
+		assert.Empty(t, img.Skipped(), "round %d: every file reads", round)
+		require.NoError(t, img.Close())
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -43,9 +44,16 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		log.Error("cannot start", "error", err)
 		return 1
 	}
+	defer srv.Close()
+	keepHeapNearTheImage()
 	packages, classes, methods := srv.Image().Stats()
+	skipped := srv.Image().Skipped()
+	if len(skipped) > 0 {
+		log.Warn("some files of the tree could not be read: serving the rest without them (get_settings lists them)",
+			"skipped_files", len(skipped))
+	}
 	log.Info("pharo-sim serving MCP on stdio", "dir", cfg.dir, "root", srv.Image().Root(),
-		"packages", packages, "classes", classes, "methods", methods)
+		"packages", packages, "classes", classes, "methods", methods, "skipped_files", len(skipped))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := srv.ServeStdio(ctx, stdin, stdout); err != nil {
@@ -111,6 +119,18 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return serveConfig{}, fmt.Errorf("--log-format %q: want text or json", cfg.logFormat)
 	}
 	return cfg, nil
+}
+
+// keepHeapNearTheImage lowers the garbage collector's headroom once the
+// image is loaded (unless GOGC says otherwise): the image is long-lived and
+// most of the heap, and the default lets the heap grow to twice the image
+// between collections whenever a search answers thousands of methods. A
+// quarter keeps the process close to the image's size at the price of more
+// frequent, short collections.
+func keepHeapNearTheImage() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(25)
+	}
 }
 
 // newLogger logs to w (stderr), never to the MCP stream.

@@ -286,8 +286,11 @@ func TestFormatCategory(t *testing.T) {
 		{"accessing", true, "{ #category : #accessing }"},
 		{"as yet unclassified", true, "{ #category : #'as yet unclassified' }"},
 		{"*Pkg-Core", true, "{ #category : #'*Pkg-Core' }"},
-		{"it's", false, "{ #category : 'it''s' }"},
-		{"it's", true, "{ #category : #'it''s' }"},
+		{"it's", false, `{ #category : 'it\'s' }`},
+		{"it's", true, `{ #category : #'it\'s' }`},
+		{"drag'n'drop", false, `{ #category : 'drag\'n\'drop' }`},
+		{`C:\temp`, false, `{ #category : 'C:\\temp' }`},
+		{"tab\there", false, `{ #category : 'tab\there' }`},
 		{"at:put:", true, "{ #category : #at:put: }"},
 		{"", true, "{ #category : #'' }"},
 	}

@@ -21,6 +21,7 @@ func FuzzParseFile(f *testing.F) {
 		"", "Class { #name : #Foo }", "\"\"\"\"Class{#name:'x'}Foo>>a[$]]",
 		"Class { #name : #Foo }\nFoo >> a [ #( $) ')' ( ) ] ]\n",
 		"Trait { #name : 'T' }\nT classSide >> + x [\n\t^ '[' \"]\"\n]\n",
+		"Class { #name : 'Q', #category : 'a\\'b\\\\' }\n{ #category : 'drag\\'n\\'drop' }\nQ >> ± x [\n\t^ x\n]\n",
 	} {
 		f.Add([]byte(s))
 	}

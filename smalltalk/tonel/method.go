@@ -39,7 +39,7 @@ func (f *File) parseMethod(i int) (*Method, error) {
 	}
 	m.BodyEnd = bodyEnd(f.src, m.BodyStart, closing)
 	m.End = closing + 1
-	m.Source = string(f.src[m.DeclStart:m.DeclEnd]) + string(f.src[m.BodyStart:m.BodyEnd])
+	m.Source = f.text[m.DeclStart:m.DeclEnd] + f.text[m.BodyStart:m.BodyEnd]
 	return m, nil
 }
 
@@ -82,7 +82,7 @@ func (f *File) parseMetadata(m *Method, i int) error {
 		if e.key != "category" {
 			continue
 		}
-		v, err := parseValue(string(f.src[e.valStart:e.valEnd]), e.valStart)
+		v, err := parseValue(f.text[e.valStart:e.valEnd], e.valStart)
 		if err != nil {
 			return err
 		}
@@ -146,7 +146,7 @@ func (f *File) findDeclarationEnd(m *Method, i int) (int, error) {
 // deriveSelector sets m.Selector from the declaration, which must hold a
 // method pattern and nothing but comments after it.
 func (f *File) deriveSelector(m *Method) error {
-	decl := string(f.src[m.DeclStart:m.DeclEnd])
+	decl := f.text[m.DeclStart:m.DeclEnd]
 	p, err := parsePattern(decl)
 	if err != nil {
 		return &syntaxErr{m.Header, "bad method declaration: " + err.Error()}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unsafe"
 )
 
 // ReadFile reads and parses one Tonel file.
@@ -21,7 +22,7 @@ func ReadFile(path string) (*File, error) {
 // the name). path is used in error messages and by Save. The File keeps data;
 // the caller must not modify it afterwards. Errors are *ParseError.
 func ParseFile(path string, data []byte) (*File, error) {
-	f := &File{Path: path, src: data, text: string(data)}
+	f := &File{Path: path, src: data, text: bytesAsString(data)}
 	if err := f.parse(); err != nil {
 		var se *syntaxErr
 		if errors.As(err, &se) {
@@ -31,6 +32,21 @@ func ParseFile(path string, data []byte) (*File, error) {
 	}
 	return f, nil
 }
+
+// bytesAsString answers data as a string without copying it. The File
+// never modifies its bytes (an edit makes new ones) and ParseFile's caller
+// must not either, so the string and the slice can share memory: a file is
+// held once, not twice.
+func bytesAsString(data []byte) string {
+	if len(data) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(data), len(data))
+}
+
+// Text answers the file's current bytes as a string (the same memory as
+// Bytes). Strings taken from it stay valid: an edit makes new bytes.
+func (f *File) Text() string { return f.text }
 
 // errorAt builds a ParseError at a byte offset of the file.
 func (f *File) errorAt(off int, msg string) *ParseError {
@@ -69,7 +85,7 @@ func (f *File) parseComment(i int) (int, error) {
 	if !ok {
 		return 0, &syntaxErr{i, "unterminated class comment"}
 	}
-	text := unquote(string(f.src[i:end]))
+	text := unquote(f.text[i:end])
 	text = trimOneNewline(text)
 	f.Def.Comment = text
 	return end, nil
@@ -122,7 +138,7 @@ func (f *File) parseDefinition(i int) (int, error) {
 // fillDefinition stores the map entries in f.Def.
 func (f *File) fillDefinition(entries []mapEntry) error {
 	for _, e := range entries {
-		raw := string(f.src[e.valStart:e.valEnd])
+		raw := f.text[e.valStart:e.valEnd]
 		switch e.key {
 		case "traits", "classTraits":
 			f.setTraits(e.key, raw)

@@ -3,6 +3,8 @@ package tonel
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"pharo-refactor/smalltalk"
 )
 
 // syntaxErr is a problem found at a byte offset; the file parser turns it
@@ -172,11 +174,50 @@ func scanIdent(s string, i int) int {
 	return j
 }
 
-// isBinaryChar reports the characters binary selectors are made of.
+// scanIdentBytes is scanIdent on bytes, without copying them.
+func scanIdentBytes(src []byte, i int) int {
+	if i >= len(src) {
+		return i
+	}
+	r, size := utf8.DecodeRune(src[i:])
+	if !isIdentStart(r) {
+		return i
+	}
+	j := i + size
+	for j < len(src) {
+		r, size = utf8.DecodeRune(src[j:])
+		if !isIdentPart(r) {
+			break
+		}
+		j += size
+	}
+	return j
+}
+
+// isBinaryChar reports the ASCII characters binary selectors are made of.
 func isBinaryChar(c byte) bool {
 	switch c {
 	case '+', '-', '/', '\\', '*', '~', '<', '>', '=', '@', ',', '%', '|', '&', '?', '!':
 		return true
 	}
 	return false
+}
+
+// binaryCharAt answers the length of the binary selector character at i
+// (ASCII, or one of Pharo 13's ± × ÷ ·), 0 when there is none.
+func binaryCharAt(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	if s[i] < utf8.RuneSelf {
+		if isBinaryChar(s[i]) {
+			return 1
+		}
+		return 0
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if smalltalk.IsNonASCIIBinary(r) {
+		return size
+	}
+	return 0
 }

@@ -68,7 +68,7 @@ func parsePattern(source string) (pattern, error) {
 	if start >= len(source) {
 		return pattern{}, &syntaxErr{start, "method pattern expected"}
 	}
-	if isBinaryChar(source[start]) {
+	if binaryCharAt(source, start) > 0 {
 		return parseBinaryPattern(source, start)
 	}
 	end := scanIdent(source, start)
@@ -84,8 +84,8 @@ func parsePattern(source string) (pattern, error) {
 // parseBinaryPattern reads `op arg` starting at start.
 func parseBinaryPattern(source string, start int) (pattern, error) {
 	op := start
-	for op < len(source) && isBinaryChar(source[op]) {
-		op++
+	for n := binaryCharAt(source, op); n > 0; n = binaryCharAt(source, op) {
+		op += n
 	}
 	argStart, err := skipBlanksAndComments(source, op)
 	if err != nil {

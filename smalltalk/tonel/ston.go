@@ -2,6 +2,7 @@ package tonel
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -68,22 +69,22 @@ func parseKey(src []byte, i int) (string, int, *syntaxErr) {
 	}
 	switch {
 	case src[i] == '\'':
-		end, ok := skipQuoted(src, i)
+		end, ok := skipSTONString(src, i)
 		if !ok {
 			return "", 0, &syntaxErr{i, "unterminated string"}
 		}
-		return unquote(string(src[i:end])), end, nil
+		return unquoteSTON(string(src[i:end])), end, nil
 	case src[i] == '#' && i+1 < len(src) && src[i+1] == '\'':
-		end, ok := skipQuoted(src, i+1)
+		end, ok := skipSTONString(src, i+1)
 		if !ok {
 			return "", 0, &syntaxErr{i, "unterminated symbol"}
 		}
-		return unquote(string(src[i+1 : end])), end, nil
+		return unquoteSTON(string(src[i+1 : end])), end, nil
 	case src[i] == '#':
-		s := string(src[i+1:])
-		end := scanIdent(s, 0)
-		if end > 0 {
-			return s[:end], i + 1 + end, nil
+		// Only the identifier is copied: copying the rest of the file for
+		// every key made reading quadratic in the file's size.
+		if end := scanIdentBytes(src, i+1); end > i+1 {
+			return string(src[i+1 : end]), end, nil
 		}
 	}
 	return "", 0, &syntaxErr{i, "key expected (#name or 'name')"}
@@ -96,7 +97,7 @@ func scanValue(src []byte, i, open int) (int, *syntaxErr) {
 	for i < len(src) {
 		switch c := src[i]; c {
 		case '\'', '"':
-			end, ok := skipQuoted(src, i)
+			end, ok := skipSTONString(src, i)
 			if !ok {
 				return 0, &syntaxErr{i, "unterminated string"}
 			}
@@ -162,11 +163,11 @@ func parseValueAt(s string, i int) (value, int, *syntaxErr) {
 	}
 	switch c := s[i]; {
 	case c == '\'':
-		end, ok := skipQuoted([]byte(s), i)
+		end, ok := skipSTONString([]byte(s), i)
 		if !ok {
 			return value{}, i, &syntaxErr{i, "unterminated string"}
 		}
-		return value{kind: valString, text: unquote(s[i:end])}, end, nil
+		return value{kind: valString, text: unquoteSTON(s[i:end])}, end, nil
 	case c == '#':
 		return parseSymbolValue(s, i)
 	case c == '[':
@@ -197,11 +198,11 @@ func isSymbolByte(c byte) bool {
 // parseSymbolValue parses `#foo` or `#'foo bar'` at i.
 func parseSymbolValue(s string, i int) (value, int, *syntaxErr) {
 	if i+1 < len(s) && s[i+1] == '\'' {
-		end, ok := skipQuoted([]byte(s), i+1)
+		end, ok := skipSTONString([]byte(s), i+1)
 		if !ok {
 			return value{}, i, &syntaxErr{i, "unterminated symbol"}
 		}
-		return value{kind: valSymbol, text: unquote(s[i+1 : end])}, end, nil
+		return value{kind: valSymbol, text: unquoteSTON(s[i+1 : end])}, end, nil
 	}
 	end := i + 1
 	for end < len(s) && isSymbolByte(s[end]) {
@@ -242,7 +243,8 @@ func parseArrayValue(s string, i int) (value, int, *syntaxErr) {
 	}
 }
 
-// unquote strips the quotes of a quoted run and undoubles the quotes inside.
+// unquote strips the quotes of a quoted run and undoubles the quotes inside:
+// Smalltalk's rule, used for the class comment.
 func unquote(q string) string {
 	if len(q) < 2 {
 		return ""
@@ -251,9 +253,121 @@ func unquote(q string) string {
 	return strings.ReplaceAll(q[1:len(q)-1], quote+quote, quote)
 }
 
-// quoteString writes s as a Smalltalk string literal.
+// skipSTONString returns the offset just after the STON string that opens
+// at i (src[i] is its quote). A backslash escapes the character after it
+// (`'drag\'n\'drop'`, `'C:\\'`), as in STON; a doubled quote also stands
+// for the quote, as some older writers put it.
+func skipSTONString(src []byte, i int) (int, bool) {
+	q := src[i]
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++ // the escaped character, whatever it is
+		case q:
+			if j+1 < len(src) && src[j+1] == q {
+				j++
+				continue
+			}
+			return j + 1, true
+		}
+	}
+	return len(src), false
+}
+
+// unquoteSTON strips the quotes of a STON string (as skipSTONString
+// delimits it) and decodes its escapes: \' \" \\ \/ \b \f \n \r \t and
+// \uXXXX, plus doubled quotes. An unknown escape stands for the character
+// after the backslash, so reading never fails on it.
+func unquoteSTON(q string) string {
+	if len(q) < 2 {
+		return ""
+	}
+	quote, body := q[0], q[1:len(q)-1]
+	if strings.IndexByte(body, '\\') < 0 && strings.IndexByte(body, quote) < 0 {
+		return body
+	}
+	var b strings.Builder
+	b.Grow(len(body))
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == quote && i+1 < len(body) && body[i+1] == quote:
+			i++
+		case c == '\\' && i+1 < len(body):
+			i++
+			if r, n, ok := stonEscape(body[i:]); ok {
+				b.WriteRune(r)
+				i += n - 1
+				continue
+			}
+			c = body[i]
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// stonEscape decodes the escape whose letter starts s (after the
+// backslash) and answers the character and how many bytes it took.
+func stonEscape(s string) (rune, int, bool) {
+	switch s[0] {
+	case 'b':
+		return '\b', 1, true
+	case 'f':
+		return '\f', 1, true
+	case 'n':
+		return '\n', 1, true
+	case 'r':
+		return '\r', 1, true
+	case 't':
+		return '\t', 1, true
+	case 'u':
+		if len(s) >= 5 {
+			if v, err := strconv.ParseUint(s[1:5], 16, 32); err == nil {
+				return rune(v), 5, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// quoteString writes s as a STON string the way Pharo's STONWriter does:
+// a quote and a backslash are escaped with a backslash, control characters
+// with their letter (\n, \t, …) or \uXXXX; everything else as it is.
 func quoteString(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('\'')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20:
+			b.WriteString(controlEscape(c))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// controlEscape is STON's escape of a control character.
+func controlEscape(c byte) string {
+	switch c {
+	case '\b':
+		return `\b`
+	case '\f':
+		return `\f`
+	case '\n':
+		return `\n`
+	case '\r':
+		return `\r`
+	case '\t':
+		return `\t`
+	}
+	return fmt.Sprintf(`\u%04X`, c)
 }
 
 // quoteSymbol writes s as a symbol literal the way Pharo's Tonel writer does:

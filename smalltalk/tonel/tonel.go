@@ -13,6 +13,7 @@ package tonel
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Kind says which definition a file holds.
@@ -180,4 +181,21 @@ func (e *ParseError) Error() string {
 		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// VarName answers the variable an entry of #instVars, #classVars or
+// #classInstVars declares. A plain entry is the name itself; a slot is
+// written `#name => SlotClass …` and declares name.
+func VarName(entry string) string {
+	entry = strings.TrimSpace(entry)
+	if rest, ok := strings.CutPrefix(entry, "#"); ok {
+		if end := scanIdent(rest, 0); end > 0 {
+			return rest[:end]
+		}
+		return rest
+	}
+	if i := strings.IndexAny(entry, " \t\r\n"); i >= 0 {
+		return entry[:i]
+	}
+	return entry
 }

@@ -31,10 +31,15 @@ type Package struct {
 // of them, package folders directly or under src), a single package folder
 // (holding package.st), or a single `.st` file.
 //
-// Files that fail to parse are left out and their *ParseError values are
-// returned joined (errors.Join), together with the tree of everything that
-// did parse, so a checker can report every broken file at once. A path that
-// is not a Tonel tree gives a nil tree.
+// Only folders holding a package.st are packages, as for Pharo's Tonel
+// reader: a repository's other folders (load scripts, documentation) are
+// ignored, whatever files they hold.
+//
+// Files that fail to parse are left out and their errors are returned
+// joined (errors.Join), one per file — a *ParseError, or the I/O error
+// naming the file — together with the tree of everything that did parse,
+// so that a checker can report every broken file at once and a server can
+// start on the rest. A path that is not a Tonel tree gives a nil tree.
 func ReadTree(path string) (*Tree, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -134,7 +139,7 @@ func readMapFile(path string) (map[string]value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tonel: %w", err)
 	}
-	f := &File{Path: path, src: data, text: string(data)}
+	f := &File{Path: path, src: data, text: bytesAsString(data)}
 	open := skipBlanks(data, 0)
 	if open >= len(data) || data[open] != '{' {
 		return nil, f.errorAt(open, "'{' expected")
@@ -163,10 +168,8 @@ func readRoot(root string) (*Tree, error) {
 	t := &Tree{Root: root}
 	var errs []error
 	for _, d := range dirs {
-		pkg, err := readPackage(d)
-		if err != nil {
-			errs = append(errs, err)
-		}
+		pkg, pkgErrs := readPackageFiles(d)
+		errs = append(errs, pkgErrs...)
 		if pkg != nil {
 			t.Packages = append(t.Packages, pkg)
 		}
@@ -174,7 +177,7 @@ func readRoot(root string) (*Tree, error) {
 	return t, errors.Join(errs...)
 }
 
-// packageDirs lists the subfolders of root that hold Tonel files, sorted.
+// packageDirs lists the subfolders of root that hold a package.st, sorted.
 func packageDirs(root string) ([]string, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -186,12 +189,15 @@ func packageDirs(root string) ([]string, error) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		if files, _ := stFiles(dir); len(files) > 0 {
+		if isRegular(filepath.Join(dir, "package.st")) {
 			dirs = append(dirs, dir)
 		}
 	}
 	return dirs, nil
 }
+
+// IsPackageDir reports whether dir is a package folder: it holds package.st.
+func IsPackageDir(dir string) bool { return isRegular(filepath.Join(dir, "package.st")) }
 
 // stFiles lists the `.st` files of a folder, sorted by name.
 func stFiles(dir string) ([]string, error) {
@@ -212,9 +218,16 @@ func stFiles(dir string) ([]string, error) {
 // readPackage reads one package folder. It returns the package with the
 // files that parsed and the joined errors of those that did not.
 func readPackage(dir string) (*Package, error) {
+	pkg, errs := readPackageFiles(dir)
+	return pkg, errors.Join(errs...)
+}
+
+// readPackageFiles reads one package folder: the package with the files
+// that parsed, and one error per file that did not.
+func readPackageFiles(dir string) (*Package, []error) {
 	files, err := stFiles(dir)
 	if err != nil {
-		return nil, err
+		return nil, []error{err}
 	}
 	pkg := &Package{Name: filepath.Base(dir), Dir: dir}
 	var errs []error
@@ -229,8 +242,35 @@ func readPackage(dir string) (*Package, error) {
 	if pkg.Def != nil {
 		pkg.Name = pkg.Def.Def.Name
 	}
-	return pkg, errors.Join(errs...)
+	return pkg, errs
 }
+
+// PackageName answers the name a package folder gets: the #name of its
+// package definition, else the folder's name.
+func PackageName(dir string, def *File) string {
+	if def != nil && def.Def.Name != "" {
+		return def.Def.Name
+	}
+	return filepath.Base(dir)
+}
+
+// StFiles lists the `.st` files of a folder, sorted by name.
+func StFiles(dir string) ([]string, error) { return stFiles(dir) }
+
+// FindRoot answers the folder holding the package folders of the Tonel
+// tree at path (see ReadTree), and whether path is a single package
+// folder, so that a reader can walk the tree itself.
+func FindRoot(path string) (root string, single bool, err error) {
+	if IsPackageDir(path) {
+		return filepath.Dir(path), true, nil
+	}
+	root, err = findRoot(path)
+	return root, false, err
+}
+
+// PackageDirs lists the package folders (those holding package.st) under a
+// root that FindRoot answered, sorted.
+func PackageDirs(root string) ([]string, error) { return packageDirs(root) }
 
 // add files f under its kind.
 func (p *Package) add(f *File) {
