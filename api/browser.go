@@ -20,7 +20,9 @@ import (
 //     name, so it cannot read the history or post as a "same-origin" page.
 //   - checkOrigin: a request carrying an Origin outside AllowOrigins is
 //     refused on the API routes (browsers send Origin on every cross-site
-//     POST and every CORS request).
+//     POST and every CORS request), and so is one a browser marks as made
+//     by another site's page (Sec-Fetch-Site) without an Origin (a no-cors
+//     GET such as <script src>).
 //   - requireJSON: a mutating route takes only application/json. A page can
 //     send text/plain, form and multipart bodies cross-site without asking;
 //     application/json makes the browser ask first (a CORS preflight).
@@ -71,8 +73,14 @@ func guardedByOrigin(r *http.Request) bool {
 func (s *Server) checkOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
+		if !guardedByOrigin(r) {
+			return next(c)
+		}
 		origins, sent := r.Header[echo.HeaderOrigin]
-		if !sent || !guardedByOrigin(r) {
+		if !sent {
+			if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+				return kind.New(kind.OriginNotAllowed, "a request made by another site's page (Sec-Fetch-Site: %s) is refused: only the origins in CORS_ALLOW_ORIGINS may call this API", site)
+			}
 			return next(c)
 		}
 		origin := strings.Join(origins, ", ")

@@ -155,6 +155,18 @@ func TestForeignOriginsAreRefused(t *testing.T) {
 	resp, _ := h.send(h.request(http.MethodGet, "/health", "", map[string]string{"Origin": "https://evil.example"}))
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Empty(t, resp.Header.Get("Access-Control-Allow-Origin"), "a page cannot read it")
+
+	// A page's no-cors request (<script src>) carries no Origin; the
+	// browser still says who made it.
+	for _, site := range []string{"cross-site", "same-site"} {
+		resp, data := h.send(h.request(http.MethodGet, "/api/v1/refactorings", "", map[string]string{"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "no-cors"}))
+		assert.Equal(t, http.StatusForbidden, resp.StatusCode, "%s: %s", site, data)
+		assert.Equal(t, "origin_not_allowed", problemCode(t, data))
+	}
+	for _, site := range []string{"none", "same-origin"} { // typed in the address bar; the service's own page
+		resp, data := h.send(h.request(http.MethodGet, "/api/v1/refactorings", "", map[string]string{"Sec-Fetch-Site": site}))
+		assert.Equal(t, http.StatusOK, resp.StatusCode, "%s: %s", site, data)
+	}
 	h.nothingHappened(before)
 }
 
