@@ -33,8 +33,9 @@ const unreadLinger = 500 * time.Millisecond
 //
 // The deadline is a timer, not a conn deadline left armed: once the body has
 // been read, nothing can cut the connection any more, so a long run is never
-// cancelled by it. A response written while the body is unread closes the
-// connection, and the unread rest is never waited for.
+// cancelled by it. A response written while the body is unread goes out at
+// once and closes the connection; the unread rest is waited for only
+// unreadLinger after the handler returned.
 func (s *Server) guardBody(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
