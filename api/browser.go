@@ -57,14 +57,24 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// guardedByOrigin: the API routes, every one of which either changes the
-// image or reads the history (which holds source); and any method that is
-// not a plain read. /health, /ready, /metrics and /openapi.yaml answer any
-// page, without CORS headers, so a page cannot read them.
+// publicRead: these routes answer any page, without CORS headers (so a
+// page cannot read them); nothing in them changes the image or shows its
+// source.
+func publicRead(path string) bool {
+	switch path {
+	case "/health", "/ready", "/metrics", "/openapi.yaml":
+		return true
+	}
+	return false
+}
+
+// guardedByOrigin: everything but a plain read of a public route — the API
+// routes, every one of which either changes the image or reads the history
+// (which holds source), and any route added later.
 func guardedByOrigin(r *http.Request) bool {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		return strings.HasPrefix(r.URL.Path, "/api/")
+		return !publicRead(r.URL.Path)
 	}
 	return true
 }
