@@ -28,10 +28,12 @@ func (s *Server) refactor(c echo.Context) error {
 		return s.refusal(c, err)
 	}
 	run := pipeline.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.runTests(), RequestID: requestID(c)}
+	ctx, stop := s.runContext(c)
+	defer stop()
 	if wantsStream(c) {
-		return s.stream(c, slot, run)
+		return s.stream(ctx, c, slot, run)
 	}
-	res, err := slot.Run(c.Request().Context(), run)
+	res, err := slot.Run(ctx, run)
 	s.metrics.observe(res, err)
 	if err != nil {
 		return s.runFailure(c, res, err)
@@ -42,16 +44,24 @@ func (s *Server) refactor(c echo.Context) error {
 // parseRefactor reads, decodes and validates the body: 413, 400 or 422.
 func (s *Server) parseRefactor(c echo.Context) (RefactorRequest, error) {
 	body, err := readBody(c.Request(), s.opts.MaxBodyBytes)
-	if errors.Is(err, errBodyTooLarge) {
+	switch {
+	case errors.Is(err, errBodyTooLarge):
 		return RefactorRequest{}, kind.New(kind.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
-	}
-	if err != nil {
+	case errors.Is(err, errBodyTimeout):
+		return RefactorRequest{}, kind.New(kind.RequestTimeout, "the body did not arrive within %s; nothing was run", s.opts.ReadBodyTimeout)
+	case errors.Is(err, errShuttingDown):
+		return RefactorRequest{}, kind.New(kind.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
+	case err != nil:
 		return RefactorRequest{}, kind.Wrap(kind.InvalidRequest, err, "")
 	}
 	req, err := decodeRefactor(body)
 	if err != nil {
 		p := newProblem(c, kind.New(kind.InvalidRequest, "%s", err.Error()))
 		p.Status = http.StatusBadRequest
+		var ke *keyError
+		if errors.As(err, &ke) {
+			p.Errors = []FieldError{{Field: ke.Field, Message: ke.Message}}
+		}
 		return RefactorRequest{}, &problemError{p}
 	}
 	fields, err := validateRefactor(s.validate, req)
@@ -102,6 +112,9 @@ func (s *Server) failureProblem(c echo.Context, res *pipeline.Result, err error)
 		return nil
 	}
 	p := newProblem(c, err)
+	if kind.Of(err) == kind.ShuttingDown {
+		p.RetryAfter = 5 // stopped by a shutdown before release: safe to send again
+	}
 	if res != nil {
 		p.ID = res.ID
 		p.Iterations = res.Iterations

@@ -170,12 +170,16 @@ type harnessOpts struct {
 	simCommand     string
 	releaseTimeout time.Duration
 	// model, when set, serves every role instead of the fake Gemini.
-	model agents.Model
+	model        agents.Model
+	readBody     time.Duration
+	readHeader   time.Duration
+	allowOrigins []string
 }
 
 type harness struct {
 	t      *testing.T
 	url    string
+	srv    *api.Server
 	dir    string // the image's Tonel tree
 	image  *mcpclient.Client
 	gem    *fakeGemini
@@ -225,9 +229,15 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = audit.Close() })
 	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout, ReleaseTimeout: o.releaseTimeout}, zap.NewNop())
-	srv := api.New(api.Options{AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: pharorefactor.OpenAPI, KeepAlive: o.keepAlive},
-		pipe, image, audit, prometheus.NewRegistry(), zap.NewNop())
-	hs := httptest.NewServer(srv.Handler())
+	srv := api.New(api.Options{
+		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: pharorefactor.OpenAPI, KeepAlive: o.keepAlive,
+		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: true,
+	}, pipe, image, audit, prometheus.NewRegistry(), zap.NewNop())
+	// The server as refactord runs it: its http.Server and listener.
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = srv.HTTPServer()
+	hs.Listener = srv.Listener(hs.Listener)
+	hs.Start()
 	t.Cleanup(hs.Close)
 
 	doc, err := openapi3.NewLoader().LoadFromData(pharorefactor.OpenAPI)
@@ -236,7 +246,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	doc.Servers = openapi3.Servers{{URL: hs.URL}}
 	router, err := gorillamux.NewRouter(doc)
 	require.NoError(t, err)
-	return &harness{t: t, url: hs.URL, dir: dir, image: image, gem: gem, pipe: pipe, audit: audit, router: router, doc: doc}
+	return &harness{t: t, url: hs.URL, srv: srv, dir: dir, image: image, gem: gem, pipe: pipe, audit: audit, router: router, doc: doc}
 }
 
 // do sends a request and validates the response against openapi.yaml.

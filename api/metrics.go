@@ -14,6 +14,10 @@ type metrics struct {
 	modelCalls prometheus.Counter
 	tokens     *prometheus.CounterVec
 	busy       prometheus.Counter
+	// Clients cut for sending their request too slowly, by what they
+	// were sending (see edge.go and body.go).
+	stalledHeaders prometheus.Counter
+	stalledBodies  prometheus.Counter
 }
 
 func newMetrics(reg *prometheus.Registry, pipe *pipeline.Pipeline) *metrics {
@@ -35,6 +39,11 @@ func newMetrics(reg *prometheus.Registry, pipe *pipeline.Pipeline) *metrics {
 			Name: "refactord_busy_rejections_total", Help: "Requests refused because a run was in flight.",
 		}),
 	}
+	stalled := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "refactord_http_stalled_clients_total",
+		Help: "Connections cut because the client did not send its request headers (READ_HEADER_TIMEOUT) or its body (READ_BODY_TIMEOUT) in time.",
+	}, []string{"phase"})
+	m.stalledHeaders, m.stalledBodies = stalled.WithLabelValues("headers"), stalled.WithLabelValues("body")
 	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "refactord_run_in_flight", Help: "1 while a run holds the slot.",
 	}, func() float64 {
@@ -43,7 +52,7 @@ func newMetrics(reg *prometheus.Registry, pipe *pipeline.Pipeline) *metrics {
 		}
 		return 0
 	})
-	reg.MustRegister(m.runs, m.duration, m.modelCalls, m.tokens, m.busy, inFlight)
+	reg.MustRegister(m.runs, m.duration, m.modelCalls, m.tokens, m.busy, stalled, inFlight)
 	return m
 }
 

@@ -65,6 +65,12 @@ func statusOf(k kind.Kind) int {
 		return http.StatusGatewayTimeout
 	case kind.Canceled:
 		return 499 // nginx's "client closed request": nobody receives it
+	case kind.UnsupportedMediaType:
+		return http.StatusUnsupportedMediaType
+	case kind.OriginNotAllowed, kind.HostNotAllowed:
+		return http.StatusForbidden
+	case kind.RequestTimeout:
+		return http.StatusRequestTimeout
 	default:
 		return http.StatusInternalServerError
 	}
@@ -91,6 +97,11 @@ var titles = map[kind.Kind]string{
 	kind.ReleaseFailed:      "Release failed",
 	kind.Internal:           "Internal error",
 	kind.Canceled:           "Client closed request",
+
+	kind.UnsupportedMediaType: "Unsupported media type",
+	kind.OriginNotAllowed:     "Origin not allowed",
+	kind.HostNotAllowed:       "Host not allowed",
+	kind.RequestTimeout:       "Request body not received in time",
 }
 
 // newProblem builds the problem for err; internal errors never show their text.

@@ -68,19 +68,33 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 	return body, nil
 }
 
-// decodeRefactor parses either body form strictly: unknown fields, trailing
-// data and wrong types are refused.
+// decodeRefactor parses either body form strictly: a key given twice (at
+// any depth), a key that is not exactly a field's name, trailing data and
+// wrong types are refused.
 func decodeRefactor(body []byte) (RefactorRequest, error) {
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(body, &probe); err != nil {
-		return RefactorRequest{}, fmt.Errorf("the body is not a JSON object: %w", err)
+	if err := checkJSONKeys(body); err != nil {
+		return RefactorRequest{}, err
 	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(body, &probe); err != nil || probe == nil {
+		return RefactorRequest{}, errors.New("the body is not a JSON object")
+	}
+	fields := reflect.TypeOf(RefactorRequest{})
 	inner := body
-	if wrapped, ok := probe["refactor_request"]; ok {
+	if wrapped, ok := probe[wrapperKey]; ok {
 		if len(probe) != 1 {
 			return RefactorRequest{}, errors.New(`"refactor_request" must be the only field when present`)
 		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(wrapped, &obj); err != nil || obj == nil {
+			return RefactorRequest{}, errors.New(`"refactor_request" must be a JSON object`)
+		}
+		if err := exactKeys(obj, fields, wrapperKey); err != nil {
+			return RefactorRequest{}, err
+		}
 		inner = wrapped
+	} else if err := exactKeys(probe, fields, "", wrapperKey); err != nil {
+		return RefactorRequest{}, err
 	}
 	var req RefactorRequest
 	dec := json.NewDecoder(bytes.NewReader(inner))
@@ -97,6 +111,9 @@ func decodeRefactor(body []byte) (RefactorRequest, error) {
 	}
 	return req, nil
 }
+
+// wrapperKey wraps the request as the original's clients send it.
+const wrapperKey = "refactor_request"
 
 // validateRefactor checks fields and lists every mistake.
 func validateRefactor(v *validator.Validate, req RefactorRequest) ([]FieldError, error) {

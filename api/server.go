@@ -46,6 +46,27 @@ type Options struct {
 	// KeepAlive is the interval of comment lines on an event stream, so
 	// that proxies do not close it (default 15s).
 	KeepAlive time.Duration
+
+	// ReadHeaderTimeout cuts a client that has not sent its request
+	// headers in time (READ_HEADER_TIMEOUT, default 10s).
+	ReadHeaderTimeout time.Duration
+	// ReadBodyTimeout cuts a client that has not sent its whole body in
+	// time, counted from the end of its headers (READ_BODY_TIMEOUT,
+	// default 10s). It ends when the body is read: it never cuts a run.
+	ReadBodyTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection that sends no next
+	// request (default 2m).
+	IdleTimeout time.Duration
+	// AllowOrigins are the browser origins (scheme://host[:port]) that may
+	// call the API routes (CORS_ALLOW_ORIGINS). A request carrying any
+	// other Origin is refused on the API routes.
+	AllowOrigins []string
+	// LoopbackHosts refuses requests whose Host is not a loopback name or
+	// address: set when the listener is loopback (DNS rebinding).
+	LoopbackHosts bool
+	// AccessLog logs one line per request, never sampled (default: the
+	// server's logger).
+	AccessLog *zap.Logger
 }
 
 // Server serves the API.
@@ -60,6 +81,11 @@ type Server struct {
 	metrics  *metrics
 	stopping atomic.Bool
 	inflight atomic.Int64
+	bodies   *bodyRegistry
+	// runsCtx is the parent of every run's context besides the client's:
+	// CancelRuns cancels it with cause shutting_down.
+	runsCtx    context.Context
+	cancelRuns context.CancelCauseFunc
 }
 
 // New builds the server and its routes.
@@ -73,16 +99,29 @@ func New(opts Options, pipe *pipeline.Pipeline, mcp MCPHealth, history History, 
 	if opts.ReadyProbeAfter <= 0 {
 		opts.ReadyProbeAfter = 30 * time.Second
 	}
-	s := &Server{pipe: pipe, mcp: mcp, history: history, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe)}
+	opts = withEdgeDefaults(opts)
+	if opts.AccessLog == nil {
+		opts.AccessLog = log
+	}
+	s := &Server{pipe: pipe, mcp: mcp, history: history, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe), bodies: newBodyRegistry()}
+	s.runsCtx, s.cancelRuns = context.WithCancelCause(context.Background())
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.requestID, s.accessLog, s.recoverPanics)
-	e.POST("/api/v1/refactor", s.refactor, s.auth)
+	// Outermost first: every request is logged; its body is read under a
+	// deadline whoever reads it; a foreign Host or Origin is refused before
+	// anything else looks at the request.
+	e.Use(s.requestID, s.accessLog, s.recoverPanics, s.guardBody, s.checkHost, s.checkOrigin)
+	if cors := s.cors(); cors != nil {
+		e.Use(cors)
+	}
+	// Auth is decided before the body is read: an unauthenticated client
+	// gets its 401 at once, however slowly it sends.
+	e.POST("/api/v1/refactor", s.refactor, s.auth, s.requireJSON(jsonBody))
 	// The history holds the image's source code: it needs a key too.
 	e.GET("/api/v1/refactorings", s.listRefactorings, s.auth)
 	e.GET("/api/v1/refactorings/:id", s.getRefactoring, s.auth)
-	e.POST("/api/v1/refactorings/:id/revert", s.revertRefactoring, s.auth)
+	e.POST("/api/v1/refactorings/:id/revert", s.revertRefactoring, s.auth, s.requireJSON(noBodyOrJSON))
 	e.GET("/health", s.health)
 	e.GET("/ready", s.ready)
 	e.GET("/openapi.yaml", s.openapi)
@@ -95,8 +134,27 @@ func New(opts Options, pipe *pipeline.Pipeline, mcp MCPHealth, history History, 
 func (s *Server) Handler() http.Handler { return s.e }
 
 // BeginShutdown makes new runs answer 503 shutting_down; the in-flight run
-// goes on.
-func (s *Server) BeginShutdown() { s.stopping.Store(true) }
+// goes on. Bodies still being uploaded are cut at once (503 shutting_down):
+// a stalled upload never holds a shutdown.
+func (s *Server) BeginShutdown() {
+	s.stopping.Store(true)
+	s.bodies.cutAll(errShuttingDown)
+}
+
+// CancelRuns stops every run that has not begun release; it answers 503
+// shutting_down, and its audit row says so. A release under way is never
+// cut: Pipeline.WaitIdle waits for it.
+func (s *Server) CancelRuns() {
+	s.cancelRuns(kind.New(kind.ShuttingDown, "the service shut down before the release began; nothing was released"))
+}
+
+// runContext is the context of a run started by c: cancelled when the
+// client goes away or when CancelRuns is called. stop frees it.
+func (s *Server) runContext(c echo.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(c.Request().Context())
+	unhook := context.AfterFunc(s.runsCtx, func() { cancel(context.Cause(s.runsCtx)) })
+	return ctx, func() { unhook(); cancel(nil) }
+}
 
 // Inflight counts requests being served (a shutdown waits for them).
 func (s *Server) Inflight() int64 { return s.inflight.Load() }
@@ -151,7 +209,7 @@ func (s *Server) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Error(err)
 		}
-		s.log.Info("http",
+		s.opts.AccessLog.Info("http",
 			zap.String("request_id", requestID(c)),
 			zap.String("method", c.Request().Method),
 			zap.String("path", c.Path()),

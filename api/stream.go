@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -80,9 +81,10 @@ func (w *sseWriter) comment(text string) error {
 }
 
 // stream runs a reserved slot and reports it as Server-Sent Events. The run
-// goes on its own goroutine with the request's context, so a client that
-// drops the stream stops the run exactly as on the JSON route.
-func (s *Server) stream(c echo.Context, slot *pipeline.Slot, req pipeline.Request) error {
+// goes on its own goroutine with the run's context (the request's, see
+// runContext), so a client that drops the stream stops the run exactly as
+// on the JSON route.
+func (s *Server) stream(ctx context.Context, c echo.Context, slot *pipeline.Slot, req pipeline.Request) error {
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -101,7 +103,7 @@ func (s *Server) stream(c echo.Context, slot *pipeline.Slot, req pipeline.Reques
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := slot.Run(c.Request().Context(), req)
+		res, err := slot.Run(ctx, req)
 		done <- outcome{res, err}
 	}()
 	keepAlive := time.NewTicker(s.opts.KeepAlive)

@@ -225,6 +225,7 @@ func TestDroppedClientFreesTheGate(t *testing.T) {
 					return
 				}
 				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/api/v1/refactor", strings.NewReader(`{"class_name": "Calculator", "method_name": "sum:with:"}`))
+				req.Header.Set("Content-Type", "application/json")
 				if resp, err := http.DefaultClient.Do(req); err == nil {
 					_ = resp.Body.Close()
 				}

@@ -23,6 +23,13 @@ type Config struct {
 	APIKeys              []string `env:"API_KEYS"`
 	AllowUnauthenticated bool     `env:"ALLOW_UNAUTHENTICATED"`
 	MaxBodyBytes         int64    `env:"MAX_BODY_BYTES" validate:"min=1024,max=67108864"`
+	// ReadHeaderTimeout and ReadBodyTimeout cut clients that send their
+	// request too slowly; neither ever cuts a run.
+	ReadHeaderTimeout time.Duration `env:"READ_HEADER_TIMEOUT" validate:"min=100ms,max=10m"`
+	ReadBodyTimeout   time.Duration `env:"READ_BODY_TIMEOUT" validate:"min=100ms,max=10m"`
+	// CORSAllowOrigins are the web origins allowed to call the API from a
+	// browser, normalized as browsers send them (scheme://host[:port]).
+	CORSAllowOrigins []string `env:"CORS_ALLOW_ORIGINS"`
 
 	PharoMCPCommand string        `env:"PHARO_MCP_COMMAND" validate:"required"`
 	PharoMCPArgs    []string      `env:"PHARO_MCP_ARGS"`
@@ -88,16 +95,17 @@ func Load(getenv Getenv, dotenv map[string]string) (Config, error) {
 
 func (r *reader) read() Config {
 	c := Config{
-		ListenAddr:      r.str("LISTEN_ADDR", "127.0.0.1:8080"),
-		APIKeys:         r.list("API_KEYS"),
-		MaxBodyBytes:    int64(r.integer("MAX_BODY_BYTES", 64<<10)),
-		PharoMCPCommand: r.str("PHARO_MCP_COMMAND", filepath.Join("bin", "pharo-sim")),
-		PharoMCPCwd:     r.str("PHARO_MCP_CWD", ""),
-		PharoMCPEnv:     r.list("PHARO_MCP_ENV"),
-		PharoMCPTimeout: r.duration("PHARO_MCP_TIMEOUT", 60*time.Second),
-		DataDir:         r.str("DATA_DIR", ".data"),
-		LogLevel:        strings.ToLower(r.str("LOG_LEVEL", "info")),
-		LogFormat:       strings.ToLower(r.str("LOG_FORMAT", "json")),
+		ListenAddr:       r.str("LISTEN_ADDR", "127.0.0.1:8080"),
+		APIKeys:          r.list("API_KEYS"),
+		MaxBodyBytes:     int64(r.integer("MAX_BODY_BYTES", 64<<10)),
+		CORSAllowOrigins: r.list("CORS_ALLOW_ORIGINS"),
+		PharoMCPCommand:  r.str("PHARO_MCP_COMMAND", filepath.Join("bin", "pharo-sim")),
+		PharoMCPCwd:      r.str("PHARO_MCP_CWD", ""),
+		PharoMCPEnv:      r.list("PHARO_MCP_ENV"),
+		PharoMCPTimeout:  r.duration("PHARO_MCP_TIMEOUT", 60*time.Second),
+		DataDir:          r.str("DATA_DIR", ".data"),
+		LogLevel:         strings.ToLower(r.str("LOG_LEVEL", "info")),
+		LogFormat:        strings.ToLower(r.str("LOG_FORMAT", "json")),
 	}
 	c.AllowUnauthenticated = r.boolean("ALLOW_UNAUTHENTICATED", false)
 	c.PharoMCPArgs = r.args("PHARO_MCP_ARGS", []string{"serve", "--dir", filepath.Join(c.DataDir, "image")})
@@ -108,6 +116,8 @@ func (r *reader) read() Config {
 	c.ReviewerMaxToolRounds = r.integer("REVIEWER_MAX_TOOL_ROUNDS", 2)
 	c.PipelineTimeout = r.duration("PIPELINE_TIMEOUT", 20*time.Minute)
 	c.ShutdownGrace = r.duration("SHUTDOWN_GRACE", 2*time.Minute)
+	c.ReadHeaderTimeout = r.duration("READ_HEADER_TIMEOUT", 10*time.Second)
+	c.ReadBodyTimeout = r.duration("READ_BODY_TIMEOUT", 10*time.Second)
 	return c
 }
 
@@ -179,7 +189,41 @@ func (c *Config) crossChecks() []error {
 			break
 		}
 	}
+	for i, o := range c.CORSAllowOrigins {
+		origin, err := normalizeOrigin(o)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("CORS_ALLOW_ORIGINS: %w", err))
+			continue
+		}
+		c.CORSAllowOrigins[i] = origin
+	}
 	return errs
+}
+
+// ListensOnLoopback reports whether LISTEN_ADDR is a loopback address: the
+// API then answers only requests addressed to a loopback name (DNS
+// rebinding).
+func (c Config) ListensOnLoopback() bool { return isLoopback(c.ListenAddr) }
+
+// normalizeOrigin checks that o is a web origin and writes it as browsers
+// send it in the Origin header: lower case, no default port, no path.
+func normalizeOrigin(o string) (string, error) {
+	if o == "*" || strings.EqualFold(o, "null") {
+		return "", fmt.Errorf("%q is not accepted: this service writes into a live image; list each origin that may call it (e.g. https://ide.example.com)", o)
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" ||
+		u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		return "", fmt.Errorf("%q is not an origin: want scheme://host[:port], e.g. https://ide.example.com or http://localhost:3000", o)
+	}
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		return scheme + "://" + host, nil
+	}
+	return scheme + "://" + host + ":" + port, nil
 }
 
 // isLoopback reports whether addr listens on loopback only.

@@ -34,6 +34,10 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, "json", cfg.LogFormat)
 	assert.Empty(t, cfg.Warnings)
 	assert.True(t, cfg.ModelProviderDefaulted)
+	assert.Equal(t, 10*time.Second, cfg.ReadHeaderTimeout)
+	assert.Equal(t, 10*time.Second, cfg.ReadBodyTimeout)
+	assert.Empty(t, cfg.CORSAllowOrigins, "no web page may call the API unless listed")
+	assert.True(t, cfg.ListensOnLoopback())
 	explicit, err := Load(env(map[string]string{"MODEL_PROVIDER": "scripted"}), nil)
 	require.NoError(t, err)
 	assert.False(t, explicit.ModelProviderDefaulted, "an explicit choice is not a default")
@@ -83,6 +87,14 @@ func TestMistakes(t *testing.T) {
 		{"bad env entry", map[string]string{"PHARO_MCP_ENV": "PORT"}, []string{"PHARO_MCP_ENV: every entry must be KEY=VALUE"}},
 		{"unterminated quote", map[string]string{"PHARO_MCP_ARGS": `serve --dir "x`}, []string{"PHARO_MCP_ARGS: unterminated quote"}},
 		{"bad level", map[string]string{"LOG_LEVEL": "loud"}, []string{"LOG_LEVEL=loud: must be one of debug, info, warn, error"}},
+		{"body timeout too short", map[string]string{"READ_BODY_TIMEOUT": "10ms"}, []string{"READ_BODY_TIMEOUT=10ms: must be at least 100ms"}},
+		{"header timeout too long", map[string]string{"READ_HEADER_TIMEOUT": "1h"}, []string{"READ_HEADER_TIMEOUT=1h0m0s: must be at most 10m"}},
+		{"bad header timeout", map[string]string{"READ_HEADER_TIMEOUT": "slow"}, []string{"READ_HEADER_TIMEOUT=slow: must be a duration"}},
+		{"wildcard origin", map[string]string{"CORS_ALLOW_ORIGINS": "*"}, []string{`CORS_ALLOW_ORIGINS: "*" is not accepted`}},
+		{"null origin", map[string]string{"CORS_ALLOW_ORIGINS": "null"}, []string{`CORS_ALLOW_ORIGINS: "null" is not accepted`}},
+		{"origin with a path", map[string]string{"CORS_ALLOW_ORIGINS": "https://ide.example.com/app"}, []string{`CORS_ALLOW_ORIGINS: "https://ide.example.com/app" is not an origin`}},
+		{"origin without scheme", map[string]string{"CORS_ALLOW_ORIGINS": "ide.example.com"}, []string{`CORS_ALLOW_ORIGINS: "ide.example.com" is not an origin`}},
+		{"two bad origins", map[string]string{"CORS_ALLOW_ORIGINS": "ftp://x, https://u:p@x"}, []string{`CORS_ALLOW_ORIGINS: "ftp://x"`, `CORS_ALLOW_ORIGINS: "https://u:p@x"`}},
 		{"two mistakes at once", map[string]string{"LOG_FORMAT": "xml", "REVIEWER_MAX_TOOL_ROUNDS": "99"}, []string{"LOG_FORMAT=xml", "REVIEWER_MAX_TOOL_ROUNDS=99: must be at most 10"}},
 	}
 	for _, tc := range cases {
@@ -100,6 +112,24 @@ func TestMistakes(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestEdgeValues(t *testing.T) {
+	cfg, err := Load(env(map[string]string{
+		"READ_HEADER_TIMEOUT": "2s",
+		"READ_BODY_TIMEOUT":   "45",
+		"CORS_ALLOW_ORIGINS":  "https://IDE.example.com:443/, http://localhost:3000, http://[::1]:80, http://127.0.0.1:8081",
+		"LISTEN_ADDR":         "localhost:8080",
+	}), nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2*time.Second, cfg.ReadHeaderTimeout)
+	assert.Equal(t, 45*time.Second, cfg.ReadBodyTimeout, "plain seconds")
+	assert.Equal(t, []string{"https://ide.example.com", "http://localhost:3000", "http://[::1]", "http://127.0.0.1:8081"}, cfg.CORSAllowOrigins,
+		"written as browsers send Origin: lower case, no default port, no slash")
+	assert.True(t, cfg.ListensOnLoopback())
+	public, err := Load(env(map[string]string{"LISTEN_ADDR": "0.0.0.0:8080", "API_KEYS": "0123456789abcdef"}), nil)
+	require.NoError(t, err)
+	assert.False(t, public.ListensOnLoopback())
 }
 
 func TestUnauthenticatedOptIn(t *testing.T) {

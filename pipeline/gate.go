@@ -11,6 +11,7 @@ import (
 type Gate struct {
 	mu      sync.Mutex
 	busy    bool
+	freed   chan struct{} // closed when the current holder releases the slot
 	started time.Time
 	recent  []time.Duration // newest last, at most keepRuns
 	now     func() time.Time
@@ -35,6 +36,7 @@ func (g *Gate) TryAcquire() (release func(), ok bool) {
 		return nil, false
 	}
 	g.busy = true
+	g.freed = make(chan struct{})
 	g.started = g.now()
 	var once sync.Once
 	return func() { once.Do(g.release) }, true
@@ -48,6 +50,7 @@ func (g *Gate) release() {
 		g.recent = g.recent[1:]
 	}
 	g.busy = false
+	close(g.freed)
 }
 
 // Busy reports whether a run holds the slot.

@@ -111,7 +111,10 @@ func (r *run) execute(ctx context.Context) error {
 // classify turns a stage failure into the run's error: a passed deadline is
 // a timeout whatever the stage made of it; a client gone is a cancellation.
 func (r *run) classify(ctx, runCtx context.Context, err error) error {
+	var stopped *kind.Error
 	switch {
+	case ctx.Err() != nil && errors.As(context.Cause(ctx), &stopped):
+		return stopped // the caller said why it stopped the run (e.g. shutting_down)
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled):
 		return kind.Wrap(kind.Canceled, context.Canceled, "the client went away before release; the run stopped")
 	case runCtx.Err() != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,7 +44,7 @@ func run() int {
 		fmt.Fprintf(os.Stderr, "refactord: configuration:\n%v\n", err)
 		return 2
 	}
-	log, err := newLogger(cfg)
+	log, access, err := newLoggers(cfg)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "refactord: logger: %v\n", err)
 		return 2
@@ -52,7 +53,7 @@ func run() int {
 	for _, w := range cfg.Warnings {
 		log.Warn("CONFIGURATION WARNING: " + w)
 	}
-	if err := serve(cfg, log); err != nil {
+	if err := serve(cfg, log, access); err != nil {
 		log.Error("refactord stopped with an error", zap.Error(err))
 		return 1
 	}
@@ -71,10 +72,13 @@ func loadConfig() (config.Config, error) {
 	return config.Load(os.LookupEnv, dotenv)
 }
 
-func newLogger(cfg config.Config) (*zap.Logger, error) {
+// newLoggers builds the service's logger and the access log. Both write
+// through one sink; the access log is never sampled (every request is one
+// line), the others keep zap's production sampling.
+func newLoggers(cfg config.Config) (log, access *zap.Logger, err error) {
 	level, err := zapcore.ParseLevel(cfg.LogLevel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	zc := zap.NewProductionConfig()
 	if cfg.LogFormat == "console" {
@@ -82,10 +86,22 @@ func newLogger(cfg config.Config) (*zap.Logger, error) {
 	}
 	zc.Level = zap.NewAtomicLevelAt(level)
 	zc.OutputPaths, zc.ErrorOutputPaths = []string{"stderr"}, []string{"stderr"}
-	return zc.Build()
+	sampling := zc.Sampling
+	zc.Sampling = nil
+	unsampled, err := zc.Build()
+	if err != nil {
+		return nil, nil, err
+	}
+	log = unsampled
+	if sampling != nil {
+		log = unsampled.WithOptions(zap.WrapCore(func(core zapcore.Core) zapcore.Core {
+			return zapcore.NewSamplerWithOptions(core, time.Second, sampling.Initial, sampling.Thereafter)
+		}))
+	}
+	return log, unsampled.Named("api").Named("access"), nil
 }
 
-func serve(cfg config.Config, log *zap.Logger) error {
+func serve(cfg config.Config, log, access *zap.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
@@ -119,7 +135,7 @@ func serve(cfg config.Config, log *zap.Logger) error {
 			"provider": cfg.ModelProvider, "reviewer": cfg.ReviewerModelID, "writer": cfg.WriterModelID,
 			"validator": cfg.ValidatorModelID, "refiner": cfg.RefinerModelID,
 		},
-		Checkpoint: crashAt(os.Getenv("REFACTORD_CRASH_AT"), log),
+		Checkpoint: checkpoints(crashAt(os.Getenv("REFACTORD_CRASH_AT"), log), holdAt(os.Getenv("REFACTORD_HOLD_AT"), log)),
 	}, log.Named("pipeline"))
 	if _, err := pipe.Reconcile(ctx); err != nil {
 		// Rows that could not be settled stay in releasing for the next start.
@@ -130,20 +146,23 @@ func serve(cfg config.Config, log *zap.Logger) error {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	server := api.New(api.Options{
 		AppName: appName, Version: version, APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: pharorefactor.OpenAPI,
+		ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadBodyTimeout: cfg.ReadBodyTimeout,
+		AllowOrigins: cfg.CORSAllowOrigins, LoopbackHosts: cfg.ListensOnLoopback(), AccessLog: access,
 	}, pipe, image, audit, reg, log.Named("api"))
-	return listen(ctx, cfg, server, log)
+	// The deferred closes of the store and the MCP connection run only
+	// after listen returns, and listen returns only once no run is left.
+	return listen(ctx, cfg, server, pipe, log)
 }
 
-// listen serves until a signal, then stops accepting, lets the in-flight
-// run finish (up to SHUTDOWN_GRACE) and returns.
-func listen(ctx context.Context, cfg config.Config, server *api.Server, log *zap.Logger) error {
+// listen serves until a signal, then shuts down (see shutdown).
+func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pipeline.Pipeline, log *zap.Logger) error {
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", cfg.ListenAddr, err)
 	}
-	hs := &http.Server{Handler: server.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := server.HTTPServer()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(server.Listener(ln)) }()
 	log.Info("refactord listening", zap.String("addr", ln.Addr().String()), zap.String("version", version),
 		zap.String("model_provider", cfg.ModelProvider), zap.String("pharo_mcp_command", cfg.PharoMCPCommand))
 	select {
@@ -151,15 +170,49 @@ func listen(ctx context.Context, cfg config.Config, server *api.Server, log *zap
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: no new runs; waiting for the in-flight run", zap.Duration("grace", cfg.ShutdownGrace))
+	shutdown(cfg.ShutdownGrace, hs, server, pipe, log)
+	return nil
+}
+
+// answerWait bounds how long, after the last run ended, its handler may
+// take to send the answer before the remaining connections are closed.
+const answerWait = 5 * time.Second
+
+// shutdown stops accepting, lets the runs finish for up to grace, then
+// cancels the runs that have not begun release, always waits for a release
+// under way (it completes or is rolled back, and is recorded), lets the
+// answers go out, and closes what is left. Clients still sending a request
+// are cut; none of them holds the shutdown.
+func shutdown(grace time.Duration, hs *http.Server, server *api.Server, pipe *pipeline.Pipeline, log *zap.Logger) {
+	log.Info("shutting down: no new runs; waiting for the in-flight run", zap.Duration("grace", grace))
 	server.BeginShutdown()
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	drained := make(chan error, 1)
+	drainCtx, stopDraining := context.WithCancel(context.Background())
+	defer stopDraining()
+	go func() { drained <- hs.Shutdown(drainCtx) }() // closes the listener now, then waits for the requests
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-drained:
+		pipe.WaitIdle() // nothing left; a no-op
+		log.Info("refactord stopped")
+		return
+	case <-timer.C:
+	}
+	log.Warn("the shutdown grace is over: cancelling runs that have not begun release; a release under way is finished first")
+	server.CancelRuns()
+	pipe.WaitIdle()
+	select {
+	case <-drained:
+	case <-time.After(answerWait):
+		stopDraining()
+		<-drained
+		log.Warn("closing connections that were still open")
+	}
+	if err := hs.Close(); err != nil {
+		log.Warn("closing the listener", zap.Error(err))
 	}
 	log.Info("refactord stopped")
-	return nil
 }
 
 func closeAudit(audit *store.Store, log *zap.Logger) {
@@ -178,6 +231,40 @@ func crashAt(point string, log *zap.Logger) func(string) {
 	return func(p string) {
 		if p == point {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	}
+}
+
+// holdAt is fault injection for the shutdown tests only: the release
+// pauses at the named checkpoint for the given time, e.g.
+// "after_compile:3s", so that a test can end the shutdown grace while a
+// release is under way. Empty: never.
+func holdAt(spec string, log *zap.Logger) func(string) {
+	if spec == "" {
+		return nil
+	}
+	point, hold, ok := strings.Cut(spec, ":")
+	d, err := time.ParseDuration(hold)
+	if !ok || err != nil || d <= 0 {
+		log.Error("REFACTORD_HOLD_AT is not POINT:DURATION (e.g. after_compile:3s); ignored", zap.String("value", spec))
+		return nil
+	}
+	log.Warn("REFACTORD_HOLD_AT is set: releases pause on purpose (shutdown tests only)", zap.String("point", point), zap.Duration("hold", d))
+	return func(p string) {
+		if p == point {
+			log.Warn("holding the release (REFACTORD_HOLD_AT)", zap.String("point", p), zap.Duration("hold", d))
+			time.Sleep(d)
+		}
+	}
+}
+
+// checkpoints calls every non-nil hook in turn.
+func checkpoints(hooks ...func(string)) func(string) {
+	return func(point string) {
+		for _, h := range hooks {
+			if h != nil {
+				h(point)
+			}
 		}
 	}
 }
