@@ -93,6 +93,7 @@ func TestBrokenCandidatesCostNoValidatorCall(t *testing.T) {
 		{"assigns to an argument", "sum: a with: b\n\ta := a + b.\n\t^ a", "argument_assignment"},
 		{"unknown global", "sum: a with: b\n\t^ NoSuchHelper add: a to: b", "undeclared"},
 		{"new system capability", "sum: a with: b\n\tSmalltalk at: #Last put: a.\n\t^ a + b", "capability"},
+		{"adds unreachable code", "sum: a with: b\n\t^ a + b.\n\ta printString", "unreachable"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 // CheckError is one reason a candidate was refused before the validator saw it.
 type CheckError struct {
-	Check   string `json:"check"` // parse, selector, argument_assignment, undeclared, capability, compile
+	Check   string `json:"check"` // parse, selector, argument_assignment, unreachable, undeclared, capability, compile
 	Message string `json:"message"`
 	Line    int    `json:"line,omitempty"`
 	Col     int    `json:"column,omitempty"`
@@ -41,6 +41,7 @@ func (r *run) check(ctx context.Context, code string) ([]CheckError, error) {
 		return []CheckError{{Check: "parse", Message: err.Error()}}, nil
 	}
 	problems := localProblems(m, r.req.Ref.Selector)
+	problems = append(problems, addedUnreachable(m, r.scope.original)...)
 	undeclared, err := r.undeclared(ctx, m)
 	if err != nil {
 		return nil, err
@@ -66,6 +67,22 @@ func localProblems(m *smalltalk.Method, selector string) []CheckError {
 	for _, ref := range smalltalk.ArgumentAssignments(m) {
 		out = append(out, CheckError{Check: "argument_assignment", Line: ref.Line, Col: ref.Col,
 			Message: fmt.Sprintf("assigns to %s, which is an argument or pseudo-variable (Pharo refuses: cannot store into)", ref.Name)})
+	}
+	return out
+}
+
+// addedUnreachable refuses statements after a return that the original did
+// not have: Pharo compiles them (a warning), but they never run, so a
+// candidate that adds them says something it does not do.
+func addedUnreachable(m, original *smalltalk.Method) []CheckError {
+	added := m.Info().Unreachable()
+	if original != nil && len(added) <= len(original.Info().Unreachable()) {
+		return nil
+	}
+	out := make([]CheckError, 0, len(added))
+	for _, w := range added {
+		out = append(out, CheckError{Check: "unreachable", Line: w.Line, Col: w.Col,
+			Message: "statements after a return never run; remove them or move the return"})
 	}
 	return out
 }

@@ -51,7 +51,7 @@ func newScope(ref mcpclient.MethodRef, classSource, original string) (*scope, er
 // addPool declares a pool's constants (its class variables).
 func (s *scope) addPool(def tonel.Definition) {
 	for _, v := range def.ClassVars {
-		s.known[v] = true
+		s.known[tonel.VarName(v)] = true
 	}
 }
 
@@ -65,8 +65,10 @@ func (s *scope) addDefinition(def tonel.Definition) {
 	if s.ref.ClassSide {
 		vars = def.ClassInstVars
 	}
+	// Entries may be slot definitions (`#owner => FMOne type: …`): the
+	// variable is the name before the arrow.
 	for _, v := range append(append([]string{}, vars...), def.ClassVars...) {
-		s.known[v] = true
+		s.known[tonel.VarName(v)] = true
 	}
 }
 

@@ -1,6 +1,9 @@
 package smalltalk
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // IsClassName reports whether s has the shape the service accepts for a
 // class name: [A-Z][A-Za-z0-9_]*.
@@ -29,9 +32,11 @@ func isIdentTail(s string) bool {
 }
 
 // IsSelector reports whether s is a selector: unary (an identifier),
-// binary (a run of + - / \ * ~ < > = @ , % | & ? !) or keyword (one or more
-// identifiers each followed by a colon, like at:put:). Only ASCII names are
-// accepted, since these strings end up inside Smalltalk expressions.
+// binary (a run of + - / \ * ~ < > = @ , % | & ? ! and Pharo 13's ± × ÷ ·)
+// or keyword (one or more identifiers each followed by a colon, like
+// at:put:). Identifiers are ASCII only, since these strings end up inside
+// Smalltalk expressions; QuoteSymbol writes the non-ASCII binary ones in the
+// quoted form every Pharo version reads.
 func IsSelector(s string) bool { return NumArgs(s) >= 0 }
 
 // NumArgs is the number of arguments a selector takes: 0 for unary, 1 for
@@ -58,12 +63,22 @@ func NumArgs(selector string) int {
 }
 
 func isBinarySelector(s string) bool {
+	for _, r := range s {
+		if r < utf8.RuneSelf && charClass[r] == cBinary || IsNonASCIIBinary(r) {
+			continue
+		}
+		return false
+	}
+	return s != ""
+}
+
+func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if charClass[s[i]] != cBinary {
+		if s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}
-	return s != ""
+	return true
 }
 
 // QuoteString makes a Smalltalk string literal of s: a quote, s with every
@@ -87,9 +102,10 @@ func QuoteString(s string) string {
 }
 
 // QuoteSymbol makes a Smalltalk symbol literal of s: #foo, #at:put:, #+
-// when s is a selector, else the quoted form #'odd one'.
+// when s is an ASCII selector, else the quoted form #'odd one' (also for
+// #'±', which Pharo before 13 could not scan bare).
 func QuoteSymbol(s string) string {
-	if IsSelector(s) {
+	if IsSelector(s) && isASCII(s) {
 		return "#" + s
 	}
 	return "#" + QuoteString(s)

@@ -43,6 +43,11 @@ func TestSelectors(t *testing.T) {
 		{"at:2:", -1},
 		{"foo.", -1},
 		{"fóo", -1},
+		{"±", 1},
+		{"×÷", 1},
+		{"+·", 1},
+		{"a±", -1},
+		{"é", -1},
 	}
 	for _, tc := range cases {
 		assert.Equal(t, tc.args, NumArgs(tc.sel), "NumArgs(%q)", tc.sel)
@@ -79,6 +84,8 @@ func TestQuoteSymbol(t *testing.T) {
 		"a:b:c:":   "#a:b:c:",
 		"#foo":     "#'#foo'",
 		"foo bar:": "#'foo bar:'",
+		"±":        "#'±'",
+		"×":        "#'×'",
 	}
 	for in, want := range cases {
 		assert.Equal(t, want, QuoteSymbol(in), "%q", in)
