@@ -1,11 +1,9 @@
-// Package pharorefactor holds what belongs to the repository as a whole:
-// the OpenAPI document, embedded so the server serves the same bytes as
-// the file at the repository root.
-package pharorefactor
+package refactor
 
 import _ "embed"
 
-// OpenAPI is openapi.yaml, byte for byte.
+// OpenAPI is openapi.yaml, the API's contract, byte for byte: embedded so
+// the server serves the same bytes as the file at the repository root.
 //
 //go:embed openapi.yaml
 var OpenAPI []byte

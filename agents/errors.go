@@ -6,23 +6,23 @@ import (
 	"fmt"
 	"net/http"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 )
 
 // ClassifyError gives a provider's failure its kind. status is the HTTP
 // status the provider answered (0 when there was no answer) and detail the
 // provider's own message, kept short in the client-safe text.
 //
-// The run's deadline is kind.Timeout; a canceled context stays unclassified
+// The run's deadline is refactor.Timeout; a canceled context stays unclassified
 // (errors.Is(err, context.Canceled) holds) for the caller to judge; an
-// oversized response is kind.ModelBadOutput; everything else — transport
+// oversized response is refactor.ModelBadOutput; everything else — transport
 // errors, auth, bad requests, rate limits and 5xx after the retries — is
-// kind.ModelUnavailable.
+// refactor.ModelUnavailable.
 func ClassifyError(ctx context.Context, provider string, status int, detail string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var classified *kind.Error
+	var classified *refactor.Error
 	if errors.As(err, &classified) {
 		return err
 	}
@@ -30,18 +30,18 @@ func ClassifyError(ctx context.Context, provider string, status int, detail stri
 		return contextError(ctx, provider, err)
 	}
 	if errors.Is(err, ErrResponseTooLarge) {
-		return kind.Wrap(kind.ModelBadOutput, err, "%s: the answer exceeds the size limit", provider)
+		return refactor.Wrap(refactor.ModelBadOutput, err, "%s: the answer exceeds the size limit", provider)
 	}
 	if status == 0 {
-		return kind.Wrap(kind.ModelUnavailable, err, "%s: no usable response from the provider", provider)
+		return refactor.Wrap(refactor.ModelUnavailable, err, "%s: no usable response from the provider", provider)
 	}
-	return kind.Wrap(kind.ModelUnavailable, err, "%s: %s", provider, describeStatus(status, detail))
+	return refactor.Wrap(refactor.ModelUnavailable, err, "%s: %s", provider, describeStatus(status, detail))
 }
 
 // contextError classifies an error that happened because ctx ended.
 func contextError(ctx context.Context, who string, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return kind.Wrap(kind.Timeout, err, "%s: the run's deadline passed during a model call", who)
+		return refactor.Wrap(refactor.Timeout, err, "%s: the run's deadline passed during a model call", who)
 	}
 	return fmt.Errorf("%s: model call canceled: %w (%w)", who, ctx.Err(), err)
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 )
 
 func TestClassifyError(t *testing.T) {
@@ -23,22 +23,22 @@ func TestClassifyError(t *testing.T) {
 		ctx    context.Context
 		status int
 		err    error
-		want   kind.Kind
+		want   refactor.Kind
 		msg    string
 	}{
-		{"deadline", expired, 0, context.DeadlineExceeded, kind.Timeout, "deadline passed"},
-		{"too large", live, 200, fmt.Errorf("reading: %w", ErrResponseTooLarge), kind.ModelBadOutput, "size limit"},
-		{"transport", live, 0, cause, kind.ModelUnavailable, "no usable response"},
-		{"auth", live, 401, cause, kind.ModelUnavailable, "refused the credentials (HTTP 401)"},
-		{"bad request", live, 400, cause, kind.ModelUnavailable, "rejected the request (HTTP 400): detail"},
-		{"rate limited", live, 429, cause, kind.ModelUnavailable, "rate limiting"},
-		{"server", live, 503, cause, kind.ModelUnavailable, "still failing"},
-		{"already classified", live, 500, kind.New(kind.ModelBadOutput, "x"), kind.ModelBadOutput, "x"},
+		{"deadline", expired, 0, context.DeadlineExceeded, refactor.Timeout, "deadline passed"},
+		{"too large", live, 200, fmt.Errorf("reading: %w", ErrResponseTooLarge), refactor.ModelBadOutput, "size limit"},
+		{"transport", live, 0, cause, refactor.ModelUnavailable, "no usable response"},
+		{"auth", live, 401, cause, refactor.ModelUnavailable, "refused the credentials (HTTP 401)"},
+		{"bad request", live, 400, cause, refactor.ModelUnavailable, "rejected the request (HTTP 400): detail"},
+		{"rate limited", live, 429, cause, refactor.ModelUnavailable, "rate limiting"},
+		{"server", live, 503, cause, refactor.ModelUnavailable, "still failing"},
+		{"already classified", live, 500, refactor.Errorf(refactor.ModelBadOutput, "x"), refactor.ModelBadOutput, "x"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			err := ClassifyError(tc.ctx, "p", tc.status, "detail", tc.err)
-			assert.Equal(t, tc.want, kind.Of(err))
+			assert.Equal(t, tc.want, refactor.KindOf(err))
 			assert.Contains(t, err.Error(), tc.msg)
 		})
 	}

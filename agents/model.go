@@ -7,7 +7,7 @@ import "context"
 // failed attempt are not extra calls; a corrective retry is).
 //
 // Implementations are safe for concurrent use and return errors classified
-// with pipeline/kind (ModelUnavailable, ModelBadOutput, Timeout).
+// with the domain's error kinds (ModelUnavailable, ModelBadOutput, Timeout).
 type Model interface {
 	Generate(ctx context.Context, req Request) (Response, error)
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 )
 
 // Defaults of Config's zero fields.
@@ -165,7 +165,7 @@ func (r *Roles) converse(ctx context.Context, c conversation) (CallStats, error)
 	}
 	system, user, err := r.prompts.render(c.role, c.data)
 	if err != nil {
-		return stats, kind.Wrap(kind.Internal, err, "%s prompt", c.role)
+		return stats, refactor.Wrap(refactor.Internal, err, "%s prompt", c.role)
 	}
 	msgs := []Message{UserText(user)}
 	rounds, corrected := 0, false
@@ -187,7 +187,7 @@ func (r *Roles) converse(ctx context.Context, c conversation) (CallStats, error)
 			return stats, nil
 		}
 		if corrected {
-			return stats, kind.New(kind.ModelBadOutput, "%s: unusable answer after a corrective retry: %s", c.role, problem)
+			return stats, refactor.Errorf(refactor.ModelBadOutput, "%s: unusable answer after a corrective retry: %s", c.role, problem)
 		}
 		corrected = true
 		msgs = withNote(msgs, correctiveNote(problem))
@@ -210,10 +210,10 @@ func (r *Roles) call(ctx context.Context, c conversation, system string, msgs []
 		return Response{}, fmt.Errorf("%s: %w", c.role, ClassifyError(ctx, "model", 0, "", err))
 	}
 	if resp.FinishReason == FinishSafety {
-		return Response{}, kind.New(kind.ModelBadOutput, "%s: the provider blocked the answer (%s)", c.role, orWord(resp.RawFinishReason, "safety"))
+		return Response{}, refactor.Errorf(refactor.ModelBadOutput, "%s: the provider blocked the answer (%s)", c.role, orWord(resp.RawFinishReason, "safety"))
 	}
 	if len(resp.Text) > r.cfg.MaxAnswerBytes {
-		return Response{}, kind.New(kind.ModelBadOutput, "%s: the answer has %d bytes, over the limit of %d", c.role, len(resp.Text), r.cfg.MaxAnswerBytes)
+		return Response{}, refactor.Errorf(refactor.ModelBadOutput, "%s: the answer has %d bytes, over the limit of %d", c.role, len(resp.Text), r.cfg.MaxAnswerBytes)
 	}
 	return resp, nil
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
 	"pharo-refactor/agents/scripted"
-	"pharo-refactor/pipeline/kind"
 )
 
 var calc = agents.Input{
@@ -80,12 +80,12 @@ func TestReviewerToolRounds(t *testing.T) {
 		calls     int
 		toolCalls int
 		seen      []string
-		wantKind  kind.Kind
+		wantKind  refactor.Kind
 	}{
 		{"one round adds one call", commentCall + "," + goodReview, 2, 2, 1, []string{"get_class_comment"}, ""},
 		{"eval is refused without being sent, the review goes on", evalCall + "," + commentCall + "," + goodReview, 2, 3, 2, []string{"get_class_comment"}, ""},
 		{"a tool call after the last round gets one corrective retry", commentCall + "," + commentCall + "," + goodReview, 1, 3, 1, []string{"get_class_comment"}, ""},
-		{"tool calls past the rounds fail the review", commentCall + "," + commentCall + "," + commentCall, 1, 3, 1, []string{"get_class_comment"}, kind.ModelBadOutput},
+		{"tool calls past the rounds fail the review", commentCall + "," + commentCall + "," + commentCall, 1, 3, 1, []string{"get_class_comment"}, refactor.ModelBadOutput},
 		{"no tools without ImageTools rounds", goodReview, 0, 1, 0, nil, ""},
 	}
 	for _, tc := range cases {
@@ -95,7 +95,7 @@ func TestReviewerToolRounds(t *testing.T) {
 			_, stats, err := r.Review(context.Background(), calc)
 			if tc.wantKind != "" {
 				require.Error(t, err)
-				assert.Equal(t, tc.wantKind, kind.Of(err))
+				assert.Equal(t, tc.wantKind, refactor.KindOf(err))
 			} else {
 				require.NoError(t, err)
 			}
@@ -111,16 +111,16 @@ func TestUnusableAnswersAreRetriedOnce(t *testing.T) {
 		name     string
 		answers  string
 		calls    int
-		wantKind kind.Kind
+		wantKind refactor.Kind
 		wantMsg  string
 	}{
 		{"garbage then good", `{"text": "I think it is fine."},` + goodCandidate, 2, "", ""},
 		{"cut off then good", `{"text": "{\"code\": \"sum: augend with:", "finish_reason": "length"},` + goodCandidate, 2, "", ""},
 		{"empty then good", `{"text": "  "},` + goodCandidate, 2, "", ""},
-		{"garbage twice", `{"text": "nope"}, {"text": "still nope"}`, 2, kind.ModelBadOutput, "after a corrective retry"},
-		{"blocked", `{"finish_reason": "safety"}`, 1, kind.ModelBadOutput, "blocked"},
-		{"too large", `{"text": "` + strings.Repeat("x", 5000) + `"}`, 1, kind.ModelBadOutput, "over the limit"},
-		{"provider down", `{"error": "503 from upstream"}`, 1, kind.ModelUnavailable, "503 from upstream"},
+		{"garbage twice", `{"text": "nope"}, {"text": "still nope"}`, 2, refactor.ModelBadOutput, "after a corrective retry"},
+		{"blocked", `{"finish_reason": "safety"}`, 1, refactor.ModelBadOutput, "blocked"},
+		{"too large", `{"text": "` + strings.Repeat("x", 5000) + `"}`, 1, refactor.ModelBadOutput, "over the limit"},
+		{"provider down", `{"error": "503 from upstream"}`, 1, refactor.ModelUnavailable, "503 from upstream"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,7 +133,7 @@ func TestUnusableAnswersAreRetriedOnce(t *testing.T) {
 				return
 			}
 			require.Error(t, err)
-			assert.Equal(t, tc.wantKind, kind.Of(err))
+			assert.Equal(t, tc.wantKind, refactor.KindOf(err))
 			assert.Contains(t, err.Error(), tc.wantMsg)
 		})
 	}
@@ -143,7 +143,7 @@ func TestUnclearVerdictIsNeverApproval(t *testing.T) {
 	r := newRoles(t, map[string]string{"validator": `{"json": {"verdict": "Approved, mostly"}}, {"json": {"verdict": "LGTM"}}`}, nil, 0)
 	v, stats, err := r.Validate(context.Background(), calc, review, "sum: a with: b\n\t^ a + b")
 	require.Error(t, err)
-	assert.Equal(t, kind.ModelBadOutput, kind.Of(err))
+	assert.Equal(t, refactor.ModelBadOutput, refactor.KindOf(err))
 	assert.False(t, v.Approved())
 	assert.Equal(t, 2, stats.Calls)
 }
@@ -161,7 +161,7 @@ func TestRolesRefuseBadInputAndMissingModels(t *testing.T) {
 	r := newRoles(t, map[string]string{"reviewer": goodReview}, nil, 0)
 	for _, in := range []agents.Input{{Class: "calculator", Selector: "foo"}, {Class: "Foo", Selector: "foo bar"}, {Class: "Foo'; eval", Selector: "x"}} {
 		_, stats, err := r.Review(context.Background(), in)
-		assert.Equal(t, kind.InvalidRequest, kind.Of(err), in)
+		assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), in)
 		assert.Zero(t, stats.Calls)
 	}
 	_, err := agents.New(agents.Config{})
@@ -174,5 +174,5 @@ func TestTheRunDeadlineIsATimeout(t *testing.T) {
 	defer cancel()
 	_, _, err := r.Write(ctx, calc, review)
 	require.Error(t, err)
-	assert.Equal(t, kind.Timeout, kind.Of(err))
+	assert.Equal(t, refactor.Timeout, refactor.KindOf(err))
 }

@@ -3,7 +3,7 @@ package agents
 import (
 	"fmt"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 	"pharo-refactor/smalltalk"
 )
 
@@ -42,10 +42,10 @@ func validSelector(s string) bool { return len(s) <= maxNameLen && smalltalk.IsS
 // prompts unfenced and name the scripted model's answers.
 func (in Input) check() error {
 	if !validClassName(in.Class) {
-		return kind.New(kind.InvalidRequest, "class name %q is not a Smalltalk class name", in.Class)
+		return refactor.Errorf(refactor.InvalidRequest, "class name %q is not a Smalltalk class name", in.Class)
 	}
 	if !validSelector(in.Selector) {
-		return kind.New(kind.InvalidRequest, "selector %q is not a Smalltalk selector", in.Selector)
+		return refactor.Errorf(refactor.InvalidRequest, "selector %q is not a Smalltalk selector", in.Selector)
 	}
 	return nil
 }

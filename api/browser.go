@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 )
 
 // This service writes into a live image from a loopback port, so any web
@@ -33,7 +33,7 @@ func (s *Server) checkHost(next echo.HandlerFunc) echo.HandlerFunc {
 		if !s.opts.LoopbackHosts || isLoopbackHost(c.Request().Host) {
 			return next(c)
 		}
-		return kind.New(kind.HostNotAllowed, "this service listens on loopback and answers only requests addressed to a loopback name or address (localhost, 127.0.0.1, [::1]); Host %q is not one", clip(c.Request().Host, 100))
+		return refactor.Errorf(refactor.HostNotAllowed, "this service listens on loopback and answers only requests addressed to a loopback name or address (localhost, 127.0.0.1, [::1]); Host %q is not one", clip(c.Request().Host, 100))
 	}
 }
 
@@ -89,7 +89,7 @@ func (s *Server) checkOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 		origins, sent := r.Header[echo.HeaderOrigin]
 		if !sent {
 			if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
-				return kind.New(kind.OriginNotAllowed, "a request made by another site's page (Sec-Fetch-Site: %s) is refused: only the origins in CORS_ALLOW_ORIGINS may call this API", site)
+				return refactor.Errorf(refactor.OriginNotAllowed, "a request made by another site's page (Sec-Fetch-Site: %s) is refused: only the origins in CORS_ALLOW_ORIGINS may call this API", site)
 			}
 			return next(c)
 		}
@@ -97,7 +97,7 @@ func (s *Server) checkOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 		if len(origins) == 1 && s.originAllowed(origin) {
 			return next(c)
 		}
-		return kind.New(kind.OriginNotAllowed, "requests from the web origin %q are refused: only the origins in CORS_ALLOW_ORIGINS may call this API", clip(origin, 200))
+		return refactor.Errorf(refactor.OriginNotAllowed, "requests from the web origin %q are refused: only the origins in CORS_ALLOW_ORIGINS may call this API", clip(origin, 200))
 	}
 }
 
@@ -156,17 +156,17 @@ func (s *Server) requireJSON(rule bodyRule) echo.MiddlewareFunc {
 func jsonMediaType(types []string) error {
 	switch len(types) {
 	case 0:
-		return kind.New(kind.UnsupportedMediaType, "the body must be JSON, sent with Content-Type: application/json")
+		return refactor.Errorf(refactor.UnsupportedMediaType, "the body must be JSON, sent with Content-Type: application/json")
 	case 1:
 	default:
-		return kind.New(kind.UnsupportedMediaType, "one Content-Type header, application/json, is accepted; got %d", len(types))
+		return refactor.Errorf(refactor.UnsupportedMediaType, "one Content-Type header, application/json, is accepted; got %d", len(types))
 	}
 	mt, params, err := mime.ParseMediaType(types[0])
 	if err != nil || mt != echo.MIMEApplicationJSON {
-		return kind.New(kind.UnsupportedMediaType, "Content-Type %q is not accepted: send application/json", clip(types[0], 100))
+		return refactor.Errorf(refactor.UnsupportedMediaType, "Content-Type %q is not accepted: send application/json", clip(types[0], 100))
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
-		return kind.New(kind.UnsupportedMediaType, "charset %q is not accepted: JSON is UTF-8", clip(cs, 40))
+		return refactor.Errorf(refactor.UnsupportedMediaType, "charset %q is not accepted: JSON is UTF-8", clip(cs, 40))
 	}
 	return nil
 }

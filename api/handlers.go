@@ -11,10 +11,10 @@ import (
 	"github.com/labstack/echo/v4"
 	"go.uber.org/zap"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
-	"pharo-refactor/pipeline/kind"
 )
 
 // refactor runs one refactoring and answers its result.
@@ -46,17 +46,17 @@ func (s *Server) parseRefactor(c echo.Context) (RefactorRequest, error) {
 	body, err := readBody(c.Request(), s.opts.MaxBodyBytes)
 	switch {
 	case errors.Is(err, errBodyTooLarge):
-		return RefactorRequest{}, kind.New(kind.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
+		return RefactorRequest{}, refactor.Errorf(refactor.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
 	case errors.Is(err, errBodyTimeout):
-		return RefactorRequest{}, kind.New(kind.RequestTimeout, "the body did not arrive within %s; nothing was run", s.opts.ReadBodyTimeout)
+		return RefactorRequest{}, refactor.Errorf(refactor.RequestTimeout, "the body did not arrive within %s; nothing was run", s.opts.ReadBodyTimeout)
 	case errors.Is(err, errShuttingDown):
-		return RefactorRequest{}, kind.New(kind.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
+		return RefactorRequest{}, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
 	case err != nil:
-		return RefactorRequest{}, kind.Wrap(kind.InvalidRequest, err, "")
+		return RefactorRequest{}, refactor.Wrap(refactor.InvalidRequest, err, "")
 	}
 	req, err := decodeRefactor(body)
 	if err != nil {
-		p := newProblem(c, kind.New(kind.InvalidRequest, "%s", err.Error()))
+		p := newProblem(c, refactor.Errorf(refactor.InvalidRequest, "%s", err.Error()))
 		p.Status = http.StatusBadRequest
 		var ke *keyError
 		if errors.As(err, &ke) {
@@ -75,7 +75,7 @@ func (s *Server) parseRefactor(c echo.Context) (RefactorRequest, error) {
 
 func (s *Server) reserve() (*pipeline.Slot, error) {
 	if s.stopping.Load() {
-		return nil, kind.New(kind.ShuttingDown, "the service is shutting down; retry on another instance or later")
+		return nil, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; retry on another instance or later")
 	}
 	return s.pipe.Reserve()
 }
@@ -84,12 +84,12 @@ func (s *Server) reserve() (*pipeline.Slot, error) {
 // the original's message.
 func (s *Server) refusal(c echo.Context, err error) error {
 	p := newProblem(c, err)
-	if kind.Of(err) == kind.Busy {
+	if refactor.KindOf(err) == refactor.Busy {
 		s.metrics.busy.Inc()
 		p.RetryAfter = s.pipe.Gate().RetryAfter()
 		p.Detail = "Agent is busy processing another request. Please try again later."
 	}
-	if kind.Of(err) == kind.ShuttingDown {
+	if refactor.KindOf(err) == refactor.ShuttingDown {
 		p.RetryAfter = 5
 	}
 	return &problemError{p}
@@ -112,7 +112,7 @@ func (s *Server) failureProblem(c echo.Context, res *pipeline.Result, err error)
 		return nil
 	}
 	p := newProblem(c, err)
-	if kind.Of(err) == kind.ShuttingDown {
+	if refactor.KindOf(err) == refactor.ShuttingDown {
 		p.RetryAfter = 5 // stopped by a shutdown before release: safe to send again
 	}
 	if res != nil {
@@ -120,12 +120,12 @@ func (s *Server) failureProblem(c echo.Context, res *pipeline.Result, err error)
 		p.Iterations = res.Iterations
 		p.Usage = &UsageBody{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}
 		p.RunStatus = string(res.RunStatus)
-		switch kind.Of(err) {
-		case kind.NotApproved:
+		switch refactor.KindOf(err) {
+		case refactor.NotApproved:
 			p.RefactoredCode, p.Feedback = res.RefactoredCode, res.Feedback
-		case kind.ReleaseFailed, kind.MethodChanged:
+		case refactor.ReleaseFailed, refactor.MethodChanged:
 			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
-		case kind.TestsRegressed:
+		case refactor.TestsRegressed:
 			p.RefactoredCode = res.RefactoredCode
 		}
 		if res.RestoreFailed {

@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
-	pharorefactor "pharo-refactor"
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
 	"pharo-refactor/agents/gemini"
 	"pharo-refactor/api"
@@ -230,7 +230,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Cleanup(func() { _ = audit.Close() })
 	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout, ReleaseTimeout: o.releaseTimeout}, zap.NewNop())
 	srv := api.New(api.Options{
-		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: pharorefactor.OpenAPI, KeepAlive: o.keepAlive,
+		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: refactor.OpenAPI, KeepAlive: o.keepAlive,
 		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: true,
 	}, pipe, image, audit, prometheus.NewRegistry(), zap.NewNop())
 	// The server as refactord runs it: its http.Server and listener.
@@ -240,7 +240,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	hs.Start()
 	t.Cleanup(hs.Close)
 
-	doc, err := openapi3.NewLoader().LoadFromData(pharorefactor.OpenAPI)
+	doc, err := openapi3.NewLoader().LoadFromData(refactor.OpenAPI)
 	require.NoError(t, err)
 	require.NoError(t, doc.Validate(context.Background()), "openapi.yaml must be a valid document")
 	doc.Servers = openapi3.Servers{{URL: hs.URL}}

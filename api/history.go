@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 	"pharo-refactor/smalltalk"
 	"pharo-refactor/store"
 )
@@ -33,7 +33,7 @@ func (s *Server) listRefactorings(c echo.Context) error {
 	case errors.Is(err, store.ErrInvalid):
 		return badRequest(c, err.Error())
 	case err != nil:
-		return kind.Wrap(kind.Internal, err, "listing refactorings")
+		return refactor.Wrap(refactor.Internal, err, "listing refactorings")
 	}
 	if page.Runs == nil {
 		page.Runs = []store.Run{}
@@ -60,7 +60,7 @@ func listQuery(c echo.Context) (store.ListQuery, error) {
 }
 
 func badRequest(c echo.Context, detail string) error {
-	p := newProblem(c, kind.New(kind.InvalidRequest, "%s", detail))
+	p := newProblem(c, refactor.Errorf(refactor.InvalidRequest, "%s", detail))
 	p.Status = http.StatusBadRequest
 	return &problemError{p}
 }
@@ -69,10 +69,10 @@ func badRequest(c echo.Context, detail string) error {
 func (s *Server) getRefactoring(c echo.Context) error {
 	run, err := s.history.Get(c.Request().Context(), c.Param("id"))
 	if errors.Is(err, store.ErrNotFound) {
-		return kind.New(kind.NotFound, "no refactoring with id %q", c.Param("id"))
+		return refactor.Errorf(refactor.NotFound, "no refactoring with id %q", c.Param("id"))
 	}
 	if err != nil {
-		return kind.Wrap(kind.Internal, err, "reading refactoring")
+		return refactor.Wrap(refactor.Internal, err, "reading refactoring")
 	}
 	return c.JSON(http.StatusOK, run)
 }

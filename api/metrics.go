@@ -3,8 +3,8 @@ package api
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/pipeline"
-	"pharo-refactor/pipeline/kind"
 )
 
 // metrics are the operators' view of runs (GET /metrics).
@@ -57,7 +57,7 @@ func newMetrics(reg *prometheus.Registry, pipe *pipeline.Pipeline) *metrics {
 }
 
 func (m *metrics) observe(res *pipeline.Result, err error) {
-	label := "error:" + string(kind.Of(err))
+	label := "error:" + string(refactor.KindOf(err))
 	if err == nil {
 		label = string(res.Outcome)
 	}

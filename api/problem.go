@@ -9,8 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/pipeline"
-	"pharo-refactor/pipeline/kind"
 )
 
 // Problem is an RFC 9457 problem+json body. Extensions carry what a client
@@ -45,74 +45,74 @@ type FieldError struct {
 }
 
 // statusOf is the one place where kinds become HTTP statuses.
-func statusOf(k kind.Kind) int {
+func statusOf(k refactor.Kind) int {
 	switch k {
-	case kind.InvalidRequest, kind.NotApproved, kind.TestsRegressed:
+	case refactor.InvalidRequest, refactor.NotApproved, refactor.TestsRegressed:
 		return http.StatusUnprocessableEntity
-	case kind.Unauthorized:
+	case refactor.Unauthorized:
 		return http.StatusUnauthorized
-	case kind.ClassNotFound, kind.MethodNotFound, kind.NotFound:
+	case refactor.ClassNotFound, refactor.MethodNotFound, refactor.NotFound:
 		return http.StatusNotFound
-	case kind.MethodChanged:
+	case refactor.MethodChanged:
 		return http.StatusConflict
-	case kind.PayloadTooLarge:
+	case refactor.PayloadTooLarge:
 		return http.StatusRequestEntityTooLarge
-	case kind.PharoUnavailable, kind.PharoError, kind.ModelUnavailable, kind.ModelBadOutput:
+	case refactor.PharoUnavailable, refactor.PharoError, refactor.ModelUnavailable, refactor.ModelBadOutput:
 		return http.StatusBadGateway
-	case kind.Busy, kind.ModelNotConfigured, kind.ShuttingDown:
+	case refactor.Busy, refactor.ModelNotConfigured, refactor.ShuttingDown:
 		return http.StatusServiceUnavailable
-	case kind.Timeout:
+	case refactor.Timeout:
 		return http.StatusGatewayTimeout
-	case kind.Canceled:
+	case refactor.Canceled:
 		return 499 // nginx's "client closed request": nobody receives it
-	case kind.UnsupportedMediaType:
+	case refactor.UnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
-	case kind.OriginNotAllowed, kind.HostNotAllowed:
+	case refactor.OriginNotAllowed, refactor.HostNotAllowed:
 		return http.StatusForbidden
-	case kind.RequestTimeout:
+	case refactor.RequestTimeout:
 		return http.StatusRequestTimeout
 	default:
 		return http.StatusInternalServerError
 	}
 }
 
-var titles = map[kind.Kind]string{
-	kind.InvalidRequest:     "Invalid request",
-	kind.Unauthorized:       "Unauthorized",
-	kind.NotFound:           "Not found",
-	kind.ClassNotFound:      "Class not found",
-	kind.MethodNotFound:     "Method not found",
-	kind.MethodChanged:      "Method changed during the run",
-	kind.PayloadTooLarge:    "Payload too large",
-	kind.NotApproved:        "Refactoring not approved",
-	kind.TestsRegressed:     "Tests regressed",
-	kind.PharoUnavailable:   "Pharo unavailable",
-	kind.PharoError:         "Pharo error",
-	kind.ModelUnavailable:   "Model unavailable",
-	kind.ModelBadOutput:     "Model gave unusable output",
-	kind.Busy:               "Busy",
-	kind.ModelNotConfigured: "Model not configured",
-	kind.ShuttingDown:       "Shutting down",
-	kind.Timeout:            "Run deadline passed",
-	kind.ReleaseFailed:      "Release failed",
-	kind.Internal:           "Internal error",
-	kind.Canceled:           "Client closed request",
+var titles = map[refactor.Kind]string{
+	refactor.InvalidRequest:     "Invalid request",
+	refactor.Unauthorized:       "Unauthorized",
+	refactor.NotFound:           "Not found",
+	refactor.ClassNotFound:      "Class not found",
+	refactor.MethodNotFound:     "Method not found",
+	refactor.MethodChanged:      "Method changed during the run",
+	refactor.PayloadTooLarge:    "Payload too large",
+	refactor.NotApproved:        "Refactoring not approved",
+	refactor.TestsRegressed:     "Tests regressed",
+	refactor.PharoUnavailable:   "Pharo unavailable",
+	refactor.PharoError:         "Pharo error",
+	refactor.ModelUnavailable:   "Model unavailable",
+	refactor.ModelBadOutput:     "Model gave unusable output",
+	refactor.Busy:               "Busy",
+	refactor.ModelNotConfigured: "Model not configured",
+	refactor.ShuttingDown:       "Shutting down",
+	refactor.Timeout:            "Run deadline passed",
+	refactor.ReleaseFailed:      "Release failed",
+	refactor.Internal:           "Internal error",
+	refactor.Canceled:           "Client closed request",
 
-	kind.UnsupportedMediaType: "Unsupported media type",
-	kind.OriginNotAllowed:     "Origin not allowed",
-	kind.HostNotAllowed:       "Host not allowed",
-	kind.RequestTimeout:       "Request body not received in time",
+	refactor.UnsupportedMediaType: "Unsupported media type",
+	refactor.OriginNotAllowed:     "Origin not allowed",
+	refactor.HostNotAllowed:       "Host not allowed",
+	refactor.RequestTimeout:       "Request body not received in time",
 }
 
 // newProblem builds the problem for err; internal errors never show their text.
 func newProblem(c echo.Context, err error) *Problem {
-	k := kind.Of(err)
+	k := refactor.KindOf(err)
 	detail := err.Error()
-	if k == kind.Internal {
+	if k == refactor.Internal {
 		detail = "an internal error occurred; the request id identifies it in the log"
 	}
-	var ke *kind.Error
-	if errors.As(err, &ke) && ke.Message != "" && k != kind.Internal && isUpstream(k) {
+	var ke *refactor.Error
+	if errors.As(err, &ke) && ke.Message != "" && k != refactor.Internal && isUpstream(k) {
 		detail = ke.Message // the cause may hold provider or image internals
 	}
 	return &Problem{
@@ -127,9 +127,9 @@ func newProblem(c echo.Context, err error) *Problem {
 
 // isUpstream marks kinds whose wrapped cause comes from outside (image,
 // provider); clients see our message, the log sees the cause.
-func isUpstream(k kind.Kind) bool {
+func isUpstream(k refactor.Kind) bool {
 	switch k {
-	case kind.PharoUnavailable, kind.ModelUnavailable, kind.ModelBadOutput, kind.ReleaseFailed, kind.Timeout:
+	case refactor.PharoUnavailable, refactor.ModelUnavailable, refactor.ModelBadOutput, refactor.ReleaseFailed, refactor.Timeout:
 		return true
 	}
 	return false

@@ -12,8 +12,8 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/mcpclient"
-	"pharo-refactor/pipeline/kind"
 	"pharo-refactor/smalltalk"
 )
 
@@ -129,7 +129,7 @@ func validateRefactor(v *validator.Validate, req RefactorRequest) ([]FieldError,
 	for _, fe := range verrs {
 		out = append(out, FieldError{Field: fe.Field(), Message: fieldMessage(fe)})
 	}
-	return out, kind.New(kind.InvalidRequest, "invalid fields: %s", fieldList(out))
+	return out, refactor.Errorf(refactor.InvalidRequest, "invalid fields: %s", fieldList(out))
 }
 
 func fieldMessage(fe validator.FieldError) string {

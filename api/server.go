@@ -22,9 +22,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
-	"pharo-refactor/pipeline/kind"
 )
 
 // MCPHealth is the image connection as /health and /ready see it.
@@ -145,7 +145,7 @@ func (s *Server) BeginShutdown() {
 // shutting_down, and its audit row says so. A release under way is never
 // cut: Pipeline.WaitIdle waits for it.
 func (s *Server) CancelRuns() {
-	s.cancelRuns(kind.New(kind.ShuttingDown, "the service shut down before the release began; nothing was released"))
+	s.cancelRuns(refactor.Errorf(refactor.ShuttingDown, "the service shut down before the release began; nothing was released"))
 }
 
 // runContext is the context of a run started by c: cancelled when the
@@ -193,7 +193,7 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 		defer func() {
 			if p := recover(); p != nil {
 				s.log.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"), zap.String("request_id", requestID(c)))
-				err = kind.New(kind.Internal, "panic")
+				err = refactor.Errorf(refactor.Internal, "panic")
 			}
 		}()
 		return next(c)
@@ -233,7 +233,7 @@ func (s *Server) auth(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if !ok || match != 1 {
 			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="refactord"`)
-			return kind.New(kind.Unauthorized, "a valid API key is required: Authorization: Bearer <key>")
+			return refactor.Errorf(refactor.Unauthorized, "a valid API key is required: Authorization: Bearer <key>")
 		}
 		return next(c)
 	}
@@ -255,11 +255,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		// Echo's own errors: unknown route, wrong method.
-		p.Status, p.Title, p.Code = he.Code, http.StatusText(he.Code), string(kind.InvalidRequest)
+		p.Status, p.Title, p.Code = he.Code, http.StatusText(he.Code), string(refactor.InvalidRequest)
 		p.Detail = fmt.Sprintf("%s %s: %s", c.Request().Method, c.Request().URL.Path, http.StatusText(he.Code))
 		err = nil
 	}
-	if err != nil && kind.Of(err) == kind.Internal {
+	if err != nil && refactor.KindOf(err) == refactor.Internal {
 		s.log.Error("internal error", zap.String("request_id", requestID(c)), zap.Error(err))
 	}
 	if werr := writeProblem(c, p); werr != nil {

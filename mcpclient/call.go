@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/zap"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 )
 
 // maxAnswerBytes bounds one tool answer; a method or class source is far smaller.
@@ -50,7 +50,7 @@ func (c *Client) call(ctx context.Context, tool string, args map[string]any) (js
 		return nil, err
 	}
 	result, err := c.decode(tool, res)
-	if kind.Is(err, kind.PharoUnavailable) {
+	if refactor.IsKind(err, refactor.PharoUnavailable) {
 		c.noteCallError(err)
 		return nil, err
 	}
@@ -62,16 +62,16 @@ func (c *Client) call(ctx context.Context, tool string, args map[string]any) (js
 func (c *Client) transportError(ctx, callCtx context.Context, s *session, tool string, err error) error {
 	switch {
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return kind.Wrap(kind.Timeout, ctx.Err(), "deadline passed during %s", tool)
+		return refactor.Wrap(refactor.Timeout, ctx.Err(), "deadline passed during %s", tool)
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: %w", tool, ctx.Err())
 	case callCtx.Err() != nil:
-		return kind.New(kind.PharoUnavailable, "the Pharo MCP server did not answer %s within %s", tool, c.cfg.CallTimeout)
+		return refactor.Errorf(refactor.PharoUnavailable, "the Pharo MCP server did not answer %s within %s", tool, c.cfg.CallTimeout)
 	case !s.alive() || isClosed(err):
 		s.broken.Store(true)
-		return kind.Wrap(kind.PharoUnavailable, err, "the Pharo MCP server exited during %s", tool)
+		return refactor.Wrap(refactor.PharoUnavailable, err, "the Pharo MCP server exited during %s", tool)
 	default:
-		return kind.Wrap(kind.PharoUnavailable, err, "MCP call %s failed", tool)
+		return refactor.Wrap(refactor.PharoUnavailable, err, "MCP call %s failed", tool)
 	}
 }
 
@@ -88,14 +88,14 @@ func (c *Client) decode(tool string, res *mcp.CallToolResult) (json.RawMessage, 
 		raw = []byte(textOf(res))
 	}
 	if len(raw) > maxAnswerBytes {
-		return nil, kind.New(kind.PharoError, "%s answered %d bytes, over the %d limit", tool, len(raw), maxAnswerBytes)
+		return nil, refactor.Errorf(refactor.PharoError, "%s answered %d bytes, over the %d limit", tool, len(raw), maxAnswerBytes)
 	}
 	if res.IsError {
 		return nil, c.toolFailure(tool, string(raw))
 	}
 	var env envelope
 	if err := json.Unmarshal(raw, &env); err != nil || env.Success == nil {
-		return nil, kind.New(kind.PharoError, "%s answered something other than a success/result object: %.200q", tool, raw)
+		return nil, refactor.Errorf(refactor.PharoError, "%s answered something other than a success/result object: %.200q", tool, raw)
 	}
 	if !*env.Success || len(env.Error) > 0 && string(env.Error) != "null" {
 		return nil, c.imageFailure(tool, env.Error)
@@ -117,9 +117,9 @@ func textOf(res *mcp.CallToolResult) string {
 // inside the Python server.
 func (c *Client) toolFailure(tool, text string) error {
 	if strings.Contains(text, "Connection error") {
-		return kind.New(kind.PharoUnavailable, "the MCP server cannot reach the image: %s", clip(text, 300))
+		return refactor.Errorf(refactor.PharoUnavailable, "the MCP server cannot reach the image: %s", clip(text, 300))
 	}
-	return kind.New(kind.PharoError, "%s failed in the MCP server: %s", tool, clip(text, 500))
+	return refactor.Errorf(refactor.PharoError, "%s failed in the MCP server: %s", tool, clip(text, 500))
 }
 
 var (
@@ -133,24 +133,24 @@ func (c *Client) imageFailure(tool string, raw json.RawMessage) error {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
 		if strings.HasPrefix(text, "Connection error") {
-			return kind.New(kind.PharoUnavailable, "the MCP server cannot reach the image: %s", clip(text, 300))
+			return refactor.Errorf(refactor.PharoUnavailable, "the MCP server cannot reach the image: %s", clip(text, 300))
 		}
-		return kind.New(kind.PharoError, "%s: %s", tool, clip(text, 500))
+		return refactor.Errorf(refactor.PharoError, "%s: %s", tool, clip(text, 500))
 	}
 	var ie imageError
 	if err := json.Unmarshal(raw, &ie); err != nil || ie.Description == "" {
-		return kind.New(kind.PharoError, "%s failed with an unreadable error: %.200q", tool, raw)
+		return refactor.Errorf(refactor.PharoError, "%s failed with an unreadable error: %.200q", tool, raw)
 	}
 	if ie.StackTrace != "" {
 		c.log.Debug("image stack trace", zap.String("tool", tool), zap.String("stack_trace", clip(ie.StackTrace, 4000)))
 	}
 	if m := missingClass.FindStringSubmatch(ie.Description); m != nil {
-		return kind.New(kind.ClassNotFound, "class %s not found in the image", m[1])
+		return refactor.Errorf(refactor.ClassNotFound, "class %s not found in the image", m[1])
 	}
 	if m := missingMethod.FindStringSubmatch(ie.Description); m != nil {
-		return kind.New(kind.MethodNotFound, "method #%s not found in the image", m[1])
+		return refactor.Errorf(refactor.MethodNotFound, "method #%s not found in the image", m[1])
 	}
-	return kind.New(kind.PharoError, "%s: the image raised %s", tool, clip(ie.Description, 500))
+	return refactor.Errorf(refactor.PharoError, "%s: the image raised %s", tool, clip(ie.Description, 500))
 }
 
 func clip(s string, n int) string {

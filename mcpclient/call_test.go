@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 )
 
 func TestDecodeClassifies(t *testing.T) {
@@ -19,23 +19,23 @@ func TestDecodeClassifies(t *testing.T) {
 		structured string // RawStructuredContent; empty = text only
 		text       string
 		isError    bool
-		wantKind   kind.Kind // empty = success
+		wantKind   refactor.Kind // empty = success
 		wantResult string
 		wantMsg    string
 	}{
 		{name: "success from text", text: `{"success": true, "result": "foo\r\t^ 1"}`, wantResult: `"foo\r\t^ 1"`},
 		{name: "structured wins over text", structured: `{"success": true, "result": 42}`, text: `{"success": true, "result": 1}`, wantResult: `42`},
-		{name: "missing class (Pharo 12)", text: `{"success": false, "error": {"description": "KeyNotFound: key #Nope not found in SystemDictionary", "stack_trace": "…"}}`, wantKind: kind.ClassNotFound, wantMsg: "class Nope not found"},
-		{name: "missing class (Pharo 13)", text: `{"success": false, "error": {"description": "KeyNotFound: key #Nope not found in SystemEnvironment"}}`, wantKind: kind.ClassNotFound},
-		{name: "missing method", text: `{"success": false, "error": {"description": "KeyNotFound: key #bar: not found in MethodDictionary"}}`, wantKind: kind.MethodNotFound, wantMsg: "#bar:"},
-		{name: "image raised", text: `{"success": false, "error": {"description": "ZeroDivide", "stack_trace": "SmallInteger>>/"}}`, wantKind: kind.PharoError, wantMsg: "ZeroDivide"},
-		{name: "image unreachable", text: `{"success": false, "error": "Connection error: [Errno 111] Connection refused"}`, wantKind: kind.PharoUnavailable},
-		{name: "other string error", text: `{"success": false, "error": "HTTP 500"}`, wantKind: kind.PharoError},
-		{name: "unserializable result", text: `{"success": true, "result": null, "error": {"description": "Result is a Foo instance which cannot be serialized as JSON"}}`, wantKind: kind.PharoError, wantMsg: "cannot be serialized"},
-		{name: "not an envelope", text: `hello`, wantKind: kind.PharoError},
-		{name: "no success field", text: `{"result": 1}`, wantKind: kind.PharoError},
-		{name: "MCP tool error", text: `Error executing tool eval: boom`, isError: true, wantKind: kind.PharoError, wantMsg: "boom"},
-		{name: "MCP tool error, unreachable", text: `Connection error: refused`, isError: true, wantKind: kind.PharoUnavailable},
+		{name: "missing class (Pharo 12)", text: `{"success": false, "error": {"description": "KeyNotFound: key #Nope not found in SystemDictionary", "stack_trace": "…"}}`, wantKind: refactor.ClassNotFound, wantMsg: "class Nope not found"},
+		{name: "missing class (Pharo 13)", text: `{"success": false, "error": {"description": "KeyNotFound: key #Nope not found in SystemEnvironment"}}`, wantKind: refactor.ClassNotFound},
+		{name: "missing method", text: `{"success": false, "error": {"description": "KeyNotFound: key #bar: not found in MethodDictionary"}}`, wantKind: refactor.MethodNotFound, wantMsg: "#bar:"},
+		{name: "image raised", text: `{"success": false, "error": {"description": "ZeroDivide", "stack_trace": "SmallInteger>>/"}}`, wantKind: refactor.PharoError, wantMsg: "ZeroDivide"},
+		{name: "image unreachable", text: `{"success": false, "error": "Connection error: [Errno 111] Connection refused"}`, wantKind: refactor.PharoUnavailable},
+		{name: "other string error", text: `{"success": false, "error": "HTTP 500"}`, wantKind: refactor.PharoError},
+		{name: "unserializable result", text: `{"success": true, "result": null, "error": {"description": "Result is a Foo instance which cannot be serialized as JSON"}}`, wantKind: refactor.PharoError, wantMsg: "cannot be serialized"},
+		{name: "not an envelope", text: `hello`, wantKind: refactor.PharoError},
+		{name: "no success field", text: `{"result": 1}`, wantKind: refactor.PharoError},
+		{name: "MCP tool error", text: `Error executing tool eval: boom`, isError: true, wantKind: refactor.PharoError, wantMsg: "boom"},
+		{name: "MCP tool error, unreachable", text: `Connection error: refused`, isError: true, wantKind: refactor.PharoUnavailable},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,7 +50,7 @@ func TestDecodeClassifies(t *testing.T) {
 				return
 			}
 			require.Error(t, err)
-			assert.Equal(t, tc.wantKind, kind.Of(err), err.Error())
+			assert.Equal(t, tc.wantKind, refactor.KindOf(err), err.Error())
 			assert.Contains(t, err.Error(), tc.wantMsg)
 			assert.NotContains(t, err.Error(), "SmallInteger>>/", "stack traces go to the log, not to clients")
 		})

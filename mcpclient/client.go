@@ -15,7 +15,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 )
 
 // Version is sent as the MCP client version.
@@ -157,7 +157,7 @@ func (c *Client) live() (*session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return nil, kind.New(kind.ShuttingDown, "the Pharo connection is closed")
+		return nil, refactor.Errorf(refactor.ShuttingDown, "the Pharo connection is closed")
 	}
 	if c.sess != nil && c.sess.alive() {
 		return c.sess, nil
@@ -179,7 +179,7 @@ func (c *Client) current(ctx context.Context) (*session, error) {
 	}
 	c.retireBroken()
 	if wait := c.untilNextStart(); wait > 0 {
-		return nil, kind.New(kind.PharoUnavailable, "the Pharo MCP server is down; next restart attempt in %s", wait.Round(time.Millisecond))
+		return nil, refactor.Errorf(refactor.PharoUnavailable, "the Pharo MCP server is down; next restart attempt in %s", wait.Round(time.Millisecond))
 	}
 	return c.startSession(ctx)
 }
@@ -233,13 +233,13 @@ func (c *Client) startSession(ctx context.Context) (*session, error) {
 	if err != nil {
 		c.noteFailure(err)
 		c.log.Error("starting the Pharo MCP server failed", zap.String("command", c.cfg.Command), zap.Error(err))
-		return nil, kind.Wrap(kind.PharoUnavailable, err, "cannot start the Pharo MCP server")
+		return nil, refactor.Wrap(refactor.PharoUnavailable, err, "cannot start the Pharo MCP server")
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		go func() { _ = s.stop(c.cfg.StopGrace) }()
-		return nil, kind.New(kind.ShuttingDown, "the Pharo connection is closed")
+		return nil, refactor.Errorf(refactor.ShuttingDown, "the Pharo connection is closed")
 	}
 	if c.started > 0 {
 		c.health.Restarts++
@@ -292,7 +292,7 @@ func (c *Client) scheduleRestart() {
 	}
 	wait := max(time.Until(c.failedAt.Add(c.backoff(c.failures))), 0)
 	c.timer = time.AfterFunc(wait, func() {
-		if _, err := c.current(context.Background()); err != nil && !kind.Is(err, kind.ShuttingDown) {
+		if _, err := c.current(context.Background()); err != nil && !refactor.IsKind(err, refactor.ShuttingDown) {
 			c.scheduleRestart()
 		}
 	})

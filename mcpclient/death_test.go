@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
-	"pharo-refactor/pipeline/kind"
 )
 
 // The MCP server dies (here before answering its second call) while its
@@ -30,7 +30,7 @@ func TestCallAfterADeathReachesANewServer(t *testing.T) {
 	require.NoError(t, err, "the first call is answered")
 	_, err = c.MethodSource(ctx, ref)
 	require.Error(t, err, "the server exits before answering the second")
-	assert.Equal(t, kind.PharoUnavailable, kind.Of(err), "%v", err)
+	assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err), "%v", err)
 
 	src, err := c.MethodSource(ctx, ref)
 	require.NoError(t, err, "the next call goes to a new server, not to the dead one")

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 	"pharo-refactor/smalltalk"
 )
 
@@ -73,11 +73,11 @@ func TestBuildersRejectBadNames(t *testing.T) {
 			func() (string, error) { return RemoveExpr(ref) },
 		} {
 			_, err := build()
-			assert.Equal(t, kind.InvalidRequest, kind.Of(err), "%s", ref)
+			assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), "%s", ref)
 		}
 	}
 	_, err := DryCompileExpr(MethodRef{Class: "Foo bar"}, "x")
-	assert.Equal(t, kind.InvalidRequest, kind.Of(err))
+	assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err))
 }
 
 // FuzzInstallExprLiterals checks that any source and protocol survive

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
-	"pharo-refactor/pipeline/kind"
 )
 
 // startSim starts a client on a fresh copy of the sample image.
@@ -128,7 +128,7 @@ func TestInstallRemoveAndTestsFlip(t *testing.T) {
 	assert.Equal(t, "new things", proto)
 	require.NoError(t, c.Remove(ctx, added))
 	_, err = c.MethodSource(ctx, added)
-	assert.Equal(t, kind.MethodNotFound, kind.Of(err), "%v", err)
+	assert.Equal(t, refactor.MethodNotFound, refactor.KindOf(err), "%v", err)
 	require.NoError(t, c.Remove(ctx, added), "removing an absent method is not an error")
 }
 
@@ -136,11 +136,11 @@ func TestNotFound(t *testing.T) {
 	c, _ := startSim(t)
 	ctx := ctxT(t)
 	_, err := c.MethodSource(ctx, MethodRef{Class: "NoSuchClass", Selector: "foo"})
-	assert.Equal(t, kind.ClassNotFound, kind.Of(err), "%v", err)
+	assert.Equal(t, refactor.ClassNotFound, refactor.KindOf(err), "%v", err)
 	_, err = c.MethodSource(ctx, MethodRef{Class: "Calculator", Selector: "noSuchMethod"})
-	assert.Equal(t, kind.MethodNotFound, kind.Of(err), "%v", err)
+	assert.Equal(t, refactor.MethodNotFound, refactor.KindOf(err), "%v", err)
 	_, err = c.ClassSource(ctx, "NoSuchClass")
-	assert.Equal(t, kind.ClassNotFound, kind.Of(err), "%v", err)
+	assert.Equal(t, refactor.ClassNotFound, refactor.KindOf(err), "%v", err)
 }
 
 // TestNastyStringsRoundTrip compiles sources and protocols full of quoting
@@ -193,14 +193,14 @@ func TestInjectionShapedNamesRejected(t *testing.T) {
 	}
 	for _, ref := range refs {
 		_, err := c.MethodSource(ctx, ref)
-		assert.Equal(t, kind.InvalidRequest, kind.Of(err), "%s: %v", ref, err)
-		assert.Equal(t, kind.InvalidRequest, kind.Of(c.Install(ctx, ref, "bar ^ 1", "x")), "%s", ref)
-		assert.Equal(t, kind.InvalidRequest, kind.Of(c.Remove(ctx, ref)), "%s", ref)
+		assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), "%s: %v", ref, err)
+		assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(c.Install(ctx, ref, "bar ^ 1", "x")), "%s", ref)
+		assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(c.Remove(ctx, ref)), "%s", ref)
 	}
 	_, err = c.ClassExists(ctx, "Foo. Smalltalk")
-	assert.Equal(t, kind.InvalidRequest, kind.Of(err))
+	assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err))
 	_, err = c.CallTool(ctx, "eval", map[string]any{"code": "1"})
-	assert.Equal(t, kind.InvalidRequest, kind.Of(err), "eval is never passed through")
+	assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), "eval is never passed through")
 	assert.False(t, c.Health().Up, "nothing was started")
 	assert.Zero(t, c.Health().LastError)
 }
@@ -229,7 +229,7 @@ func TestKilledMidCallFailsFastAndRestarts(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("the in-flight call did not fail when the server died")
 	}
-	assert.Equal(t, kind.PharoUnavailable, kind.Of(err), "%v", err)
+	assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err), "%v", err)
 
 	// The next use restarts the server (here without the delay fault being
 	// relevant: a class check answers after the delay, so use a short one).
@@ -259,7 +259,7 @@ func TestCallDeadline(t *testing.T) {
 	require.NoError(t, c.Start(ctx)) // initialize and tools/list are not tool calls: no delay
 	_, err := c.MethodSource(ctx, MethodRef{Class: "Calculator", Selector: "sum:with:"})
 	require.Error(t, err)
-	assert.Equal(t, kind.PharoUnavailable, kind.Of(err))
+	assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "did not answer get_method_source within 300ms")
 	assert.NoError(t, ctx.Err(), "the caller's own deadline was not the one that fired")
 }
@@ -267,14 +267,14 @@ func TestCallDeadline(t *testing.T) {
 func TestUnreachableImage(t *testing.T) {
 	c, _ := startSim(t, "PHARO_SIM_UNREACHABLE=true")
 	_, err := c.MethodSource(ctxT(t), MethodRef{Class: "Calculator", Selector: "sum:with:"})
-	assert.Equal(t, kind.PharoUnavailable, kind.Of(err), "%v", err)
+	assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err), "%v", err)
 	assert.Contains(t, err.Error(), "cannot reach the image")
 }
 
 func TestImageErrorIsPharoError(t *testing.T) {
 	c, _ := startSim(t, "PHARO_SIM_FAIL=get_class_comment=ZeroDivide: division by zero")
 	_, err := c.ClassComment(ctxT(t), "Calculator")
-	assert.Equal(t, kind.PharoError, kind.Of(err), "%v", err)
+	assert.Equal(t, refactor.PharoError, refactor.KindOf(err), "%v", err)
 	assert.Contains(t, err.Error(), "ZeroDivide")
 }
 
@@ -284,7 +284,7 @@ func TestMissingToolAtStart(t *testing.T) {
 	c := startSimOn(t, dir, Config{RequiredTools: []string{"eval", "no_such_tool", "another_missing"}})
 	err := c.Start(ctxT(t))
 	require.Error(t, err)
-	assert.Equal(t, kind.PharoUnavailable, kind.Of(err))
+	assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "lacks required tools: no_such_tool, another_missing")
 }
 
@@ -292,7 +292,7 @@ func TestBadCommand(t *testing.T) {
 	c, err := New(Config{Command: filepath.Join(t.TempDir(), "missing-binary")})
 	require.NoError(t, err)
 	err = c.Start(ctxT(t))
-	assert.Equal(t, kind.PharoUnavailable, kind.Of(err))
+	assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "missing-binary")
 	_, err = New(Config{})
 	assert.Error(t, err)
@@ -309,12 +309,12 @@ func TestCrashLoopBacksOff(t *testing.T) {
 	ref := MethodRef{Class: "Calculator", Selector: "sum:with:"}
 	for attempt := 1; attempt <= 2; attempt++ {
 		_, err = c.MethodSource(ctx, ref)
-		assert.Equal(t, kind.PharoUnavailable, kind.Of(err))
+		assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err))
 		assert.Contains(t, err.Error(), "cannot start the Pharo MCP server", "attempt %d starts the server", attempt)
 	}
 	_, err = c.MethodSource(ctx, ref)
 	require.Error(t, err)
-	assert.Equal(t, kind.PharoUnavailable, kind.Of(err))
+	assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "next restart attempt in", "a crash loop is not restarted on every call")
 	assert.False(t, c.Health().Up)
 	assert.NotEmpty(t, c.Health().LastError)

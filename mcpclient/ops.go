@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 	"pharo-refactor/smalltalk"
 )
 
@@ -94,7 +94,7 @@ func parseDryCompile(answer string) ([]CompileError, error) {
 	}
 	parts := strings.SplitN(answer, "|", 3)
 	if len(parts) != 3 || parts[0] != "ERR" {
-		return nil, kind.New(kind.PharoError, "unexpected dry-compile answer %.200q", answer)
+		return nil, refactor.Errorf(refactor.PharoError, "unexpected dry-compile answer %.200q", answer)
 	}
 	pos, err := strconv.Atoi(parts[1])
 	if err != nil {
@@ -119,7 +119,7 @@ func (c *Client) Install(ctx context.Context, ref MethodRef, source, protocol st
 		if selector != nil {
 			got = *selector
 		}
-		return kind.New(kind.PharoError, "installing %s: the image answered %q instead of the selector", ref, got)
+		return refactor.Errorf(refactor.PharoError, "installing %s: the image answered %q instead of the selector", ref, got)
 	}
 	return nil
 }
@@ -188,7 +188,7 @@ func (c *Client) RunTests(ctx context.Context, class string) (TestReport, error)
 	}
 	rep, err := ParseTestReport(text)
 	if err != nil {
-		return TestReport{}, kind.Wrap(kind.PharoError, err, "running %s", class)
+		return TestReport{}, refactor.Wrap(refactor.PharoError, err, "running %s", class)
 	}
 	return rep, nil
 }
@@ -212,7 +212,7 @@ func (c *Client) Implementors(ctx context.Context, selector string) ([]Location,
 
 func (c *Client) search(ctx context.Context, tool, arg, selector string) ([]Location, error) {
 	if !smalltalk.IsSelector(selector) {
-		return nil, kind.New(kind.InvalidRequest, "%q is not a Smalltalk selector", selector)
+		return nil, refactor.Errorf(refactor.InvalidRequest, "%q is not a Smalltalk selector", selector)
 	}
 	var locs []Location
 	if err := c.callInto(ctx, tool, map[string]any{arg: selector}, &locs); err != nil {
@@ -238,7 +238,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args map[string]any)
 		allowed = allowed || t == name
 	}
 	if !allowed {
-		return "", kind.New(kind.InvalidRequest, "tool %q is not allowed", name)
+		return "", refactor.Errorf(refactor.InvalidRequest, "tool %q is not allowed", name)
 	}
 	result, err := c.call(ctx, name, args)
 	if err != nil {
@@ -253,7 +253,7 @@ func (c *Client) callInto(ctx context.Context, tool string, args map[string]any,
 		return err
 	}
 	if err := json.Unmarshal(result, into); err != nil {
-		return kind.Wrap(kind.PharoError, err, "%s answered an unexpected result %.200q", tool, result)
+		return refactor.Wrap(refactor.PharoError, err, "%s answered an unexpected result %.200q", tool, result)
 	}
 	return nil
 }

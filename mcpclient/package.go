@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 )
 
 // Bounds of PackageClasses: a package name as Pharo allows it, and a
@@ -22,11 +22,11 @@ const (
 // or holding control characters or line breaks.
 func ValidatePackageName(name string) error {
 	if name == "" || len(name) > maxPackageNameLen || strings.TrimSpace(name) != name {
-		return kind.New(kind.InvalidRequest, "%.80q is not a package name", name)
+		return refactor.Errorf(refactor.InvalidRequest, "%.80q is not a package name", name)
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) {
-			return kind.New(kind.InvalidRequest, "%.80q is not a package name", name)
+			return refactor.Errorf(refactor.InvalidRequest, "%.80q is not a package name", name)
 		}
 	}
 	return nil
@@ -43,7 +43,7 @@ func (c *Client) PackageClasses(ctx context.Context, pkg string) ([]string, erro
 		return nil, fmt.Errorf("listing the classes of package %s: %w", pkg, err)
 	}
 	if len(names) > maxPackageClasses {
-		return nil, kind.New(kind.PharoError, "package %s answered %d classes, over the limit of %d", pkg, len(names), maxPackageClasses)
+		return nil, refactor.Errorf(refactor.PharoError, "package %s answered %d classes, over the limit of %d", pkg, len(names), maxPackageClasses)
 	}
 	return names, nil
 }

@@ -3,7 +3,7 @@ package mcpclient
 import (
 	"fmt"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 	"pharo-refactor/smalltalk"
 )
 
@@ -30,7 +30,7 @@ func (r MethodRef) Validate() error {
 		return err
 	}
 	if !smalltalk.IsSelector(r.Selector) {
-		return kind.New(kind.InvalidRequest, "method name %q is not a Smalltalk selector", r.Selector)
+		return refactor.Errorf(refactor.InvalidRequest, "method name %q is not a Smalltalk selector", r.Selector)
 	}
 	return nil
 }
@@ -38,7 +38,7 @@ func (r MethodRef) Validate() error {
 // ValidateClassName checks a class name against `[A-Z][A-Za-z0-9_]*`.
 func ValidateClassName(name string) error {
 	if !smalltalk.IsClassName(name) {
-		return kind.New(kind.InvalidRequest, "class name %q is not a Smalltalk class name", name)
+		return refactor.Errorf(refactor.InvalidRequest, "class name %q is not a Smalltalk class name", name)
 	}
 	return nil
 }

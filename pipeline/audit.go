@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 	"pharo-refactor/store"
 )
 
@@ -26,7 +26,7 @@ func (r *run) openRow(ctx context.Context) error {
 		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started,
 	}
 	if err := r.p.audit.Create(ctx, row); err != nil {
-		return kind.Wrap(kind.Internal, err, "recording the run in the audit trail")
+		return refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func (r *run) fillRow(row *store.Run, runErr error) {
 	row.RestoreFailed = res.RestoreFailed
 	row.FinishedAt = &now
 	if runErr != nil {
-		row.ErrorCode, row.ErrorMessage = string(kind.Of(runErr)), runErr.Error()
+		row.ErrorCode, row.ErrorMessage = string(refactor.KindOf(runErr)), runErr.Error()
 	}
 	if row.Status == store.StatusReleased {
 		row.ReleasedAt = &now

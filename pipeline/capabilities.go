@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 	"pharo-refactor/smalltalk"
 	"pharo-refactor/smalltalk/capability"
 )
@@ -59,7 +59,7 @@ func (r *run) loadPackageClasses(ctx context.Context) error {
 	r.scope.packageClasses = map[string]bool{}
 	for _, name := range r.packageNames() {
 		classes, err := r.p.image.PackageClasses(ctx, name)
-		if kind.Is(err, kind.PharoError) || kind.Is(err, kind.InvalidRequest) {
+		if refactor.IsKind(err, refactor.PharoError) || refactor.IsKind(err, refactor.InvalidRequest) {
 			continue // not a package of this image
 		}
 		if err != nil {

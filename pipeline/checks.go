@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"pharo-refactor/pipeline/kind"
+	refactor "pharo-refactor"
 	"pharo-refactor/smalltalk"
 	"pharo-refactor/smalltalk/tonel"
 )
@@ -176,7 +176,7 @@ func (r *run) loadInherited(ctx context.Context) error {
 			break
 		}
 		def, ok, err := r.readDefinition(ctx, pool)
-		if kind.Is(err, kind.ClassNotFound) || kind.Is(err, kind.PharoError) {
+		if refactor.IsKind(err, refactor.ClassNotFound) || refactor.IsKind(err, refactor.PharoError) {
 			continue // a pool the image cannot show adds no names; the dry compile decides
 		}
 		if err != nil {

@@ -8,8 +8,8 @@ import (
 
 	"go.uber.org/zap"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/mcpclient"
-	"pharo-refactor/pipeline/kind"
 	"pharo-refactor/store"
 )
 
@@ -85,7 +85,7 @@ func refOf(row store.Run) mcpclient.MethodRef {
 // current reads the method; a method or class that is gone is a conflict.
 func (p *Pipeline) current(ctx context.Context, ref mcpclient.MethodRef) (string, bool, error) {
 	src, err := p.image.MethodSource(ctx, ref)
-	if kind.Is(err, kind.MethodNotFound) || kind.Is(err, kind.ClassNotFound) {
+	if refactor.IsKind(err, refactor.MethodNotFound) || refactor.IsKind(err, refactor.ClassNotFound) {
 		return "", false, nil
 	}
 	return src, err == nil, err

@@ -10,9 +10,9 @@ import (
 
 	"go.uber.org/zap"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
 	"pharo-refactor/mcpclient"
-	"pharo-refactor/pipeline/kind"
 )
 
 // TestRun is one test class's report.
@@ -60,13 +60,13 @@ func (r *run) releaseMethod(ctx context.Context) error {
 	}
 	if !mcpclient.SameSource(current, r.res.OriginalCode) {
 		r.emit(EventRelease, ReleaseEvent{Status: "conflict"})
-		return kind.New(kind.MethodChanged, "%s was changed in the image during the run; nothing was released", ref)
+		return refactor.Errorf(refactor.MethodChanged, "%s was changed in the image during the run; nothing was released", ref)
 	}
 	if err := r.baseline(ctx); err != nil {
 		return err
 	}
 	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code); err != nil {
-		return kind.Wrap(kind.Internal, err, "recording the release before compiling; nothing was compiled")
+		return refactor.Wrap(refactor.Internal, err, "recording the release before compiling; nothing was compiled")
 	}
 	r.res.releasing = true
 	r.p.opts.Checkpoint("after_write_ahead")
@@ -144,7 +144,7 @@ func (r *run) gate(ctx context.Context) error {
 			return err
 		})
 		if err != nil {
-			return r.rollBack(ctx, kind.Wrap(kind.ReleaseFailed, err, "the tests could not run after compiling %s", r.req.Ref))
+			return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "the tests could not run after compiling %s", r.req.Ref))
 		}
 		r.res.Tests.After = append(r.res.Tests.After, TestRun{Class: before.Class, Report: rep})
 		r.res.Tests.Regressions = append(r.res.Tests.Regressions, regressions(before.Report, rep)...)
@@ -152,7 +152,7 @@ func (r *run) gate(ctx context.Context) error {
 	if len(r.res.Tests.Regressions) == 0 {
 		return nil
 	}
-	return r.rollBack(ctx, kind.New(kind.TestsRegressed, "the release broke %s; the original was put back",
+	return r.rollBack(ctx, refactor.Errorf(refactor.TestsRegressed, "the release broke %s; the original was put back",
 		strings.Join(r.res.Tests.Regressions, ", ")))
 }
 
@@ -182,7 +182,7 @@ func (r *run) rollBack(ctx context.Context, cause error) error {
 		r.log.Error("restoring the original failed: the image may hold the candidate; the next start retries", zap.Error(err),
 			zap.String("original", r.res.OriginalCode), zap.String("candidate", r.res.RefactoredCode))
 		r.emit(EventRelease, ReleaseEvent{Status: "restore_failed", Tests: r.testsOrNil()})
-		return kind.Wrap(kind.ReleaseFailed, errors.Join(cause, err),
+		return refactor.Wrap(refactor.ReleaseFailed, errors.Join(cause, err),
 			"%s: the original could not be restored; the image may hold the candidate; the response holds both sources", r.req.Ref)
 	}
 	r.res.RolledBack = true
@@ -204,17 +204,17 @@ func (r *run) testsOrNil() any {
 func (r *run) install(ctx context.Context, code string) error {
 	ref := r.req.Ref
 	if err := r.p.image.Install(ctx, ref, code, r.res.Protocol); err != nil {
-		if kind.Is(err, kind.PharoUnavailable) {
-			return r.rollBack(ctx, kind.Wrap(kind.PharoUnavailable, err, "the image connection was lost while compiling %s; the original was restored", ref))
+		if refactor.IsKind(err, refactor.PharoUnavailable) {
+			return r.rollBack(ctx, refactor.Wrap(refactor.PharoUnavailable, err, "the image connection was lost while compiling %s; the original was restored", ref))
 		}
-		return r.rollBack(ctx, kind.Wrap(kind.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
+		return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
 	}
 	back, err := r.readBack(ctx)
 	if err == nil && !mcpclient.SameSource(back, code) {
 		err = errors.New("the image holds different source after compiling")
 	}
 	if err != nil {
-		return r.rollBack(ctx, kind.Wrap(kind.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
+		return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
 	}
 	return nil
 }
@@ -269,7 +269,7 @@ func untilImageAnswers(ctx context.Context, log *zap.Logger, what string, op fun
 	wait := firstImageRetry
 	for attempt := 1; ; attempt++ {
 		err := op(ctx)
-		if err == nil || !kind.Is(err, kind.PharoUnavailable) || ctx.Err() != nil {
+		if err == nil || !refactor.IsKind(err, refactor.PharoUnavailable) || ctx.Err() != nil {
 			return err
 		}
 		if attempt%10 == 1 { // the first failure, then every tenth: a long outage logs little

@@ -7,8 +7,8 @@ import (
 
 	"go.uber.org/zap"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/mcpclient"
-	"pharo-refactor/pipeline/kind"
 	"pharo-refactor/store"
 )
 
@@ -23,10 +23,10 @@ func (s *Slot) Revert(ctx context.Context, id, requestID string) (store.Run, err
 	defer cancel()
 	orig, err := p.audit.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Run{}, kind.New(kind.NotFound, "no refactoring with id %q", id)
+		return store.Run{}, refactor.Errorf(refactor.NotFound, "no refactoring with id %q", id)
 	}
 	if err != nil {
-		return store.Run{}, kind.Wrap(kind.Internal, err, "reading refactoring %s", id)
+		return store.Run{}, refactor.Wrap(refactor.Internal, err, "reading refactoring %s", id)
 	}
 	ref := mcpclient.MethodRef{Class: orig.ClassName, Selector: orig.Selector, ClassSide: orig.IsClassMethod}
 	if err := revertable(orig); err != nil {
@@ -37,7 +37,7 @@ func (s *Slot) Revert(ctx context.Context, id, requestID string) (store.Run, err
 		return store.Run{}, err
 	}
 	if !mcpclient.SameSource(current, orig.FinalSource) {
-		return store.Run{}, kind.New(kind.MethodChanged, "%s no longer holds the source released by %s; nothing was reverted", ref, id)
+		return store.Run{}, refactor.Errorf(refactor.MethodChanged, "%s no longer holds the source released by %s; nothing was reverted", ref, id)
 	}
 	return p.revert(ctx, s.ID, requestID, orig, ref)
 }
@@ -46,11 +46,11 @@ func (s *Slot) Revert(ctx context.Context, id, requestID string) (store.Run, err
 func revertable(orig store.Run) error {
 	switch {
 	case orig.Kind != store.KindRefactor:
-		return kind.New(kind.InvalidRequest, "%s is a revert; refactor again instead of reverting a revert", orig.ID)
+		return refactor.Errorf(refactor.InvalidRequest, "%s is a revert; refactor again instead of reverting a revert", orig.ID)
 	case orig.Status == store.StatusReverted:
-		return kind.New(kind.MethodChanged, "%s was already reverted", orig.ID)
+		return refactor.Errorf(refactor.MethodChanged, "%s was already reverted", orig.ID)
 	case orig.Status != store.StatusReleased:
-		return kind.New(kind.InvalidRequest, "%s was not released (status %s); there is nothing to revert", orig.ID, orig.Status)
+		return refactor.Errorf(refactor.InvalidRequest, "%s was not released (status %s); there is nothing to revert", orig.ID, orig.Status)
 	}
 	return nil
 }
@@ -62,23 +62,23 @@ func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig sto
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide, Status: store.StatusRunning,
 	}
 	if err := p.audit.Create(ctx, row); err != nil {
-		return store.Run{}, kind.Wrap(kind.Internal, err, "recording the revert")
+		return store.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert")
 	}
 	// For the revert, "original" is what the image holds now (the released
 	// source) and "final" is what it will hold (the run's original).
 	if err := p.audit.BeginRelease(ctx, revID, orig.FinalSource, orig.OriginalProtocol, orig.OriginalSource); err != nil {
-		return store.Run{}, kind.Wrap(kind.Internal, err, "recording the revert before compiling; nothing was compiled")
+		return store.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert before compiling; nothing was compiled")
 	}
 	p.opts.Checkpoint("after_write_ahead")
 	err := p.compileAndCheck(ctx, log, ref, orig.OriginalSource, orig.OriginalProtocol)
 	row, getErr := p.audit.Get(ctx, revID)
 	if getErr != nil {
-		return store.Run{}, kind.Wrap(kind.Internal, getErr, "reading the revert row")
+		return store.Run{}, refactor.Wrap(refactor.Internal, getErr, "reading the revert row")
 	}
 	now := time.Now()
 	row.FinishedAt = &now
 	if err != nil {
-		row.Status, row.ErrorCode, row.ErrorMessage = store.StatusFailed, string(kind.Of(err)), err.Error()
+		row.Status, row.ErrorCode, row.ErrorMessage = store.StatusFailed, string(refactor.KindOf(err)), err.Error()
 		p.finishRevertRow(ctx, row, log)
 		return row, err
 	}
@@ -102,8 +102,8 @@ func (p *Pipeline) finishRevertRow(ctx context.Context, row store.Run, log *zap.
 // what the image holds once it answers again.
 func (p *Pipeline) compileAndCheck(ctx context.Context, log *zap.Logger, ref mcpclient.MethodRef, source, protocol string) error {
 	installErr := p.image.Install(ctx, ref, source, protocol)
-	if installErr != nil && !kind.Is(installErr, kind.PharoUnavailable) {
-		return kind.Wrap(kind.ReleaseFailed, installErr, "compiling %s", ref)
+	if installErr != nil && !refactor.IsKind(installErr, refactor.PharoUnavailable) {
+		return refactor.Wrap(refactor.ReleaseFailed, installErr, "compiling %s", ref)
 	}
 	var back string
 	err := untilImageAnswers(ctx, log, "reading "+ref.String()+" back", func(ctx context.Context) (err error) {
@@ -111,14 +111,14 @@ func (p *Pipeline) compileAndCheck(ctx context.Context, log *zap.Logger, ref mcp
 		return err
 	})
 	if err != nil {
-		return kind.Wrap(kind.ReleaseFailed, err, "reading %s back", ref)
+		return refactor.Wrap(refactor.ReleaseFailed, err, "reading %s back", ref)
 	}
 	switch {
 	case mcpclient.SameSource(back, source):
 		return nil
 	case installErr != nil:
-		return kind.Wrap(kind.PharoUnavailable, installErr, "the image connection was lost while compiling %s, and the image does not hold the new source", ref)
+		return refactor.Wrap(refactor.PharoUnavailable, installErr, "the image connection was lost while compiling %s, and the image does not hold the new source", ref)
 	default:
-		return kind.New(kind.ReleaseFailed, "%s holds different source after compiling", ref)
+		return refactor.Errorf(refactor.ReleaseFailed, "%s holds different source after compiling", ref)
 	}
 }

@@ -9,8 +9,8 @@ import (
 
 	"go.uber.org/zap"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
-	"pharo-refactor/pipeline/kind"
 )
 
 // Slot is a reserved run: the gate is held until Run returns or Release.
@@ -21,14 +21,14 @@ type Slot struct {
 }
 
 // Reserve takes the run slot without waiting. When it is taken the error is
-// kind.Busy; Gate().RetryAfter() says when to come back.
+// refactor.Busy; Gate().RetryAfter() says when to come back.
 func (p *Pipeline) Reserve() (*Slot, error) {
 	if p.agents == nil {
-		return nil, kind.New(kind.ModelNotConfigured, "no model is configured")
+		return nil, refactor.Errorf(refactor.ModelNotConfigured, "no model is configured")
 	}
 	release, ok := p.gate.TryAcquire()
 	if !ok {
-		return nil, kind.New(kind.Busy, "another refactoring is running; retry in %d s", p.gate.RetryAfter())
+		return nil, refactor.Errorf(refactor.Busy, "another refactoring is running; retry in %d s", p.gate.RetryAfter())
 	}
 	return &Slot{p: p, release: release, ID: newID()}, nil
 }
@@ -54,7 +54,7 @@ func (s *Slot) Run(ctx context.Context, req Request) (*Result, error) {
 	r.res.RunStatus = rowStatus(r.res, err)
 	r.closeRow(ctx, err)
 	if err != nil {
-		r.log.Info("run failed", zap.String("code", string(kind.Of(err))), zap.Error(err))
+		r.log.Info("run failed", zap.String("code", string(refactor.KindOf(err))), zap.Error(err))
 		return r.res, err
 	}
 	r.log.Info("run finished", zap.String("outcome", string(r.res.Outcome)), zap.Int("iterations", r.res.Iterations),
@@ -111,14 +111,14 @@ func (r *run) execute(ctx context.Context) error {
 // classify turns a stage failure into the run's error: a passed deadline is
 // a timeout whatever the stage made of it; a client gone is a cancellation.
 func (r *run) classify(ctx, runCtx context.Context, err error) error {
-	var stopped *kind.Error
+	var stopped *refactor.Error
 	switch {
 	case ctx.Err() != nil && errors.As(context.Cause(ctx), &stopped):
 		return stopped // the caller said why it stopped the run (e.g. shutting_down)
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled):
-		return kind.Wrap(kind.Canceled, context.Canceled, "the client went away before release; the run stopped")
+		return refactor.Wrap(refactor.Canceled, context.Canceled, "the client went away before release; the run stopped")
 	case runCtx.Err() != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		return kind.Wrap(kind.Timeout, err, "the run's deadline (%s) passed", r.p.opts.Timeout)
+		return refactor.Wrap(refactor.Timeout, err, "the run's deadline (%s) passed", r.p.opts.Timeout)
 	}
 	return err
 }
@@ -218,7 +218,7 @@ func (r *run) validate(ctx context.Context) error {
 		}
 		r.res.RefactoredCode = agents.NormalizeCode(cand.Code, r.req.Ref.Class)
 	}
-	return kind.New(kind.NotApproved, "not approved after %d validation rounds; nothing was released", max)
+	return refactor.Errorf(refactor.NotApproved, "not approved after %d validation rounds; nothing was released", max)
 }
 
 // round checks one candidate: local checks and the image's dry compile

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/mcpclient"
-	"pharo-refactor/pipeline/kind"
 	"pharo-refactor/smalltalk"
 	"pharo-refactor/smalltalk/tonel"
 )
@@ -35,7 +35,7 @@ type scope struct {
 func newScope(ref mcpclient.MethodRef, classSource, original string) (*scope, error) {
 	f, err := tonel.ParseFile(ref.Class+".class.st", []byte(classSource))
 	if err != nil {
-		return nil, kind.Wrap(kind.PharoError, err, "reading the definition of %s", ref.Class)
+		return nil, refactor.Wrap(refactor.PharoError, err, "reading the definition of %s", ref.Class)
 	}
 	s := &scope{ref: ref, def: f.Def, known: map[string]bool{}, originals: map[string]bool{}, globals: map[string]bool{}}
 	s.addDefinition(f.Def)

@@ -116,7 +116,7 @@ type Run struct {
 	DryRun        bool    `json:"dry_run"`
 	RunTests      bool    `json:"run_tests"` // whether the test gate ran
 	Status        Status  `json:"status"`
-	ErrorCode     string  `json:"error_code"` // a pipeline/kind code, "" on success
+	ErrorCode     string  `json:"error_code"` // an error Kind of the domain, "" on success
 	ErrorMessage  string  `json:"error_message"`
 	// Notes is append-only, written by Reconcile (operator-facing remarks).
 	Notes            string          `json:"notes"`

@@ -16,8 +16,8 @@ import (
 
 	"google.golang.org/genai"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
-	"pharo-refactor/pipeline/kind"
 )
 
 // DefaultModel is the model used when Config.Model is empty.
@@ -90,7 +90,7 @@ func (m *Model) ID() string { return m.cfg.Model }
 func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Response, error) {
 	contents, err := toContents(req.Messages)
 	if err != nil {
-		return agents.Response{}, kind.Wrap(kind.Internal, err, "gemini: building the request")
+		return agents.Response{}, refactor.Wrap(refactor.Internal, err, "gemini: building the request")
 	}
 	resp, err := m.client.Models.GenerateContent(ctx, m.cfg.Model, contents, m.config(req))
 	if err != nil {

@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
 	"pharo-refactor/internal/testenv"
-	"pharo-refactor/pipeline/kind"
 )
 
 const testKey = "test-key-123"
@@ -329,7 +329,7 @@ func TestRetriesOnGemini(t *testing.T) {
 			require.NoError(t, err)
 			_, _, err = newRoles(t, m, nil, 0).Write(context.Background(), calc, review)
 			require.Error(t, err)
-			assert.Equal(t, kind.ModelUnavailable, kind.Of(err))
+			assert.Equal(t, refactor.ModelUnavailable, refactor.KindOf(err))
 			assert.Contains(t, err.Error(), tc.msg)
 			assert.Len(t, f.requests(), tc.requests)
 		})
@@ -344,7 +344,7 @@ func TestToolsWithJSONSchemaAreRefused(t *testing.T) {
 		Messages: []agents.Message{agents.UserText("x")}, Tools: agents.ToolDecls(), Schema: agents.ReviewSchema(),
 	})
 	require.Error(t, err)
-	assert.Equal(t, kind.ModelUnavailable, kind.Of(err))
+	assert.Equal(t, refactor.ModelUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "Function calling with a response mime type")
 	assert.Len(t, f.requests(), 1)
 }
@@ -354,14 +354,14 @@ func TestUnusableAnswersOnGemini(t *testing.T) {
 		name     string
 		replies  []reply
 		requests int
-		wantKind kind.Kind
+		wantKind refactor.Kind
 		msg      string
 	}{
 		{"MAX_TOKENS then good", []reply{textReply(`{"code": "sum: augend with:`, "MAX_TOKENS"), textReply(goodCandidate, "STOP")}, 2, "", ""},
 		{"garbage then good", []reply{textReply("I like it.", "STOP"), textReply(goodCandidate, "STOP")}, 2, "", ""},
-		{"garbage twice", []reply{textReply("I like it.", "STOP"), textReply("Really.", "STOP")}, 2, kind.ModelBadOutput, "after a corrective retry"},
-		{"SAFETY", []reply{textReply("", "SAFETY")}, 1, kind.ModelBadOutput, "blocked the answer (SAFETY)"},
-		{"prompt blocked", []reply{{body: map[string]any{"promptFeedback": map[string]any{"blockReason": "SAFETY"}, "usageMetadata": usageMeta(50, 0)}}}, 1, kind.ModelBadOutput, "prompt blocked: SAFETY"},
+		{"garbage twice", []reply{textReply("I like it.", "STOP"), textReply("Really.", "STOP")}, 2, refactor.ModelBadOutput, "after a corrective retry"},
+		{"SAFETY", []reply{textReply("", "SAFETY")}, 1, refactor.ModelBadOutput, "blocked the answer (SAFETY)"},
+		{"prompt blocked", []reply{{body: map[string]any{"promptFeedback": map[string]any{"blockReason": "SAFETY"}, "usageMetadata": usageMeta(50, 0)}}}, 1, refactor.ModelBadOutput, "prompt blocked: SAFETY"},
 		{"no candidates", []reply{{body: map[string]any{"usageMetadata": usageMeta(50, 0)}}, textReply(goodCandidate, "STOP")}, 2, "", ""},
 	}
 	for _, tc := range cases {
@@ -373,7 +373,7 @@ func TestUnusableAnswersOnGemini(t *testing.T) {
 			assert.Equal(t, tc.requests, stats.Calls, "corrective retries are counted")
 			if tc.wantKind != "" {
 				require.Error(t, err)
-				assert.Equal(t, tc.wantKind, kind.Of(err))
+				assert.Equal(t, tc.wantKind, refactor.KindOf(err))
 				assert.Contains(t, err.Error(), tc.msg)
 				return
 			}

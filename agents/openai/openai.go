@@ -18,8 +18,8 @@ import (
 	"github.com/openai/openai-go/option"
 	"github.com/openai/openai-go/shared"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
-	"pharo-refactor/pipeline/kind"
 )
 
 // ResponseFormat says how a JSON answer is requested; servers differ.
@@ -104,7 +104,7 @@ func (m *Model) ID() string { return m.cfg.Model }
 func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Response, error) {
 	params, err := m.params(req)
 	if err != nil {
-		return agents.Response{}, kind.Wrap(kind.Internal, err, "openai: building the request")
+		return agents.Response{}, refactor.Wrap(refactor.Internal, err, "openai: building the request")
 	}
 	resp, err := m.client.Chat.Completions.New(ctx, params)
 	if err != nil {

@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
 	"pharo-refactor/internal/testenv"
-	"pharo-refactor/pipeline/kind"
 )
 
 const testKey = "sk-test-123"
@@ -335,7 +335,7 @@ func TestRetriesOnOpenAI(t *testing.T) {
 			f, srv := newFake(t, tc.replies...)
 			_, _, err := newRoles(t, newModel(t, srv, tc.key, ""), nil, 0).Write(context.Background(), calc, review)
 			require.Error(t, err)
-			assert.Equal(t, kind.ModelUnavailable, kind.Of(err))
+			assert.Equal(t, refactor.ModelUnavailable, refactor.KindOf(err))
 			assert.Contains(t, err.Error(), tc.msg)
 			assert.Len(t, f.requests(), tc.requests)
 		})
@@ -347,14 +347,14 @@ func TestUnusableAnswersOnOpenAI(t *testing.T) {
 		name     string
 		replies  []reply
 		requests int
-		wantKind kind.Kind
+		wantKind refactor.Kind
 		msg      string
 	}{
 		{"length then good", []reply{textReply(`{"code": "sum: augend with:`, "length"), textReply(goodCandidate, "stop")}, 2, "", ""},
 		{"garbage then good", []reply{textReply("Looks great!", "stop"), textReply(goodCandidate, "stop")}, 2, "", ""},
-		{"garbage twice", []reply{textReply("Looks great!", "stop"), textReply("Still great.", "stop")}, 2, kind.ModelBadOutput, "after a corrective retry"},
-		{"content filter", []reply{textReply("", "content_filter")}, 1, kind.ModelBadOutput, "blocked the answer (content_filter)"},
-		{"refusal", []reply{completion(map[string]any{"content": nil, "refusal": "I can't help with that."}, "stop")}, 1, kind.ModelBadOutput, "refusal: I can't help with that."},
+		{"garbage twice", []reply{textReply("Looks great!", "stop"), textReply("Still great.", "stop")}, 2, refactor.ModelBadOutput, "after a corrective retry"},
+		{"content filter", []reply{textReply("", "content_filter")}, 1, refactor.ModelBadOutput, "blocked the answer (content_filter)"},
+		{"refusal", []reply{completion(map[string]any{"content": nil, "refusal": "I can't help with that."}, "stop")}, 1, refactor.ModelBadOutput, "refusal: I can't help with that."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -365,7 +365,7 @@ func TestUnusableAnswersOnOpenAI(t *testing.T) {
 			assert.Equal(t, tc.requests, stats.Calls)
 			if tc.wantKind != "" {
 				require.Error(t, err)
-				assert.Equal(t, tc.wantKind, kind.Of(err))
+				assert.Equal(t, tc.wantKind, refactor.KindOf(err))
 				assert.Contains(t, err.Error(), tc.msg)
 				return
 			}

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
-	"pharo-refactor/pipeline/kind"
 )
 
 // Wildcard is the key whose answers serve every subject without its own.
@@ -187,7 +187,7 @@ func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Respon
 		return agents.Response{}, agents.ClassifyError(ctx, "scripted model", 0, "", err)
 	}
 	if a.Error != "" {
-		return agents.Response{}, kind.New(kind.ModelUnavailable, "scripted model: %s", a.Error)
+		return agents.Response{}, refactor.Errorf(refactor.ModelUnavailable, "scripted model: %s", a.Error)
 	}
 	return a.response(req, n), nil
 }
@@ -196,7 +196,7 @@ func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Respon
 func (m *Model) next(req agents.Request) (Answer, int, error) {
 	answers, ok := m.list(req.Subject, req.Role)
 	if !ok {
-		return Answer{}, 0, kind.New(kind.ModelUnavailable, "scripted model: no %s answers for %s (nor for %q)", req.Role, req.Subject, Wildcard)
+		return Answer{}, 0, refactor.Errorf(refactor.ModelUnavailable, "scripted model: no %s answers for %s (nor for %q)", req.Role, req.Subject, Wildcard)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -204,7 +204,7 @@ func (m *Model) next(req agents.Request) (Answer, int, error) {
 	i := m.cursors[c]
 	if i >= len(answers) {
 		if !m.file.Repeat {
-			return Answer{}, 0, kind.New(kind.ModelUnavailable, "scripted model: all %d %s answers for %s are used up", len(answers), req.Role, req.Subject)
+			return Answer{}, 0, refactor.Errorf(refactor.ModelUnavailable, "scripted model: all %d %s answers for %s are used up", len(answers), req.Role, req.Subject)
 		}
 		i = 0
 	}

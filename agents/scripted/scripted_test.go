@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/agents"
-	"pharo-refactor/pipeline/kind"
 )
 
 func req(subject string, role agents.Role) agents.Request {
@@ -39,7 +39,7 @@ func TestExampleFileAnswersInOrder(t *testing.T) {
 
 	_, err = m.Generate(ctx, req("Calculator>>sum:with:", agents.RoleValidator))
 	require.Error(t, err)
-	assert.Equal(t, kind.ModelUnavailable, kind.Of(err))
+	assert.Equal(t, refactor.ModelUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "validator")
 	assert.Contains(t, err.Error(), "Calculator>>sum:with:")
 }
@@ -93,7 +93,7 @@ func TestScriptedFailuresAndFinishReasons(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, agents.FinishSafety, blocked.FinishReason)
 	_, err = m.Generate(ctx, req("Foo>>bar", agents.RoleWriter))
-	assert.Equal(t, kind.ModelUnavailable, kind.Of(err))
+	assert.Equal(t, refactor.ModelUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "quota exhausted")
 }
 
@@ -104,7 +104,7 @@ func TestDelayHonoursTheContext(t *testing.T) {
 	defer cancel()
 	_, err = m.Generate(ctx, req("Foo>>bar", agents.RoleWriter))
 	require.Error(t, err)
-	assert.Equal(t, kind.Timeout, kind.Of(err))
+	assert.Equal(t, refactor.Timeout, refactor.KindOf(err))
 }
 
 func TestConcurrentUseTakesEachAnswerOnce(t *testing.T) {

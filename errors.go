@@ -1,15 +1,13 @@
-// Package kind is the service's one vocabulary of error kinds. It lives under
-// pipeline because the pipeline owns the meaning of a failed run; it is a leaf
-// package so that agents and mcpclient (which pipeline imports) can classify
-// their own failures without an import cycle. Only api maps kinds to HTTP.
-package kind
+package refactor
 
 import (
 	"errors"
 	"fmt"
 )
 
-// Kind names a class of failure; its value is the `code` clients see.
+// Kind names a class of failure; its value is the `code` clients see. Every
+// package classifies its own failures with a Kind where they arise; only api
+// turns kinds into HTTP statuses.
 type Kind string
 
 // The codes of DESIGN.md ("HTTP"), plus those added by later issues.
@@ -38,7 +36,25 @@ const (
 	Canceled Kind = "canceled"
 )
 
-// Error carries a Kind, a message safe to show a client, and the cause.
+// Codes of the HTTP edge: requests refused before they reach a run.
+const (
+	// UnsupportedMediaType: a mutating route got a body that is not
+	// application/json (a browser can send text/plain cross-site without
+	// asking first).
+	UnsupportedMediaType Kind = "unsupported_media_type"
+	// OriginNotAllowed: the request carries an Origin that is not in
+	// CORS_ALLOW_ORIGINS (a web page the user happened to open).
+	OriginNotAllowed Kind = "origin_not_allowed"
+	// HostNotAllowed: a loopback listener got a Host header that is not a
+	// loopback name or address (DNS rebinding).
+	HostNotAllowed Kind = "host_not_allowed"
+	// RequestTimeout: the client did not send its body within
+	// READ_BODY_TIMEOUT.
+	RequestTimeout Kind = "request_timeout"
+)
+
+// Error carries a Kind, a message safe to show a client, and the cause,
+// which may hold provider or image internals and goes to the log only.
 type Error struct {
 	Kind    Kind
 	Message string
@@ -58,8 +74,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// New returns an error of kind k with a client-safe message.
-func New(k Kind, format string, args ...any) error {
+// Errorf returns an error of kind k with a client-safe message.
+func Errorf(k Kind, format string, args ...any) error {
 	return &Error{Kind: k, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -68,9 +84,9 @@ func Wrap(k Kind, err error, format string, args ...any) error {
 	return &Error{Kind: k, Message: fmt.Sprintf(format, args...), Err: err}
 }
 
-// Of returns the kind of the outermost classified error in err's chain, or
-// Internal when nothing classified it.
-func Of(err error) Kind {
+// KindOf returns the kind of the outermost classified error in err's chain,
+// or Internal when nothing classified it.
+func KindOf(err error) Kind {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind
@@ -78,5 +94,5 @@ func Of(err error) Kind {
 	return Internal
 }
 
-// Is reports whether err is classified as kind k.
-func Is(err error, k Kind) bool { return err != nil && Of(err) == k }
+// IsKind reports whether err is classified as kind k.
+func IsKind(err error, k Kind) bool { return err != nil && KindOf(err) == k }
