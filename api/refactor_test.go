@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	refactor "pharo-refactor"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,8 +13,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"pharo-refactor/mcpclient"
 )
 
 const newSum = "sum: a with: b\n\t\"Answer the sum of a and b\"\n\n\t^ a + b"
@@ -151,7 +150,7 @@ func TestDryRunProposes(t *testing.T) {
 
 func TestMethodEditedDuringRunIsNotOverwritten(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	ref := mcpclient.MethodRef{Class: "Calculator", Selector: "sum:with:"}
+	ref := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 	edit := "sum: a with: b\n\t\"edited by a person meanwhile\"\n\t^ a + b"
 	h.gem.script("reviewer", review())
 	h.gem.script("writer", code(newSum))

@@ -6,12 +6,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	refactor "pharo-refactor"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"pharo-refactor/mcpclient"
 )
 
 // A candidate the validator approves but CalculatorTest>>#testSum rejects
@@ -45,7 +44,7 @@ func TestAlreadyFailingTestDoesNotBlock(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	// Break divide:by: by hand first: CalculatorTest>>#testDivide fails
 	// before the run and after it.
-	divide := mcpclient.MethodRef{Class: "Calculator", Selector: "divide:by:"}
+	divide := refactor.MethodRef{Class: "Calculator", Selector: "divide:by:"}
 	require.NoError(t, h.image.Install(context.Background(), divide, "divide: a by: b\n\tb isZero ifTrue: [ ^ nil ].\n\t^ a * b reciprocal", "calculating"))
 	h.gem.script("reviewer", review())
 	h.gem.script("writer", code(newSum))
@@ -127,7 +126,7 @@ func TestRevertAfterManualEditIsRefused(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	id := h.releaseNewSum()
 	edit := "sum: a with: b\n\t\"a person improved it further\"\n\t^ a + b"
-	require.NoError(t, h.image.Install(context.Background(), mcpclient.MethodRef{Class: "Calculator", Selector: "sum:with:"}, edit, "calculating"))
+	require.NoError(t, h.image.Install(context.Background(), refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}, edit, "calculating"))
 	resp, out := h.revert(id)
 	assert.Equal(t, http.StatusConflict, resp.StatusCode, "%v", out)
 	assert.Equal(t, "method_changed", out["code"])

@@ -13,7 +13,6 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/mcpclient"
 	"pharo-refactor/smalltalk"
 )
 
@@ -31,8 +30,8 @@ type RefactorRequest struct {
 func (r RefactorRequest) runTests() bool { return r.RunTests == nil || *r.RunTests }
 
 // Ref is the method the request names.
-func (r RefactorRequest) Ref() mcpclient.MethodRef {
-	return mcpclient.MethodRef{Class: r.ClassName, Selector: r.MethodName, ClassSide: r.IsClassMethod}
+func (r RefactorRequest) Ref() refactor.MethodRef {
+	return refactor.MethodRef{Class: r.ClassName, Selector: r.MethodName, ClassSide: r.IsClassMethod}
 }
 
 // newValidator registers the Smalltalk tags.

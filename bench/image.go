@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	refactor "pharo-refactor"
 	"slices"
 	"sort"
 	"time"
@@ -79,11 +80,11 @@ func treeBytes(tree *tonel.Tree) int64 {
 }
 
 // allMethods lists every method of the tree as a reference.
-func allMethods(tree *tonel.Tree) []mcpclient.MethodRef {
-	var out []mcpclient.MethodRef
+func allMethods(tree *tonel.Tree) []refactor.MethodRef {
+	var out []refactor.MethodRef
 	for _, f := range tree.Files() {
 		for _, m := range f.Methods {
-			out = append(out, mcpclient.MethodRef{Class: f.Def.Name, Selector: m.Selector, ClassSide: m.Side == tonel.ClassSide})
+			out = append(out, refactor.MethodRef{Class: f.Def.Name, Selector: m.Selector, ClassSide: m.Side == tonel.ClassSide})
 		}
 	}
 	return out
@@ -187,7 +188,7 @@ func startSim(ctx context.Context, pharoSim, dir string) (*mcpclient.Client, tim
 }
 
 // distinctSelectors lists the selectors the image implements, sorted.
-func distinctSelectors(refs []mcpclient.MethodRef) []string {
+func distinctSelectors(refs []refactor.MethodRef) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range refs {

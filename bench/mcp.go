@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	refactor "pharo-refactor"
 	"strings"
 	"syscall"
 	"time"
@@ -22,7 +23,7 @@ const (
 )
 
 // benchMethod is the method every MCP figure reads.
-var benchMethod = mcpclient.MethodRef{Class: "Calculator", Selector: "sum:with:"}
+var benchMethod = refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 
 // mcpSuite times get_method_source round trips through mcpclient to a
 // pharo-sim subprocess, and the floor under them: the same JSON-RPC lines

@@ -24,7 +24,7 @@ func TestCallAfterADeathReachesANewServer(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, c.Close()) })
 	ctx := ctxT(t)
-	ref := MethodRef{Class: "Calculator", Selector: "sum:with:"}
+	ref := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 
 	_, err = c.MethodSource(ctx, ref)
 	require.NoError(t, err, "the first call is answered")

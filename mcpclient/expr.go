@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	refactor "pharo-refactor"
 	"strings"
 
 	"pharo-refactor/smalltalk"
@@ -11,7 +12,7 @@ import (
 // validates its inputs itself so that no caller can skip the check.
 
 // classExpr is `(Smalltalk globals at: #Foo)` or its class side.
-func classExpr(r MethodRef) string {
+func classExpr(r refactor.MethodRef) string {
 	e := "(Smalltalk globals at: #" + r.Class + ")"
 	if r.ClassSide {
 		e += " class"
@@ -20,7 +21,7 @@ func classExpr(r MethodRef) string {
 }
 
 // ProtocolExpr reads a method's protocol (portable across Pharo 11–13).
-func ProtocolExpr(r MethodRef) (string, error) {
+func ProtocolExpr(r refactor.MethodRef) (string, error) {
 	if err := r.Validate(); err != nil {
 		return "", err
 	}
@@ -30,8 +31,8 @@ func ProtocolExpr(r MethodRef) (string, error) {
 
 // DryCompileExpr checks that source compiles in the ref's class without
 // installing it; the image answers 'OK' or 'ERR|<position>|<message>'.
-func DryCompileExpr(r MethodRef, source string) (string, error) {
-	if err := ValidateClassName(r.Class); err != nil {
+func DryCompileExpr(r refactor.MethodRef, source string) (string, error) {
+	if err := refactor.ValidateClassName(r.Class); err != nil {
 		return "", err
 	}
 	return "| err | [ " + classExpr(r) + " compiler source: " + smalltalk.QuoteString(imageLineEndings(source)) + "; compile ] " +
@@ -40,7 +41,7 @@ func DryCompileExpr(r MethodRef, source string) (string, error) {
 }
 
 // InstallExpr compiles source into the ref's class and side, in protocol.
-func InstallExpr(r MethodRef, source, protocol string) (string, error) {
+func InstallExpr(r refactor.MethodRef, source, protocol string) (string, error) {
 	if err := r.Validate(); err != nil {
 		return "", err
 	}
@@ -49,7 +50,7 @@ func InstallExpr(r MethodRef, source, protocol string) (string, error) {
 }
 
 // RemoveExpr removes the ref's method (the image answers nil when absent).
-func RemoveExpr(r MethodRef) (string, error) {
+func RemoveExpr(r refactor.MethodRef) (string, error) {
 	if err := r.Validate(); err != nil {
 		return "", err
 	}
@@ -58,7 +59,7 @@ func RemoveExpr(r MethodRef) (string, error) {
 
 // ClassExistsExpr asks whether a global of that name exists.
 func ClassExistsExpr(class string) (string, error) {
-	if err := ValidateClassName(class); err != nil {
+	if err := refactor.ValidateClassName(class); err != nil {
 		return "", err
 	}
 	return "Smalltalk globals includesKey: #" + class, nil
@@ -69,24 +70,4 @@ func ClassExistsExpr(class string) (string, error) {
 func imageLineEndings(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\r")
 	return strings.ReplaceAll(s, "\n", "\r")
-}
-
-// NormalizeSource converts CR and CRLF to LF: sources inside the service are LF.
-func NormalizeSource(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.ReplaceAll(s, "\r", "\n")
-}
-
-// SameSource compares two method sources as pharo-interop.md says: after
-// normalizing line endings and trailing blanks.
-func SameSource(a, b string) bool {
-	return canonical(a) == canonical(b)
-}
-
-func canonical(s string) string {
-	lines := strings.Split(NormalizeSource(s), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t")
-	}
-	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
 }

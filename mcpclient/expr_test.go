@@ -25,7 +25,7 @@ func stringLiterals(t testing.TB, expr string) []string {
 }
 
 func TestBuiltExpressionsParse(t *testing.T) {
-	refs := []MethodRef{
+	refs := []refactor.MethodRef{
 		{Class: "Calculator", Selector: "sum:with:"},
 		{Class: "Calculator", Selector: "average:", ClassSide: true},
 		{Class: "Point", Selector: "+"},
@@ -49,14 +49,14 @@ func TestBuiltExpressionsParse(t *testing.T) {
 }
 
 func TestExpressionShapes(t *testing.T) {
-	ref := MethodRef{Class: "Foo", Selector: "at:put:", ClassSide: true}
+	ref := refactor.MethodRef{Class: "Foo", Selector: "at:put:", ClassSide: true}
 	e, err := ProtocolExpr(ref)
 	require.NoError(t, err)
 	assert.Equal(t, "| p | p := ((Smalltalk globals at: #Foo) class >> #at:put:) protocol. (p isNil or: [ p isString ]) ifTrue: [ p ] ifFalse: [ p name ]", e)
-	e, err = InstallExpr(MethodRef{Class: "Foo", Selector: "bar"}, "bar\n\t^ 'it''s'", "acc'ess")
+	e, err = InstallExpr(refactor.MethodRef{Class: "Foo", Selector: "bar"}, "bar\n\t^ 'it''s'", "acc'ess")
 	require.NoError(t, err)
 	assert.Equal(t, "(Smalltalk globals at: #Foo) compile: 'bar\r\t^ ''it''''s''' classified: 'acc''ess'", e)
-	e, err = RemoveExpr(MethodRef{Class: "Foo", Selector: "+"})
+	e, err = RemoveExpr(refactor.MethodRef{Class: "Foo", Selector: "+"})
 	require.NoError(t, err)
 	assert.Equal(t, "(Smalltalk globals at: #Foo) removeSelector: #+", e)
 	e, err = ClassExistsExpr("Foo")
@@ -65,7 +65,7 @@ func TestExpressionShapes(t *testing.T) {
 }
 
 func TestBuildersRejectBadNames(t *testing.T) {
-	bad := []MethodRef{{Class: "Foo. Smalltalk", Selector: "x"}, {Class: "Foo", Selector: "bar: x ] value"}, {Class: "Foo", Selector: "#foo"}}
+	bad := []refactor.MethodRef{{Class: "Foo. Smalltalk", Selector: "x"}, {Class: "Foo", Selector: "bar: x ] value"}, {Class: "Foo", Selector: "#foo"}}
 	for _, ref := range bad {
 		for _, build := range []func() (string, error){
 			func() (string, error) { return ProtocolExpr(ref) },
@@ -76,7 +76,7 @@ func TestBuildersRejectBadNames(t *testing.T) {
 			assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), "%s", ref)
 		}
 	}
-	_, err := DryCompileExpr(MethodRef{Class: "Foo bar"}, "x")
+	_, err := DryCompileExpr(refactor.MethodRef{Class: "Foo bar"}, "x")
 	assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err))
 }
 
@@ -87,13 +87,13 @@ func FuzzInstallExprLiterals(f *testing.F) {
 		f.Add(s, s)
 	}
 	f.Fuzz(func(t *testing.T, source, protocol string) {
-		expr, err := InstallExpr(MethodRef{Class: "Foo", Selector: "bar"}, source, protocol)
+		expr, err := InstallExpr(refactor.MethodRef{Class: "Foo", Selector: "bar"}, source, protocol)
 		require.NoError(t, err)
 		lits := stringLiterals(t, expr)
 		require.Len(t, lits, 2, expr)
 		assert.Equal(t, imageLineEndings(source), lits[0])
 		assert.Equal(t, protocol, lits[1])
-		dry, err := DryCompileExpr(MethodRef{Class: "Foo"}, source)
+		dry, err := DryCompileExpr(refactor.MethodRef{Class: "Foo"}, source)
 		require.NoError(t, err)
 		dryLits := stringLiterals(t, dry)
 		require.NotEmpty(t, dryLits)

@@ -45,13 +45,13 @@ func TestOperationsOnSampleImage(t *testing.T) {
 	ctx := ctxT(t)
 	require.NoError(t, c.Start(ctx))
 
-	sum := MethodRef{Class: "Calculator", Selector: "sum:with:"}
+	sum := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 	m, err := c.Method(ctx, sum)
 	require.NoError(t, err)
 	assert.Equal(t, "sum: a with: b\n\n\t^ a + b", m.Source, "LF line endings inside the service")
 	assert.Equal(t, "calculating", m.Protocol)
 
-	classSide := MethodRef{Class: "Calculator", Selector: "compute:with:operation:", ClassSide: true}
+	classSide := refactor.MethodRef{Class: "Calculator", Selector: "compute:with:operation:", ClassSide: true}
 	src, err := c.MethodSource(ctx, classSide)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(src, "compute: a with: b operation: aString"), src)
@@ -105,12 +105,12 @@ func TestOperationsOnSampleImage(t *testing.T) {
 func TestInstallRemoveAndTestsFlip(t *testing.T) {
 	c, dir := startSim(t)
 	ctx := ctxT(t)
-	sum := MethodRef{Class: "Calculator", Selector: "sum:with:"}
+	sum := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 	broken := "sum: a with: b\n\t\"broken on purpose\"\n\t^ a - b"
 	require.NoError(t, c.Install(ctx, sum, broken, "calculating"))
 	got, err := c.Method(ctx, sum)
 	require.NoError(t, err)
-	assert.True(t, SameSource(broken, got.Source))
+	assert.True(t, refactor.SameSource(broken, got.Source))
 	assert.Equal(t, "calculating", got.Protocol)
 	file, err := os.ReadFile(filepath.Join(dir, "src", "Sample-Shop", "Calculator.class.st"))
 	require.NoError(t, err)
@@ -121,7 +121,7 @@ func TestInstallRemoveAndTestsFlip(t *testing.T) {
 	assert.False(t, rep.Green(), "the oracle fails testSum once sum:with: stops adding")
 	assert.Contains(t, rep.FailedTests, "CalculatorTest>>#testSum")
 
-	added := MethodRef{Class: "Calculator", Selector: "double:"}
+	added := refactor.MethodRef{Class: "Calculator", Selector: "double:"}
 	require.NoError(t, c.Install(ctx, added, "double: x\n\t^ x * 2", "new things"))
 	proto, err := c.Protocol(ctx, added)
 	require.NoError(t, err)
@@ -135,9 +135,9 @@ func TestInstallRemoveAndTestsFlip(t *testing.T) {
 func TestNotFound(t *testing.T) {
 	c, _ := startSim(t)
 	ctx := ctxT(t)
-	_, err := c.MethodSource(ctx, MethodRef{Class: "NoSuchClass", Selector: "foo"})
+	_, err := c.MethodSource(ctx, refactor.MethodRef{Class: "NoSuchClass", Selector: "foo"})
 	assert.Equal(t, refactor.ClassNotFound, refactor.KindOf(err), "%v", err)
-	_, err = c.MethodSource(ctx, MethodRef{Class: "Calculator", Selector: "noSuchMethod"})
+	_, err = c.MethodSource(ctx, refactor.MethodRef{Class: "Calculator", Selector: "noSuchMethod"})
 	assert.Equal(t, refactor.MethodNotFound, refactor.KindOf(err), "%v", err)
 	_, err = c.ClassSource(ctx, "NoSuchClass")
 	assert.Equal(t, refactor.ClassNotFound, refactor.KindOf(err), "%v", err)
@@ -158,16 +158,16 @@ func TestNastyStringsRoundTrip(t *testing.T) {
 		`\\ backslashes \n are not escapes`,
 	}
 	for i, p := range payloads {
-		ref := MethodRef{Class: "Calculator", Selector: "nasty" + string(rune('A'+i))}
+		ref := refactor.MethodRef{Class: "Calculator", Selector: "nasty" + string(rune('A'+i))}
 		// The payload sits inside a Smalltalk string literal in the method.
 		src := ref.Selector + "\n\t^ '" + strings.ReplaceAll(p, "'", "''") + "'"
 		require.NoError(t, c.Install(ctx, ref, src, "it's [odd] "+p), "payload %q", p)
 		back, err := c.MethodSource(ctx, ref)
 		require.NoError(t, err)
-		assert.Equal(t, NormalizeSource(src), back, "payload %q", p)
+		assert.Equal(t, refactor.NormalizeSource(src), back, "payload %q", p)
 		proto, err := c.Protocol(ctx, ref)
 		require.NoError(t, err)
-		assert.Equal(t, NormalizeSource("it's [odd] "+p), NormalizeSource(proto), "protocol %q", p)
+		assert.Equal(t, refactor.NormalizeSource("it's [odd] "+p), refactor.NormalizeSource(proto), "protocol %q", p)
 	}
 	// Nothing was evaluated: the global the payload names does not exist.
 	exists, err := c.ClassExists(ctx, "X")
@@ -181,7 +181,7 @@ func TestInjectionShapedNamesRejected(t *testing.T) {
 	c, err := New(Config{Command: filepath.Join(t.TempDir(), "never-started")})
 	require.NoError(t, err)
 	ctx := ctxT(t)
-	refs := []MethodRef{
+	refs := []refactor.MethodRef{
 		{Class: "Foo. Smalltalk", Selector: "bar"},
 		{Class: "Foo", Selector: "bar: x ] value"},
 		{Class: "Foo", Selector: "#foo"},
@@ -218,7 +218,7 @@ func TestKilledMidCallFailsFastAndRestarts(t *testing.T) {
 
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.MethodSource(ctx, MethodRef{Class: "Calculator", Selector: "sum:with:"})
+		_, err := c.MethodSource(ctx, refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"})
 		done <- err
 	}()
 	time.Sleep(300 * time.Millisecond) // let the call reach the server
@@ -245,7 +245,7 @@ func TestNextCallSucceedsAfterCrash(t *testing.T) {
 	pid := c.Health().PID
 	require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
 	require.Eventually(t, func() bool { return c.Health().PID != pid }, 10*time.Second, 20*time.Millisecond)
-	src, err := c.MethodSource(ctx, MethodRef{Class: "Calculator", Selector: "sum:with:"})
+	src, err := c.MethodSource(ctx, refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"})
 	require.NoError(t, err)
 	assert.Contains(t, src, "^ a + b")
 	assert.GreaterOrEqual(t, c.Health().Restarts, 1)
@@ -257,7 +257,7 @@ func TestCallDeadline(t *testing.T) {
 	c := startSimOn(t, dir, Config{Env: []string{"PHARO_SIM_DELAY=30s"}, CallTimeout: 300 * time.Millisecond})
 	ctx := ctxT(t)
 	require.NoError(t, c.Start(ctx)) // initialize and tools/list are not tool calls: no delay
-	_, err := c.MethodSource(ctx, MethodRef{Class: "Calculator", Selector: "sum:with:"})
+	_, err := c.MethodSource(ctx, refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"})
 	require.Error(t, err)
 	assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "did not answer get_method_source within 300ms")
@@ -266,7 +266,7 @@ func TestCallDeadline(t *testing.T) {
 
 func TestUnreachableImage(t *testing.T) {
 	c, _ := startSim(t, "PHARO_SIM_UNREACHABLE=true")
-	_, err := c.MethodSource(ctxT(t), MethodRef{Class: "Calculator", Selector: "sum:with:"})
+	_, err := c.MethodSource(ctxT(t), refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"})
 	assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err), "%v", err)
 	assert.Contains(t, err.Error(), "cannot reach the image")
 }
@@ -306,7 +306,7 @@ func TestCrashLoopBacksOff(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, c.Close()) })
 	ctx := ctxT(t)
-	ref := MethodRef{Class: "Calculator", Selector: "sum:with:"}
+	ref := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 	for attempt := 1; attempt <= 2; attempt++ {
 		_, err = c.MethodSource(ctx, ref)
 		assert.Equal(t, refactor.PharoUnavailable, refactor.KindOf(err))

@@ -8,26 +8,17 @@ import (
 	"strings"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk"
 )
 
-// Method is a method as read from the image: its source (LF line endings)
-// and its protocol.
-type Method struct {
-	Ref      MethodRef
-	Source   string
-	Protocol string
-}
-
 // MethodSource reads a method's source, normalized to LF.
-func (c *Client) MethodSource(ctx context.Context, ref MethodRef) (string, error) {
+func (c *Client) MethodSource(ctx context.Context, ref refactor.MethodRef) (string, error) {
 	if err := ref.Validate(); err != nil {
 		return "", err
 	}
 	args := map[string]any{"class_name": ref.Class, "method_name": ref.Selector}
 	if ref.ClassSide {
 		if c.sideByName(ctx) {
-			args["class_name"] = ref.classArg(true)
+			args["class_name"] = classArg(ref, true)
 		} else {
 			args["is_class_method"] = true
 		}
@@ -36,24 +27,24 @@ func (c *Client) MethodSource(ctx context.Context, ref MethodRef) (string, error
 	if err := c.callInto(ctx, "get_method_source", args, &src); err != nil {
 		return "", fmt.Errorf("reading %s: %w", ref, err)
 	}
-	return NormalizeSource(src), nil
+	return refactor.NormalizeSource(src), nil
 }
 
 // Method reads a method's source and its protocol.
-func (c *Client) Method(ctx context.Context, ref MethodRef) (Method, error) {
+func (c *Client) Method(ctx context.Context, ref refactor.MethodRef) (refactor.Method, error) {
 	src, err := c.MethodSource(ctx, ref)
 	if err != nil {
-		return Method{}, err
+		return refactor.Method{}, err
 	}
 	proto, err := c.Protocol(ctx, ref)
 	if err != nil {
-		return Method{}, err
+		return refactor.Method{}, err
 	}
-	return Method{Ref: ref, Source: src, Protocol: proto}, nil
+	return refactor.Method{Ref: ref, Source: src, Protocol: proto}, nil
 }
 
 // Protocol reads the protocol a method is classified in.
-func (c *Client) Protocol(ctx context.Context, ref MethodRef) (string, error) {
+func (c *Client) Protocol(ctx context.Context, ref refactor.MethodRef) (string, error) {
 	expr, err := ProtocolExpr(ref)
 	if err != nil {
 		return "", err
@@ -76,7 +67,7 @@ type CompileError struct {
 
 // DryCompile compiles source in the ref's class without installing it and
 // returns the compiler's complaints (none when it compiles).
-func (c *Client) DryCompile(ctx context.Context, ref MethodRef, source string) ([]CompileError, error) {
+func (c *Client) DryCompile(ctx context.Context, ref refactor.MethodRef, source string) ([]CompileError, error) {
 	expr, err := DryCompileExpr(ref, source)
 	if err != nil {
 		return nil, err
@@ -105,7 +96,7 @@ func parseDryCompile(answer string) ([]CompileError, error) {
 
 // Install compiles source into the ref's class and side, in protocol, and
 // checks that the image answered the expected selector.
-func (c *Client) Install(ctx context.Context, ref MethodRef, source, protocol string) error {
+func (c *Client) Install(ctx context.Context, ref refactor.MethodRef, source, protocol string) error {
 	expr, err := InstallExpr(ref, source, protocol)
 	if err != nil {
 		return err
@@ -125,7 +116,7 @@ func (c *Client) Install(ctx context.Context, ref MethodRef, source, protocol st
 }
 
 // Remove removes a method; removing an absent method is not an error.
-func (c *Client) Remove(ctx context.Context, ref MethodRef) error {
+func (c *Client) Remove(ctx context.Context, ref refactor.MethodRef) error {
 	expr, err := RemoveExpr(ref)
 	if err != nil {
 		return err
@@ -152,7 +143,7 @@ func (c *Client) ClassExists(ctx context.Context, class string) (bool, error) {
 
 // ClassComment reads a class comment.
 func (c *Client) ClassComment(ctx context.Context, class string) (string, error) {
-	if err := ValidateClassName(class); err != nil {
+	if err := refactor.ValidateClassName(class); err != nil {
 		return "", err
 	}
 	var comment *string
@@ -162,24 +153,24 @@ func (c *Client) ClassComment(ctx context.Context, class string) (string, error)
 	if comment == nil {
 		return "", nil
 	}
-	return NormalizeSource(*comment), nil
+	return refactor.NormalizeSource(*comment), nil
 }
 
 // ClassSource reads a class as Tonel text.
 func (c *Client) ClassSource(ctx context.Context, class string) (string, error) {
-	if err := ValidateClassName(class); err != nil {
+	if err := refactor.ValidateClassName(class); err != nil {
 		return "", err
 	}
 	var src string
 	if err := c.callInto(ctx, "get_class_source", map[string]any{"class_name": class}, &src); err != nil {
 		return "", fmt.Errorf("reading class %s: %w", class, err)
 	}
-	return NormalizeSource(src), nil
+	return refactor.NormalizeSource(src), nil
 }
 
 // RunTests runs a test class and parses the SUnit summary.
 func (c *Client) RunTests(ctx context.Context, class string) (TestReport, error) {
-	if err := ValidateClassName(class); err != nil {
+	if err := refactor.ValidateClassName(class); err != nil {
 		return TestReport{}, err
 	}
 	var text string
@@ -211,8 +202,8 @@ func (c *Client) Implementors(ctx context.Context, selector string) ([]Location,
 }
 
 func (c *Client) search(ctx context.Context, tool, arg, selector string) ([]Location, error) {
-	if !smalltalk.IsSelector(selector) {
-		return nil, refactor.Errorf(refactor.InvalidRequest, "%q is not a Smalltalk selector", selector)
+	if err := refactor.ValidateSelector(selector); err != nil {
+		return nil, err
 	}
 	var locs []Location
 	if err := c.callInto(ctx, tool, map[string]any{arg: selector}, &locs); err != nil {

@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"fmt"
+	refactor "pharo-refactor"
 	"regexp"
 	"strconv"
 	"strings"
@@ -29,7 +30,7 @@ var summaryField = regexp.MustCompile(`^(\d+) (ran|passed|skipped|expected failu
 
 // ParseTestReport reads the summary text of pharo-interop.md ("Test summaries").
 func ParseTestReport(text string) (TestReport, error) {
-	lines := strings.Split(NormalizeSource(text), "\n")
+	lines := strings.Split(refactor.NormalizeSource(text), "\n")
 	first := strings.TrimSpace(lines[0])
 	rep := TestReport{Summary: first, FailedTests: []string{}, ErroredTests: []string{}}
 	if first == "No tests ran" || first == "No tests ran." {

@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	refactor "pharo-refactor"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -98,9 +99,9 @@ func TestParseDryCompile(t *testing.T) {
 }
 
 func TestSameSource(t *testing.T) {
-	assert.True(t, SameSource("foo\r\t^ 1  \r", "foo\n\t^ 1\n\n"))
-	assert.True(t, SameSource("foo\r\n\t^ 1", "foo\n\t^ 1"))
-	assert.False(t, SameSource("foo\n\t^ 1", "foo\n\t^ 2"))
-	assert.False(t, SameSource("foo\n\t^ 1", "foo\n^ 1"), "leading blanks are significant")
-	assert.Equal(t, "a\nb\nc", NormalizeSource("a\r\nb\rc"))
+	assert.True(t, refactor.SameSource("foo\r\t^ 1  \r", "foo\n\t^ 1\n\n"))
+	assert.True(t, refactor.SameSource("foo\r\n\t^ 1", "foo\n\t^ 1"))
+	assert.False(t, refactor.SameSource("foo\n\t^ 1", "foo\n\t^ 2"))
+	assert.False(t, refactor.SameSource("foo\n\t^ 1", "foo\n^ 1"), "leading blanks are significant")
+	assert.Equal(t, "a\nb\nc", refactor.NormalizeSource("a\r\nb\rc"))
 }

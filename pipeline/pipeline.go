@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	refactor "pharo-refactor"
 	"time"
 
 	"go.uber.org/zap"
@@ -19,14 +20,14 @@ import (
 
 // Image is what a run needs from the Pharo image.
 type Image interface {
-	Method(ctx context.Context, ref mcpclient.MethodRef) (mcpclient.Method, error)
-	MethodSource(ctx context.Context, ref mcpclient.MethodRef) (string, error)
+	Method(ctx context.Context, ref refactor.MethodRef) (refactor.Method, error)
+	MethodSource(ctx context.Context, ref refactor.MethodRef) (string, error)
 	ClassSource(ctx context.Context, class string) (string, error)
 	ClassComment(ctx context.Context, class string) (string, error)
 	ClassExists(ctx context.Context, class string) (bool, error)
 	PackageClasses(ctx context.Context, pkg string) ([]string, error)
-	DryCompile(ctx context.Context, ref mcpclient.MethodRef, source string) ([]mcpclient.CompileError, error)
-	Install(ctx context.Context, ref mcpclient.MethodRef, source, protocol string) error
+	DryCompile(ctx context.Context, ref refactor.MethodRef, source string) ([]mcpclient.CompileError, error)
+	Install(ctx context.Context, ref refactor.MethodRef, source, protocol string) error
 	RunTests(ctx context.Context, class string) (mcpclient.TestReport, error)
 	References(ctx context.Context, selector string) ([]mcpclient.Location, error)
 }

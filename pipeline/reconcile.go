@@ -9,7 +9,6 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/mcpclient"
 	"pharo-refactor/store"
 )
 
@@ -78,12 +77,12 @@ func (p *Pipeline) settle(ctx context.Context, row store.Run) (store.Status, str
 	return "", "", fmt.Errorf("status %s needs no reconciliation", row.Status)
 }
 
-func refOf(row store.Run) mcpclient.MethodRef {
-	return mcpclient.MethodRef{Class: row.ClassName, Selector: row.Selector, ClassSide: row.IsClassMethod}
+func refOf(row store.Run) refactor.MethodRef {
+	return refactor.MethodRef{Class: row.ClassName, Selector: row.Selector, ClassSide: row.IsClassMethod}
 }
 
 // current reads the method; a method or class that is gone is a conflict.
-func (p *Pipeline) current(ctx context.Context, ref mcpclient.MethodRef) (string, bool, error) {
+func (p *Pipeline) current(ctx context.Context, ref refactor.MethodRef) (string, bool, error) {
 	src, err := p.image.MethodSource(ctx, ref)
 	if refactor.IsKind(err, refactor.MethodNotFound) || refactor.IsKind(err, refactor.ClassNotFound) {
 		return "", false, nil
@@ -99,9 +98,9 @@ func (p *Pipeline) settleReleasing(ctx context.Context, row store.Run) (store.St
 		return "", "", err
 	case !found:
 		return store.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
-	case mcpclient.SameSource(current, row.FinalSource):
+	case refactor.SameSource(current, row.FinalSource):
 		return store.StatusReleased, "the image holds the final source: the compile took effect before the crash", nil
-	case mcpclient.SameSource(current, row.OriginalSource):
+	case refactor.SameSource(current, row.OriginalSource):
 		return store.StatusNotReleased, "the image holds the original source: the crash came before the compile", nil
 	default:
 		return store.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
@@ -118,9 +117,9 @@ func (p *Pipeline) settleRestoreFailed(ctx context.Context, row store.Run) (stor
 		return "", "", err
 	case !found:
 		return store.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
-	case mcpclient.SameSource(current, row.OriginalSource):
+	case refactor.SameSource(current, row.OriginalSource):
 		return store.StatusRolledBack, "the image holds the original source: the restore had taken effect", nil
-	case !mcpclient.SameSource(current, row.FinalSource):
+	case !refactor.SameSource(current, row.FinalSource):
 		return store.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
 	}
 	if err := p.image.Install(ctx, ref, row.OriginalSource, row.OriginalProtocol); err != nil {
@@ -130,7 +129,7 @@ func (p *Pipeline) settleRestoreFailed(ctx context.Context, row store.Run) (stor
 	if err != nil {
 		return "", "", fmt.Errorf("reading %s back after restoring it: %w", ref, err)
 	}
-	if !mcpclient.SameSource(back, row.OriginalSource) {
+	if !refactor.SameSource(back, row.OriginalSource) {
 		return store.StatusConflict, fmt.Sprintf("%s does not hold the original after restoring it; an operator must look", ref), nil
 	}
 	return store.StatusRolledBack, "the image held the final source after a failed rollback; the original was restored and read back", nil

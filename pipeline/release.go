@@ -58,7 +58,7 @@ func (r *run) releaseMethod(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("re-reading %s before release: %w", ref, err)
 	}
-	if !mcpclient.SameSource(current, r.res.OriginalCode) {
+	if !refactor.SameSource(current, r.res.OriginalCode) {
 		r.emit(EventRelease, ReleaseEvent{Status: "conflict"})
 		return refactor.Errorf(refactor.MethodChanged, "%s was changed in the image during the run; nothing was released", ref)
 	}
@@ -210,7 +210,7 @@ func (r *run) install(ctx context.Context, code string) error {
 		return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
 	}
 	back, err := r.readBack(ctx)
-	if err == nil && !mcpclient.SameSource(back, code) {
+	if err == nil && !refactor.SameSource(back, code) {
 		err = errors.New("the image holds different source after compiling")
 	}
 	if err != nil {
@@ -244,7 +244,7 @@ func (r *run) restore(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !mcpclient.SameSource(back, r.res.OriginalCode) {
+	if !refactor.SameSource(back, r.res.OriginalCode) {
 		return errors.New("the image does not hold the original after restoring it")
 	}
 	return nil

@@ -1,10 +1,10 @@
 package pipeline
 
 import (
+	refactor "pharo-refactor"
 	"time"
 
 	"pharo-refactor/agents"
-	"pharo-refactor/mcpclient"
 	"pharo-refactor/store"
 )
 
@@ -19,7 +19,7 @@ const (
 
 // Request is one run's input, already validated by the caller.
 type Request struct {
-	Ref    mcpclient.MethodRef
+	Ref    refactor.MethodRef
 	DryRun bool
 	// RunTests gates the release on the method's tests.
 	RunTests  bool
@@ -33,7 +33,7 @@ type Request struct {
 // alongside its error whenever it got past prefetch.
 type Result struct {
 	ID             string
-	Ref            mcpclient.MethodRef
+	Ref            refactor.MethodRef
 	Outcome        Outcome
 	OriginalCode   string
 	Protocol       string

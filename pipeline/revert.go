@@ -8,7 +8,6 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/mcpclient"
 	"pharo-refactor/store"
 )
 
@@ -28,7 +27,7 @@ func (s *Slot) Revert(ctx context.Context, id, requestID string) (store.Run, err
 	if err != nil {
 		return store.Run{}, refactor.Wrap(refactor.Internal, err, "reading refactoring %s", id)
 	}
-	ref := mcpclient.MethodRef{Class: orig.ClassName, Selector: orig.Selector, ClassSide: orig.IsClassMethod}
+	ref := refactor.MethodRef{Class: orig.ClassName, Selector: orig.Selector, ClassSide: orig.IsClassMethod}
 	if err := revertable(orig); err != nil {
 		return store.Run{}, err
 	}
@@ -36,7 +35,7 @@ func (s *Slot) Revert(ctx context.Context, id, requestID string) (store.Run, err
 	if err != nil {
 		return store.Run{}, err
 	}
-	if !mcpclient.SameSource(current, orig.FinalSource) {
+	if !refactor.SameSource(current, orig.FinalSource) {
 		return store.Run{}, refactor.Errorf(refactor.MethodChanged, "%s no longer holds the source released by %s; nothing was reverted", ref, id)
 	}
 	return p.revert(ctx, s.ID, requestID, orig, ref)
@@ -55,7 +54,7 @@ func revertable(orig store.Run) error {
 	return nil
 }
 
-func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig store.Run, ref mcpclient.MethodRef) (store.Run, error) {
+func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig store.Run, ref refactor.MethodRef) (store.Run, error) {
 	log := p.log.With(zap.String("run_id", revID), zap.String("revert_of", orig.ID), zap.String("request_id", requestID))
 	row := store.Run{
 		ID: revID, Kind: store.KindRevert, RevertOf: orig.ID, RequestID: requestID,
@@ -100,7 +99,7 @@ func (p *Pipeline) finishRevertRow(ctx context.Context, row store.Run, log *zap.
 // compileAndCheck installs source and confirms it by reading it back. A
 // compile whose answer is lost with a dying image connection is judged by
 // what the image holds once it answers again.
-func (p *Pipeline) compileAndCheck(ctx context.Context, log *zap.Logger, ref mcpclient.MethodRef, source, protocol string) error {
+func (p *Pipeline) compileAndCheck(ctx context.Context, log *zap.Logger, ref refactor.MethodRef, source, protocol string) error {
 	installErr := p.image.Install(ctx, ref, source, protocol)
 	if installErr != nil && !refactor.IsKind(installErr, refactor.PharoUnavailable) {
 		return refactor.Wrap(refactor.ReleaseFailed, installErr, "compiling %s", ref)
@@ -114,7 +113,7 @@ func (p *Pipeline) compileAndCheck(ctx context.Context, log *zap.Logger, ref mcp
 		return refactor.Wrap(refactor.ReleaseFailed, err, "reading %s back", ref)
 	}
 	switch {
-	case mcpclient.SameSource(back, source):
+	case refactor.SameSource(back, source):
 		return nil
 	case installErr != nil:
 		return refactor.Wrap(refactor.PharoUnavailable, installErr, "the image connection was lost while compiling %s, and the image does not hold the new source", ref)

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/mcpclient"
 	"pharo-refactor/smalltalk"
 	"pharo-refactor/smalltalk/tonel"
 )
@@ -14,7 +13,7 @@ import (
 // image describes them, plus every name the original method used (it
 // compiled, so they exist — inherited variables and pool constants included).
 type scope struct {
-	ref       mcpclient.MethodRef
+	ref       refactor.MethodRef
 	def       tonel.Definition
 	known     map[string]bool
 	originals map[string]bool // names the original referenced
@@ -32,7 +31,7 @@ type scope struct {
 	packageLoaded  bool
 }
 
-func newScope(ref mcpclient.MethodRef, classSource, original string) (*scope, error) {
+func newScope(ref refactor.MethodRef, classSource, original string) (*scope, error) {
 	f, err := tonel.ParseFile(ref.Class+".class.st", []byte(classSource))
 	if err != nil {
 		return nil, refactor.Wrap(refactor.PharoError, err, "reading the definition of %s", ref.Class)

@@ -1,12 +1,11 @@
 package pipeline
 
 import (
+	refactor "pharo-refactor"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"pharo-refactor/mcpclient"
 )
 
 // A class whose variables are slot definitions (Famix, Pharo 9+) declares
@@ -15,7 +14,7 @@ func TestScopeDeclaresSlotVariablesByName(t *testing.T) {
 	src := "Class {\n\t#name : 'Node',\n\t#superclass : 'Object',\n" +
 		"\t#instVars : [ '#owner => FMOne type: #Node opposite: #children', 'plain' ],\n" +
 		"\t#classVars : [ 'Registry' ],\n\t#category : 'Pkg',\n\t#package : 'Pkg'\n}\n"
-	s, err := newScope(mcpclient.MethodRef{Class: "Node", Selector: "owner"}, src, "owner\n\t^ owner")
+	s, err := newScope(refactor.MethodRef{Class: "Node", Selector: "owner"}, src, "owner\n\t^ owner")
 	require.NoError(t, err)
 	for _, name := range []string{"owner", "plain", "Registry"} {
 		assert.True(t, s.declared(name), name)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	refactor "pharo-refactor"
 	"syscall"
 	"testing"
 
@@ -21,7 +22,7 @@ import (
 func TestFaultKillAt(t *testing.T) {
 	root := testTree(t)
 	marker := filepath.Join(t.TempDir(), "killed")
-	ref := mcpclient.MethodRef{Class: "Calculator", Selector: "sum:with:"}
+	ref := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 	expr, err := mcpclient.InstallExpr(ref, "sum: a with: b\n\t\"killed after this\"\n\t^ a + b", "arithmetic")
 	require.NoError(t, err)
 	args := []string{"--dir", root, "--fault-kill-at", "2:after", "--fault-kill-marker", marker}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	refactor "pharo-refactor"
 	"strconv"
 	"syscall"
 	"testing"
@@ -14,7 +15,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/mcpclient"
 	"pharo-refactor/smalltalk/tonel"
 )
 
@@ -111,9 +111,9 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 
 	holds := func() string {
 		switch src := methodInFile(t, file); {
-		case mcpclient.SameSource(src, original):
+		case refactor.SameSource(src, original):
 			return "original"
-		case mcpclient.SameSource(src, candidate):
+		case refactor.SameSource(src, candidate):
 			return "released"
 		default:
 			return "neither: " + src

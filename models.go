@@ -1,0 +1,103 @@
+package refactor
+
+import "context"
+
+// Agents are the four model roles of a run (package agents implements them
+// on a provider). Each call answers what it spent, also when it fails.
+type Agents interface {
+	Review(ctx context.Context, in Input) (Review, CallStats, error)
+	Write(ctx context.Context, in Input, review Review) (Candidate, CallStats, error)
+	Validate(ctx context.Context, in Input, review Review, code string) (Verdict, CallStats, error)
+	Refine(ctx context.Context, in Input, review Review, code, feedback string) (Candidate, CallStats, error)
+}
+
+// Role names the part a model plays in a run.
+type Role string
+
+// The four roles of a run.
+const (
+	RoleReviewer  Role = "reviewer"
+	RoleWriter    Role = "writer"
+	RoleValidator Role = "validator"
+	RoleRefiner   Role = "refiner"
+)
+
+// AllRoles lists every role, in pipeline order.
+func AllRoles() []Role {
+	return []Role{RoleReviewer, RoleWriter, RoleValidator, RoleRefiner}
+}
+
+// Input is what the roles know about the method under work, prefetched from
+// the image by the pipeline. Its names come from a validated MethodRef.
+type Input struct {
+	MethodRef
+	// Source is the method as the image has it.
+	Source string
+	// ClassDefinition is the class's shape: superclass, instance and class
+	// variables (text, e.g. the Tonel class header).
+	ClassDefinition string
+	ClassComment    string
+}
+
+// Severity grades a review.
+type Severity string
+
+// Review severities.
+const (
+	SeverityLow    Severity = "LOW"
+	SeverityMedium Severity = "MEDIUM"
+	SeverityHigh   Severity = "HIGH"
+)
+
+// Issue is one finding of the reviewer or the validator.
+type Issue struct {
+	Principle  string `json:"principle"`
+	Problem    string `json:"problem"`
+	Suggestion string `json:"suggestion"`
+}
+
+// Review is the reviewer's structured judgement of the original method.
+type Review struct {
+	Severity Severity `json:"severity"`
+	Summary  string   `json:"summary"`
+	Issues   []Issue  `json:"issues"`
+}
+
+// Candidate is a proposed method from the writer or the refiner, its code
+// normalized to a bare method source.
+type Candidate struct {
+	Code  string `json:"code"`
+	Notes string `json:"notes"`
+}
+
+// VerdictKind is the validator's decision.
+type VerdictKind string
+
+// Validator decisions. Anything unclear is never read as approval.
+const (
+	VerdictApproved         VerdictKind = "APPROVED"
+	VerdictNeedsImprovement VerdictKind = "NEEDS_IMPROVEMENT"
+)
+
+// Verdict is the validator's structured judgement of a candidate.
+type Verdict struct {
+	Verdict  VerdictKind `json:"verdict"`
+	Feedback string      `json:"feedback"`
+	Issues   []Issue     `json:"issues"`
+}
+
+// Approved reports whether the validator approved the candidate.
+func (v Verdict) Approved() bool { return v.Verdict == VerdictApproved }
+
+// CallStats is what one role invocation spent.
+type CallStats struct {
+	Role Role
+	// Calls counts model calls made, failed ones, corrective retries and
+	// tool rounds included; HTTP retries inside one call are not counted.
+	Calls int
+	// ToolCalls counts the image tools the model asked for, refused ones
+	// included.
+	ToolCalls    int
+	InputTokens  int64
+	OutputTokens int64
+}
