@@ -1,6 +1,7 @@
 package agents
 
 import (
+	refactor "pharo-refactor"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,7 +54,7 @@ func TestVerdictNeverApprovesWhatIsNotTheFinalAnswer(t *testing.T) {
 			v, err := ParseVerdict(tc.text, Tolerant)
 			if tc.rejection {
 				require.NoError(t, err)
-				assert.Equal(t, VerdictNeedsImprovement, v.Verdict)
+				assert.Equal(t, refactor.VerdictNeedsImprovement, v.Verdict)
 			} else {
 				assert.Error(t, err, "unusable: the role retries once, then the run fails")
 			}
@@ -65,16 +66,16 @@ func TestVerdictFinalAnswerAfterReasoningCounts(t *testing.T) {
 	cases := []struct {
 		name, text string
 		mode       Mode
-		want       VerdictKind
+		want       refactor.VerdictKind
 	}{
-		{"constrained object", approve, Constrained, VerdictApproved},
-		{"think block, then the object", "<think>\nIt renames x. " + reject + " no wait, it is fine.\n</think>\n\n" + approve, Constrained, VerdictApproved},
-		{"orphan closing tag (template opened it)", "the names look fine " + reject + "\n</think>\n" + approve, Constrained, VerdictApproved},
-		{"thinking tag in upper case", "<THINKING>draft</THINKING>\n" + reject, Constrained, VerdictNeedsImprovement},
-		{"tolerant fenced object alone", "```json\n" + approve + "\n```", Tolerant, VerdictApproved},
-		{"tolerant rejection in prose", "Sorry: " + reject + " Thanks.", Tolerant, VerdictNeedsImprovement},
-		{"harmony final channel", "<|channel|>analysis<|message|>" + reject + "<|end|><|start|>assistant<|channel|>final<|message|>" + approve + "<|return|>", Tolerant, VerdictApproved},
-		{"quoted rejection inside an approval's feedback", `{"verdict": "APPROVED", "feedback": "earlier I said {\"verdict\": \"NEEDS_IMPROVEMENT\"}"}`, Constrained, VerdictApproved},
+		{"constrained object", approve, Constrained, refactor.VerdictApproved},
+		{"think block, then the object", "<think>\nIt renames x. " + reject + " no wait, it is fine.\n</think>\n\n" + approve, Constrained, refactor.VerdictApproved},
+		{"orphan closing tag (template opened it)", "the names look fine " + reject + "\n</think>\n" + approve, Constrained, refactor.VerdictApproved},
+		{"thinking tag in upper case", "<THINKING>draft</THINKING>\n" + reject, Constrained, refactor.VerdictNeedsImprovement},
+		{"tolerant fenced object alone", "```json\n" + approve + "\n```", Tolerant, refactor.VerdictApproved},
+		{"tolerant rejection in prose", "Sorry: " + reject + " Thanks.", Tolerant, refactor.VerdictNeedsImprovement},
+		{"harmony final channel", "<|channel|>analysis<|message|>" + reject + "<|end|><|start|>assistant<|channel|>final<|message|>" + approve + "<|return|>", Tolerant, refactor.VerdictApproved},
+		{"quoted rejection inside an approval's feedback", `{"verdict": "APPROVED", "feedback": "earlier I said {\"verdict\": \"NEEDS_IMPROVEMENT\"}"}`, Constrained, refactor.VerdictApproved},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -142,7 +143,7 @@ func TestStripReasoning(t *testing.T) {
 func TestReasoningIsStrippedForEveryRole(t *testing.T) {
 	r, err := ParseReview("<think>{\"severity\": \"HIGH\", \"summary\": \"draft\"}</think>\n{\"severity\": \"LOW\", \"summary\": \"fine\"}", Constrained)
 	require.NoError(t, err)
-	assert.Equal(t, SeverityLow, r.Severity)
+	assert.Equal(t, refactor.SeverityLow, r.Severity)
 	_, err = ParseReview("<think>{\"severity\": \"HIGH\", \"summary\": \"draft\"}</think>", Tolerant)
 	assert.ErrorContains(t, err, "only reasoning")
 }

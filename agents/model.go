@@ -1,6 +1,9 @@
 package agents
 
-import "context"
+import (
+	"context"
+	refactor "pharo-refactor"
+)
 
 // Model is one provider of completions. One Generate is one model call: the
 // roles count it, whatever happens at the HTTP level underneath (retries of a
@@ -12,27 +15,11 @@ type Model interface {
 	Generate(ctx context.Context, req Request) (Response, error)
 }
 
-// Role names the part a model plays in a run.
-type Role string
-
-// The four roles of a run.
-const (
-	RoleReviewer  Role = "reviewer"
-	RoleWriter    Role = "writer"
-	RoleValidator Role = "validator"
-	RoleRefiner   Role = "refiner"
-)
-
-// AllRoles lists every role, in pipeline order.
-func AllRoles() []Role {
-	return []Role{RoleReviewer, RoleWriter, RoleValidator, RoleRefiner}
-}
-
 // Request is one model call.
 type Request struct {
 	// Role and Subject ("Calculator>>sum:with:") identify the call for logs
 	// and for the scripted model, which answers by them.
-	Role    Role
+	Role    refactor.Role
 	Subject string
 	// System is the system instruction.
 	System string

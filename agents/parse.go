@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	refactor "pharo-refactor"
 	"strings"
 )
 
@@ -14,22 +15,22 @@ const maxObjectStarts = 64
 // ParseReview reads the reviewer's answer (see Mode for where the object
 // may sit). The severity is normalized ("high", "High." → HIGH); an
 // unknown one is an error.
-func ParseReview(text string, mode Mode) (Review, error) {
+func ParseReview(text string, mode Mode) (refactor.Review, error) {
 	var raw struct {
 		Severity string    `json:"severity"`
 		Summary  string    `json:"summary"`
 		Issues   issueList `json:"issues"`
 	}
 	if err := decodeAnswer(text, "severity", mode, &raw); err != nil {
-		return Review{}, err
+		return refactor.Review{}, err
 	}
 	sev, ok := normalizeSeverity(raw.Severity)
 	if !ok {
-		return Review{}, fmt.Errorf("severity %q is not LOW, MEDIUM or HIGH", raw.Severity)
+		return refactor.Review{}, fmt.Errorf("severity %q is not LOW, MEDIUM or HIGH", raw.Severity)
 	}
-	r := Review{Severity: sev, Summary: strings.TrimSpace(raw.Summary), Issues: raw.Issues}
+	r := refactor.Review{Severity: sev, Summary: strings.TrimSpace(raw.Summary), Issues: raw.Issues}
 	if r.Summary == "" && len(r.Issues) == 0 {
-		return Review{}, errors.New("the review has neither a summary nor issues")
+		return refactor.Review{}, errors.New("the review has neither a summary nor issues")
 	}
 	return r, nil
 }
@@ -37,7 +38,7 @@ func ParseReview(text string, mode Mode) (Review, error) {
 // ParseCandidate reads the writer's or refiner's answer: a JSON object with
 // "code" or, on the tolerant path only, the last fenced Smalltalk code
 // block. The code is normalized with NormalizeCode.
-func ParseCandidate(text, className string, mode Mode) (Candidate, error) {
+func ParseCandidate(text, className string, mode Mode) (refactor.Candidate, error) {
 	var raw struct {
 		Code  string `json:"code"`
 		Notes string `json:"notes"`
@@ -45,17 +46,17 @@ func ParseCandidate(text, className string, mode Mode) (Candidate, error) {
 	err := decodeAnswer(text, "code", mode, &raw)
 	if err != nil {
 		if mode == Constrained {
-			return Candidate{}, err
+			return refactor.Candidate{}, err
 		}
 		code, ok := fencedCode(StripReasoning(text))
 		if !ok {
-			return Candidate{}, err
+			return refactor.Candidate{}, err
 		}
 		raw.Code, raw.Notes = code, ""
 	}
-	c := Candidate{Code: NormalizeCode(raw.Code, className), Notes: strings.TrimSpace(raw.Notes)}
+	c := refactor.Candidate{Code: NormalizeCode(raw.Code, className), Notes: strings.TrimSpace(raw.Notes)}
 	if c.Code == "" {
-		return Candidate{}, errors.New(`"code" is empty`)
+		return refactor.Candidate{}, errors.New(`"code" is empty`)
 	}
 	return c, nil
 }
@@ -75,15 +76,15 @@ func ParseCandidate(text, className string, mode Mode) (Candidate, error) {
 // The verdict is normalized ("approved", "Approved.", "needs improvement");
 // anything else — "NOT APPROVED", "APPROVED WITH CHANGES" — is an error. A
 // NEEDS_IMPROVEMENT verdict must say what to improve.
-func ParseVerdict(text string, mode Mode) (Verdict, error) {
+func ParseVerdict(text string, mode Mode) (refactor.Verdict, error) {
 	s, err := finalAnswer(text)
 	if err != nil {
-		return Verdict{}, err
+		return refactor.Verdict{}, err
 	}
 	if mode == Constrained {
 		obj, err := wholeObject(s)
 		if err != nil {
-			return Verdict{}, fmt.Errorf("%w (the answer was constrained to the schema: nothing else may surround the object)", err)
+			return refactor.Verdict{}, fmt.Errorf("%w (the answer was constrained to the schema: nothing else may surround the object)", err)
 		}
 		return verdictFrom(obj)
 	}
@@ -102,14 +103,14 @@ func ParseVerdict(text string, mode Mode) (Verdict, error) {
 		}
 	}
 	if verdicts == 0 {
-		return Verdict{}, errors.New(`no JSON object with "verdict" found outside reasoning`)
+		return refactor.Verdict{}, errors.New(`no JSON object with "verdict" found outside reasoning`)
 	}
-	return Verdict{}, fmt.Errorf("ambiguous verdict: an approval counts only when the JSON object is the whole answer, and this answer has %d JSON object(s) with text around them", len(objs))
+	return refactor.Verdict{}, fmt.Errorf("ambiguous verdict: an approval counts only when the JSON object is the whole answer, and this answer has %d JSON object(s) with text around them", len(objs))
 }
 
-func verdictFrom(obj []byte) (Verdict, error) {
+func verdictFrom(obj []byte) (refactor.Verdict, error) {
 	if !hasKey(obj, "verdict") {
-		return Verdict{}, errors.New(`the JSON object has no "verdict"`)
+		return refactor.Verdict{}, errors.New(`the JSON object has no "verdict"`)
 	}
 	var raw struct {
 		Verdict  string    `json:"verdict"`
@@ -117,15 +118,15 @@ func verdictFrom(obj []byte) (Verdict, error) {
 		Issues   issueList `json:"issues"`
 	}
 	if err := json.Unmarshal(obj, &raw); err != nil {
-		return Verdict{}, fmt.Errorf("the JSON object does not have the expected shape: %w", err)
+		return refactor.Verdict{}, fmt.Errorf("the JSON object does not have the expected shape: %w", err)
 	}
 	vk, ok := normalizeVerdict(raw.Verdict)
 	if !ok {
-		return Verdict{}, fmt.Errorf("verdict %q is not APPROVED or NEEDS_IMPROVEMENT", raw.Verdict)
+		return refactor.Verdict{}, fmt.Errorf("verdict %q is not APPROVED or NEEDS_IMPROVEMENT", raw.Verdict)
 	}
-	v := Verdict{Verdict: vk, Feedback: strings.TrimSpace(raw.Feedback), Issues: raw.Issues}
-	if vk == VerdictNeedsImprovement && v.Feedback == "" && len(v.Issues) == 0 {
-		return Verdict{}, errors.New("a NEEDS_IMPROVEMENT verdict without feedback or issues")
+	v := refactor.Verdict{Verdict: vk, Feedback: strings.TrimSpace(raw.Feedback), Issues: raw.Issues}
+	if vk == refactor.VerdictNeedsImprovement && v.Feedback == "" && len(v.Issues) == 0 {
+		return refactor.Verdict{}, errors.New("a NEEDS_IMPROVEMENT verdict without feedback or issues")
 	}
 	return v, nil
 }
@@ -138,38 +139,38 @@ func enumWord(s string) string {
 	return strings.ToUpper(s)
 }
 
-func normalizeSeverity(s string) (Severity, bool) {
-	switch Severity(enumWord(s)) {
-	case SeverityLow:
-		return SeverityLow, true
-	case SeverityMedium, "MODERATE":
-		return SeverityMedium, true
-	case SeverityHigh:
-		return SeverityHigh, true
+func normalizeSeverity(s string) (refactor.Severity, bool) {
+	switch refactor.Severity(enumWord(s)) {
+	case refactor.SeverityLow:
+		return refactor.SeverityLow, true
+	case refactor.SeverityMedium, "MODERATE":
+		return refactor.SeverityMedium, true
+	case refactor.SeverityHigh:
+		return refactor.SeverityHigh, true
 	}
 	return "", false
 }
 
-func normalizeVerdict(s string) (VerdictKind, bool) {
+func normalizeVerdict(s string) (refactor.VerdictKind, bool) {
 	switch enumWord(s) {
-	case string(VerdictApproved):
-		return VerdictApproved, true
-	case string(VerdictNeedsImprovement), "NEEDS_IMPROVEMENTS":
-		return VerdictNeedsImprovement, true
+	case string(refactor.VerdictApproved):
+		return refactor.VerdictApproved, true
+	case string(refactor.VerdictNeedsImprovement), "NEEDS_IMPROVEMENTS":
+		return refactor.VerdictNeedsImprovement, true
 	}
 	return "", false
 }
 
 // issueList accepts a list of issue objects or, from weaker models, a list
 // of strings (each becomes an Issue's Problem).
-type issueList []Issue
+type issueList []refactor.Issue
 
 func (l *issueList) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		*l = nil
 		return nil
 	}
-	var objs []Issue
+	var objs []refactor.Issue
 	if err := json.Unmarshal(b, &objs); err == nil {
 		*l = objs
 		return nil
@@ -180,7 +181,7 @@ func (l *issueList) UnmarshalJSON(b []byte) error {
 	}
 	*l = make(issueList, 0, len(strs))
 	for _, s := range strs {
-		*l = append(*l, Issue{Problem: s})
+		*l = append(*l, refactor.Issue{Problem: s})
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	refactor "pharo-refactor"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,14 +59,14 @@ func TestParseCandidateRejects(t *testing.T) {
 func TestParseReview(t *testing.T) {
 	cases := []struct {
 		name, text string
-		want       Severity
+		want       refactor.Severity
 		issues     int
 	}{
-		{"bare", `{"severity": "HIGH", "summary": "too long", "issues": [{"principle": "Method length", "problem": "p", "suggestion": "s"}]}`, SeverityHigh, 1},
-		{"lower case severity", `{"severity": "medium", "summary": "meh", "issues": []}`, SeverityMedium, 0},
-		{"severity with punctuation", `{"severity": "Low.", "summary": "fine"}`, SeverityLow, 0},
-		{"fenced after prose", "Review:\n```json\n{\"severity\": \"HIGH\", \"summary\": \"x\", \"issues\": [\"feature envy\"]}\n```", SeverityHigh, 1},
-		{"issues as strings", `{"severity": "LOW", "summary": "x", "issues": ["a", "b"]}`, SeverityLow, 2},
+		{"bare", `{"severity": "HIGH", "summary": "too long", "issues": [{"principle": "Method length", "problem": "p", "suggestion": "s"}]}`, refactor.SeverityHigh, 1},
+		{"lower case severity", `{"severity": "medium", "summary": "meh", "issues": []}`, refactor.SeverityMedium, 0},
+		{"severity with punctuation", `{"severity": "Low.", "summary": "fine"}`, refactor.SeverityLow, 0},
+		{"fenced after prose", "Review:\n```json\n{\"severity\": \"HIGH\", \"summary\": \"x\", \"issues\": [\"feature envy\"]}\n```", refactor.SeverityHigh, 1},
+		{"issues as strings", `{"severity": "LOW", "summary": "x", "issues": ["a", "b"]}`, refactor.SeverityLow, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,20 +85,20 @@ func TestParseReview(t *testing.T) {
 func TestParseVerdict(t *testing.T) {
 	cases := []struct {
 		name, text string
-		want       VerdictKind
+		want       refactor.VerdictKind
 	}{
-		{"approved", `{"verdict": "APPROVED", "feedback": "", "issues": []}`, VerdictApproved},
-		{"lower case", `{"verdict": "approved", "feedback": ""}`, VerdictApproved},
-		{"with period", `{"verdict": "Approved.", "feedback": ""}`, VerdictApproved},
-		{"needs improvement with space", `{"verdict": "needs improvement", "feedback": "rename x"}`, VerdictNeedsImprovement},
-		{"needs improvement in prose", "My verdict:\n{\"verdict\": \"NEEDS_IMPROVEMENT\", \"feedback\": \"\", \"issues\": [{\"principle\": \"names\", \"problem\": \"x\", \"suggestion\": \"y\"}]}", VerdictNeedsImprovement},
+		{"approved", `{"verdict": "APPROVED", "feedback": "", "issues": []}`, refactor.VerdictApproved},
+		{"lower case", `{"verdict": "approved", "feedback": ""}`, refactor.VerdictApproved},
+		{"with period", `{"verdict": "Approved.", "feedback": ""}`, refactor.VerdictApproved},
+		{"needs improvement with space", `{"verdict": "needs improvement", "feedback": "rename x"}`, refactor.VerdictNeedsImprovement},
+		{"needs improvement in prose", "My verdict:\n{\"verdict\": \"NEEDS_IMPROVEMENT\", \"feedback\": \"\", \"issues\": [{\"principle\": \"names\", \"problem\": \"x\", \"suggestion\": \"y\"}]}", refactor.VerdictNeedsImprovement},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := ParseVerdict(tc.text, Tolerant)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, v.Verdict)
-			assert.Equal(t, tc.want == VerdictApproved, v.Approved())
+			assert.Equal(t, tc.want == refactor.VerdictApproved, v.Approved())
 		})
 	}
 }

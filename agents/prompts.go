@@ -3,6 +3,7 @@ package agents
 import (
 	"embed"
 	"fmt"
+	refactor "pharo-refactor"
 	"strconv"
 	"strings"
 	"text/template"
@@ -34,13 +35,13 @@ func fence(label, text string) string {
 
 // prompts holds one parsed template set per role.
 type prompts struct {
-	byRole map[Role]*template.Template
+	byRole map[refactor.Role]*template.Template
 }
 
 func loadPrompts() (*prompts, error) {
 	funcs := template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList}
-	p := &prompts{byRole: make(map[Role]*template.Template, 4)}
-	for _, role := range AllRoles() {
+	p := &prompts{byRole: make(map[refactor.Role]*template.Template, 4)}
+	for _, role := range refactor.AllRoles() {
 		t, err := template.New(string(role)).Funcs(funcs).Option("missingkey=error").
 			ParseFS(promptFS, "prompts/shared.md", "prompts/"+string(role)+".md")
 		if err != nil {
@@ -58,7 +59,7 @@ func loadPrompts() (*prompts, error) {
 
 // promptData is what the templates see.
 type promptData struct {
-	Input
+	refactor.Input
 	Subject       string
 	ReviewText    string
 	Candidate     string
@@ -94,7 +95,7 @@ func selectorList(f capability.Family) string {
 }
 
 // render returns the system instruction and the first user message of role.
-func (p *prompts) render(role Role, d promptData) (system, user string, err error) {
+func (p *prompts) render(role refactor.Role, d promptData) (system, user string, err error) {
 	t := p.byRole[role]
 	var sb, ub strings.Builder
 	if err := t.ExecuteTemplate(&sb, "system", d); err != nil {
@@ -107,7 +108,7 @@ func (p *prompts) render(role Role, d promptData) (system, user string, err erro
 }
 
 // reviewText renders a review for the other roles' prompts.
-func reviewText(r Review) string {
+func reviewText(r refactor.Review) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Severity: %s\nSummary: %s\n", r.Severity, r.Summary)
 	if len(r.Issues) > 0 {

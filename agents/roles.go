@@ -45,7 +45,7 @@ type Roles struct {
 
 // New checks cfg, fills defaults and loads the prompts.
 func New(cfg Config) (*Roles, error) {
-	for _, role := range AllRoles() {
+	for _, role := range refactor.AllRoles() {
 		if cfg.model(role) == nil {
 			return nil, fmt.Errorf("agents: no model for the %s", role)
 		}
@@ -64,15 +64,15 @@ func New(cfg Config) (*Roles, error) {
 }
 
 // model returns the Model of role.
-func (c Config) model(role Role) Model {
+func (c Config) model(role refactor.Role) Model {
 	switch role {
-	case RoleReviewer:
+	case refactor.RoleReviewer:
 		return c.Reviewer
-	case RoleWriter:
+	case refactor.RoleWriter:
 		return c.Writer
-	case RoleValidator:
+	case refactor.RoleValidator:
 		return c.Validator
-	case RoleRefiner:
+	case refactor.RoleRefiner:
 		return c.Refiner
 	}
 	return nil
@@ -88,8 +88,8 @@ func orDefault(v, def int) int {
 // Review asks the reviewer for a structured review of in's method. With
 // ImageTools and MaxToolRounds > 0 the reviewer may call the allowlisted
 // read-only tools; each round is one more model call.
-func (r *Roles) Review(ctx context.Context, in Input) (Review, CallStats, error) {
-	var out Review
+func (r *Roles) Review(ctx context.Context, in refactor.Input) (refactor.Review, refactor.CallStats, error) {
+	var out refactor.Review
 	rounds := 0
 	if r.cfg.Tools != nil {
 		rounds = r.cfg.MaxToolRounds
@@ -97,7 +97,7 @@ func (r *Roles) Review(ctx context.Context, in Input) (Review, CallStats, error)
 	data := r.data(in)
 	data.Tools, data.ToolNames, data.MaxToolRounds = rounds > 0, ToolNames(), rounds
 	stats, err := r.converse(ctx, conversation{
-		role: RoleReviewer, in: in, data: data,
+		role: refactor.RoleReviewer, in: in, data: data,
 		schema: ReviewSchema(), toolRounds: rounds,
 		parse: func(text string, mode Mode) (err error) { out, err = ParseReview(text, mode); return err },
 	})
@@ -105,24 +105,24 @@ func (r *Roles) Review(ctx context.Context, in Input) (Review, CallStats, error)
 }
 
 // Write asks the writer for a first candidate addressing review.
-func (r *Roles) Write(ctx context.Context, in Input, review Review) (Candidate, CallStats, error) {
-	var out Candidate
+func (r *Roles) Write(ctx context.Context, in refactor.Input, review refactor.Review) (refactor.Candidate, refactor.CallStats, error) {
+	var out refactor.Candidate
 	data := r.data(in)
 	data.ReviewText = reviewText(review)
 	stats, err := r.converse(ctx, conversation{
-		role: RoleWriter, in: in, data: data, schema: CandidateSchema(),
+		role: refactor.RoleWriter, in: in, data: data, schema: CandidateSchema(),
 		parse: func(text string, mode Mode) (err error) { out, err = ParseCandidate(text, in.Class, mode); return err },
 	})
 	return out, stats, err
 }
 
 // Validate asks the validator for a verdict on candidateCode.
-func (r *Roles) Validate(ctx context.Context, in Input, review Review, candidateCode string) (Verdict, CallStats, error) {
-	var out Verdict
+func (r *Roles) Validate(ctx context.Context, in refactor.Input, review refactor.Review, candidateCode string) (refactor.Verdict, refactor.CallStats, error) {
+	var out refactor.Verdict
 	data := r.data(in)
 	data.ReviewText, data.Candidate = reviewText(review), candidateCode
 	stats, err := r.converse(ctx, conversation{
-		role: RoleValidator, in: in, data: data, schema: VerdictSchema(),
+		role: refactor.RoleValidator, in: in, data: data, schema: VerdictSchema(),
 		parse: func(text string, mode Mode) (err error) { out, err = ParseVerdict(text, mode); return err },
 	})
 	return out, stats, err
@@ -130,25 +130,25 @@ func (r *Roles) Validate(ctx context.Context, in Input, review Review, candidate
 
 // Refine asks the refiner for a better candidate than previousCode, given
 // feedback (local check errors or the validator's verdict).
-func (r *Roles) Refine(ctx context.Context, in Input, review Review, previousCode, feedback string) (Candidate, CallStats, error) {
-	var out Candidate
+func (r *Roles) Refine(ctx context.Context, in refactor.Input, review refactor.Review, previousCode, feedback string) (refactor.Candidate, refactor.CallStats, error) {
+	var out refactor.Candidate
 	data := r.data(in)
 	data.ReviewText, data.Candidate, data.Feedback = reviewText(review), previousCode, feedback
 	stats, err := r.converse(ctx, conversation{
-		role: RoleRefiner, in: in, data: data, schema: CandidateSchema(),
+		role: refactor.RoleRefiner, in: in, data: data, schema: CandidateSchema(),
 		parse: func(text string, mode Mode) (err error) { out, err = ParseCandidate(text, in.Class, mode); return err },
 	})
 	return out, stats, err
 }
 
-func (r *Roles) data(in Input) promptData {
-	return promptData{Input: in, Subject: in.Subject()}
+func (r *Roles) data(in refactor.Input) promptData {
+	return promptData{Input: in, Subject: in.String()}
 }
 
 // conversation is one role invocation.
 type conversation struct {
-	role       Role
-	in         Input
+	role       refactor.Role
+	in         refactor.Input
 	data       promptData
 	schema     *Schema
 	toolRounds int
@@ -158,9 +158,9 @@ type conversation struct {
 
 // converse runs the calls of one role: tool rounds (reviewer), then the
 // answer, retried once with a corrective note when unusable.
-func (r *Roles) converse(ctx context.Context, c conversation) (CallStats, error) {
-	stats := CallStats{Role: c.role}
-	if err := c.in.check(); err != nil {
+func (r *Roles) converse(ctx context.Context, c conversation) (refactor.CallStats, error) {
+	stats := refactor.CallStats{Role: c.role}
+	if err := checkInput(c.in); err != nil {
 		return stats, err
 	}
 	system, user, err := r.prompts.render(c.role, c.data)
@@ -197,15 +197,15 @@ func (r *Roles) converse(ctx context.Context, c conversation) (CallStats, error)
 // call makes one model call. A call that offers tools never carries the
 // schema: the Gemini API refuses function declarations together with a JSON
 // response type.
-func (r *Roles) call(ctx context.Context, c conversation, system string, msgs []Message, offerTools bool, stats *CallStats) (Response, error) {
-	req := Request{Role: c.role, Subject: c.in.Subject(), System: system, Messages: msgs}
+func (r *Roles) call(ctx context.Context, c conversation, system string, msgs []Message, offerTools bool, stats *refactor.CallStats) (Response, error) {
+	req := Request{Role: c.role, Subject: c.in.String(), System: system, Messages: msgs}
 	if offerTools {
 		req.Tools = ToolDecls()
 	} else {
 		req.Schema = c.schema
 	}
 	resp, err := r.cfg.model(c.role).Generate(ctx, req)
-	stats.count(resp.Usage)
+	countCall(stats, resp.Usage)
 	if err != nil {
 		return Response{}, fmt.Errorf("%s: %w", c.role, ClassifyError(ctx, "model", 0, "", err))
 	}
@@ -264,7 +264,7 @@ func withNote(msgs []Message, note string) []Message {
 }
 
 // toolRound runs the model's tool calls and appends the exchange.
-func (r *Roles) toolRound(ctx context.Context, msgs []Message, resp Response, last bool, stats *CallStats) ([]Message, error) {
+func (r *Roles) toolRound(ctx context.Context, msgs []Message, resp Response, last bool, stats *refactor.CallStats) ([]Message, error) {
 	results := make([]ToolResult, 0, len(resp.ToolCalls))
 	for i, tc := range resp.ToolCalls {
 		stats.ToolCalls++

@@ -1,5 +1,7 @@
 package agents
 
+import refactor "pharo-refactor"
+
 // Schema is the small subset of JSON Schema both providers can express: the
 // Gemini API's OpenAPI-style schema and OpenAI's json_schema.
 type Schema struct {
@@ -95,7 +97,7 @@ func issuesSchema() *Schema {
 // ReviewSchema is the reviewer's answer: {"severity", "summary", "issues"}.
 func ReviewSchema() *Schema {
 	return object("a review of one Smalltalk method",
-		Property{"severity", &Schema{Type: "string", Enum: []string{string(SeverityLow), string(SeverityMedium), string(SeverityHigh)}}},
+		Property{"severity", &Schema{Type: "string", Enum: []string{string(refactor.SeverityLow), string(refactor.SeverityMedium), string(refactor.SeverityHigh)}}},
 		Property{"summary", str("one or two sentences")},
 		Property{"issues", issuesSchema()},
 	)
@@ -112,7 +114,7 @@ func CandidateSchema() *Schema {
 // VerdictSchema is the validator's answer: {"verdict", "feedback", "issues"}.
 func VerdictSchema() *Schema {
 	return object("a verdict on a rewritten Smalltalk method",
-		Property{"verdict", &Schema{Type: "string", Enum: []string{string(VerdictApproved), string(VerdictNeedsImprovement)}}},
+		Property{"verdict", &Schema{Type: "string", Enum: []string{string(refactor.VerdictApproved), string(refactor.VerdictNeedsImprovement)}}},
 		Property{"feedback", str("what must change before approval; empty when approved")},
 		Property{"issues", issuesSchema()},
 	)

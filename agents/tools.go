@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	refactor "pharo-refactor"
 	"regexp"
 	"sort"
 	"strings"
@@ -161,11 +162,11 @@ func checkArg(a toolArg, v any) (any, error) {
 	var valid bool
 	switch a.kind {
 	case argClassName:
-		valid = validClassName(s)
+		valid = refactor.IsClassName(s)
 	case argSelector:
-		valid = validSelector(s)
+		valid = refactor.IsSelector(s)
 	case argSelectorOrSymbol:
-		valid = validSelector(strings.TrimPrefix(s, "#"))
+		valid = refactor.IsSelector(strings.TrimPrefix(s, "#"))
 	case argQuery:
 		valid = len(s) <= 100 && queryRE.MatchString(s)
 	}

@@ -12,7 +12,6 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/agents"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
 )
@@ -172,8 +171,8 @@ type RefactorBody struct {
 	Protocol      string               `json:"protocol"`
 	OriginalCode  string               `json:"original_code"`
 	Refactored    string               `json:"refactored_code"`
-	Review        agents.Review        `json:"review"`
-	Validation    agents.Verdict       `json:"validation"`
+	Review        refactor.Review      `json:"review"`
+	Validation    refactor.Verdict     `json:"validation"`
 	Iterations    int                  `json:"iterations"`
 	Rounds        []pipeline.Round     `json:"rounds"`
 	Usage         UsageBody            `json:"usage"`
@@ -205,7 +204,7 @@ func newRefactorBody(res *pipeline.Result) RefactorBody {
 	return b
 }
 
-func reviewText(r agents.Review) string {
+func reviewText(r refactor.Review) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "[%s] %s", r.Severity, r.Summary)
 	for _, is := range r.Issues {

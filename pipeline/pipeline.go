@@ -13,7 +13,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"pharo-refactor/agents"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/store"
 )
@@ -45,10 +44,10 @@ type Audit interface {
 
 // Agents are the four model roles.
 type Agents interface {
-	Review(ctx context.Context, in agents.Input) (agents.Review, agents.CallStats, error)
-	Write(ctx context.Context, in agents.Input, review agents.Review) (agents.Candidate, agents.CallStats, error)
-	Validate(ctx context.Context, in agents.Input, review agents.Review, code string) (agents.Verdict, agents.CallStats, error)
-	Refine(ctx context.Context, in agents.Input, review agents.Review, code, feedback string) (agents.Candidate, agents.CallStats, error)
+	Review(ctx context.Context, in refactor.Input) (refactor.Review, refactor.CallStats, error)
+	Write(ctx context.Context, in refactor.Input, review refactor.Review) (refactor.Candidate, refactor.CallStats, error)
+	Validate(ctx context.Context, in refactor.Input, review refactor.Review, code string) (refactor.Verdict, refactor.CallStats, error)
+	Refine(ctx context.Context, in refactor.Input, review refactor.Review, code, feedback string) (refactor.Candidate, refactor.CallStats, error)
 }
 
 // Options bound a run.

@@ -4,7 +4,6 @@ import (
 	refactor "pharo-refactor"
 	"time"
 
-	"pharo-refactor/agents"
 	"pharo-refactor/store"
 )
 
@@ -38,9 +37,9 @@ type Result struct {
 	OriginalCode   string
 	Protocol       string
 	RefactoredCode string // the approved candidate; on failure the last one
-	Review         *agents.Review
-	Validation     *agents.Verdict // the last verdict, if any
-	Feedback       string          // the last feedback given to the refiner or the client
+	Review         *refactor.Review
+	Validation     *refactor.Verdict // the last verdict, if any
+	Feedback       string            // the last feedback given to the refiner or the client
 	Iterations     int
 	Rounds         []Round
 	Usage          Usage
@@ -58,10 +57,10 @@ type Result struct {
 
 // Round is one pass of the validation loop.
 type Round struct {
-	Iteration   int             `json:"iteration"`
-	Code        string          `json:"code"`
-	CheckErrors []CheckError    `json:"check_errors"`
-	Verdict     *agents.Verdict `json:"verdict,omitempty"`
+	Iteration   int               `json:"iteration"`
+	Code        string            `json:"code"`
+	CheckErrors []CheckError      `json:"check_errors"`
+	Verdict     *refactor.Verdict `json:"verdict,omitempty"`
 }
 
 // Usage is what the models cost in a run.
@@ -71,7 +70,7 @@ type Usage struct {
 	OutputTokens int64 `json:"output_tokens"`
 }
 
-func (u *Usage) add(s agents.CallStats) {
+func (u *Usage) add(s refactor.CallStats) {
 	u.ModelCalls += s.Calls
 	u.InputTokens += s.InputTokens
 	u.OutputTokens += s.OutputTokens

@@ -69,7 +69,7 @@ type run struct {
 	res     *Result
 	log     *zap.Logger
 	started time.Time
-	input   agents.Input
+	input   refactor.Input
 	scope   *scope
 }
 
@@ -143,7 +143,7 @@ func (r *run) emit(typ string, data any) {
 	}
 }
 
-func (r *run) spent(s agents.CallStats) {
+func (r *run) spent(s refactor.CallStats) {
 	r.res.Usage.add(s)
 	r.emit(EventModelCall, ModelCallEvent{Role: string(s.Role), Calls: s.Calls, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens})
 }
@@ -168,9 +168,8 @@ func (r *run) prefetch(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.input = agents.Input{
-		Class: ref.Class, Selector: ref.Selector, ClassSide: ref.ClassSide,
-		Source: m.Source, ClassDefinition: r.scope.describe(), ClassComment: comment,
+	r.input = refactor.Input{
+		MethodRef: ref, Source: m.Source, ClassDefinition: r.scope.describe(), ClassComment: comment,
 	}
 	return nil
 }
@@ -258,7 +257,7 @@ func checkFeedback(problems []CheckError) string {
 	return b.String()
 }
 
-func verdictFeedback(v agents.Verdict) string {
+func verdictFeedback(v refactor.Verdict) string {
 	var b strings.Builder
 	b.WriteString(v.Feedback)
 	for _, is := range v.Issues {

@@ -167,14 +167,14 @@ func newModel(t *testing.T, srv *httptest.Server) *Model {
 	return m
 }
 
-var calc = agents.Input{
-	Class: "Calculator", Selector: "sum:with:",
+var calc = refactor.Input{
+	MethodRef:       refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"},
 	Source:          "sum: a with: b\n\t^ a + b",
 	ClassDefinition: "Object subclass: #Calculator",
 	ClassComment:    "I add numbers.",
 }
 
-var review = agents.Review{Severity: agents.SeverityLow, Summary: "names"}
+var review = refactor.Review{Severity: refactor.SeverityLow, Summary: "names"}
 
 func newRoles(t *testing.T, m agents.Model, tools agents.ImageTools, rounds int) *agents.Roles {
 	t.Helper()
@@ -191,7 +191,7 @@ func TestGenerateSendsKeySystemSchemaAndTools(t *testing.T) {
 		req   agents.Request
 		check func(t *testing.T, body map[string]any)
 	}{
-		{"schema call", agents.Request{Role: agents.RoleWriter, System: "be a writer", Messages: []agents.Message{agents.UserText("rewrite it")}, Schema: agents.CandidateSchema()},
+		{"schema call", agents.Request{Role: refactor.RoleWriter, System: "be a writer", Messages: []agents.Message{agents.UserText("rewrite it")}, Schema: agents.CandidateSchema()},
 			func(t *testing.T, body map[string]any) {
 				assert.Equal(t, "application/json", dig(body, "generationConfig", "responseMimeType"))
 				assert.Equal(t, "OBJECT", dig(body, "generationConfig", "responseSchema", "type"))
@@ -200,7 +200,7 @@ func TestGenerateSendsKeySystemSchemaAndTools(t *testing.T) {
 				assert.Equal(t, []any{"code", "notes"}, dig(body, "generationConfig", "responseSchema", "required"))
 				assert.Nil(t, dig(body, "tools"))
 			}},
-		{"tool call", agents.Request{Role: agents.RoleReviewer, System: "be a reviewer", Messages: []agents.Message{agents.UserText("review it")}, Tools: agents.ToolDecls()},
+		{"tool call", agents.Request{Role: refactor.RoleReviewer, System: "be a reviewer", Messages: []agents.Message{agents.UserText("review it")}, Tools: agents.ToolDecls()},
 			func(t *testing.T, body map[string]any) {
 				var names []string
 				decls, _ := dig(body, "tools", 0, "functionDeclarations").([]any)
@@ -274,7 +274,7 @@ func TestReviewerToolRoundOnGemini(t *testing.T) {
 			tools := &testenv.RecordingTools{Answers: map[string]string{"get_class_comment": "I add numbers."}}
 			rev, stats, err := newRoles(t, newModel(t, srv), tools, tc.rounds).Review(context.Background(), calc)
 			require.NoError(t, err)
-			assert.Equal(t, agents.SeverityMedium, rev.Severity)
+			assert.Equal(t, refactor.SeverityMedium, rev.Severity)
 			assert.Equal(t, 2, stats.Calls)
 			assert.Equal(t, 1, stats.ToolCalls)
 			assert.Equal(t, int64(190), stats.InputTokens)

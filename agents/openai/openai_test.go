@@ -155,14 +155,14 @@ func newModel(t *testing.T, srv *httptest.Server, key string, format ResponseFor
 	return m
 }
 
-var calc = agents.Input{
-	Class: "Calculator", Selector: "sum:with:",
+var calc = refactor.Input{
+	MethodRef:       refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"},
 	Source:          "sum: a with: b\n\t^ a + b",
 	ClassDefinition: "Object subclass: #Calculator",
 	ClassComment:    "I add numbers.",
 }
 
-var review = agents.Review{Severity: agents.SeverityLow, Summary: "names"}
+var review = refactor.Review{Severity: refactor.SeverityLow, Summary: "names"}
 
 func newRoles(t *testing.T, m agents.Model, tools agents.ImageTools, rounds int) *agents.Roles {
 	t.Helper()
@@ -180,7 +180,7 @@ func TestGenerateSendsKeySystemSchemaAndTools(t *testing.T) {
 		req    agents.Request
 		check  func(t *testing.T, body map[string]any)
 	}{
-		{"json_schema", "", agents.Request{Role: agents.RoleValidator, System: "be strict", Messages: []agents.Message{agents.UserText("validate it")}, Schema: agents.VerdictSchema()},
+		{"json_schema", "", agents.Request{Role: refactor.RoleValidator, System: "be strict", Messages: []agents.Message{agents.UserText("validate it")}, Schema: agents.VerdictSchema()},
 			func(t *testing.T, body map[string]any) {
 				assert.Equal(t, "json_schema", dig(body, "response_format", "type"))
 				assert.Equal(t, "validator_answer", dig(body, "response_format", "json_schema", "name"))
@@ -192,15 +192,15 @@ func TestGenerateSendsKeySystemSchemaAndTools(t *testing.T) {
 				assert.Equal(t, false, dig(schema, "properties", "issues", "items", "additionalProperties"))
 				assert.Nil(t, dig(body, "tools"))
 			}},
-		{"json_object", FormatJSONObject, agents.Request{Role: agents.RoleWriter, System: "write", Messages: []agents.Message{agents.UserText("x")}, Schema: agents.CandidateSchema()},
+		{"json_object", FormatJSONObject, agents.Request{Role: refactor.RoleWriter, System: "write", Messages: []agents.Message{agents.UserText("x")}, Schema: agents.CandidateSchema()},
 			func(t *testing.T, body map[string]any) {
 				assert.Equal(t, "json_object", dig(body, "response_format", "type"))
 			}},
-		{"no response format", FormatNone, agents.Request{Role: agents.RoleWriter, System: "write", Messages: []agents.Message{agents.UserText("x")}, Schema: agents.CandidateSchema()},
+		{"no response format", FormatNone, agents.Request{Role: refactor.RoleWriter, System: "write", Messages: []agents.Message{agents.UserText("x")}, Schema: agents.CandidateSchema()},
 			func(t *testing.T, body map[string]any) {
 				assert.Nil(t, dig(body, "response_format"))
 			}},
-		{"tools", "", agents.Request{Role: agents.RoleReviewer, System: "review", Messages: []agents.Message{agents.UserText("review it")}, Tools: agents.ToolDecls()},
+		{"tools", "", agents.Request{Role: refactor.RoleReviewer, System: "review", Messages: []agents.Message{agents.UserText("review it")}, Tools: agents.ToolDecls()},
 			func(t *testing.T, body map[string]any) {
 				tools, _ := dig(body, "tools").([]any)
 				var names []string
@@ -281,7 +281,7 @@ func TestReviewerToolRoundOnOpenAI(t *testing.T) {
 			tools := &testenv.RecordingTools{Answers: map[string]string{"search_implementors": `[{"class": "Calculator", "method": "Calculator>>#sum:with:"}]`}}
 			rev, stats, err := newRoles(t, newModel(t, srv, testKey, ""), tools, tc.rounds).Review(context.Background(), calc)
 			require.NoError(t, err)
-			assert.Equal(t, agents.SeverityHigh, rev.Severity)
+			assert.Equal(t, refactor.SeverityHigh, rev.Severity)
 			assert.Equal(t, 2, stats.Calls)
 			assert.Equal(t, int64(200), stats.InputTokens)
 			assert.Equal(t, tc.seenByImage, tools.Seen())

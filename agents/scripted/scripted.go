@@ -27,8 +27,8 @@ const maxDelay = 10 * time.Minute
 
 // File is a parsed script file (see the package documentation).
 type File struct {
-	Repeat  bool                                `json:"repeat"`
-	Answers map[string]map[agents.Role][]Answer `json:"answers"`
+	Repeat  bool                                  `json:"repeat"`
+	Answers map[string]map[refactor.Role][]Answer `json:"answers"`
 }
 
 // Answer is one scripted answer.
@@ -67,7 +67,7 @@ var _ agents.Model = (*Model)(nil)
 
 type cursor struct {
 	subject string
-	role    agents.Role
+	role    refactor.Role
 }
 
 // Load reads and checks a script file.
@@ -119,7 +119,7 @@ func New(f File) (*Model, error) {
 	return &Model{file: f, cursors: make(map[cursor]int)}, nil
 }
 
-func checkEntry(key string, byRole map[agents.Role][]Answer) error {
+func checkEntry(key string, byRole map[refactor.Role][]Answer) error {
 	if key != Wildcard && !strings.Contains(key, ">>") {
 		return fmt.Errorf(`key %q is neither "*" nor "Class>>selector"`, key)
 	}
@@ -136,8 +136,8 @@ func checkEntry(key string, byRole map[agents.Role][]Answer) error {
 	return nil
 }
 
-func knownRole(r agents.Role) bool {
-	for _, k := range agents.AllRoles() {
+func knownRole(r refactor.Role) bool {
+	for _, k := range refactor.AllRoles() {
 		if r == k {
 			return true
 		}
@@ -213,7 +213,7 @@ func (m *Model) next(req agents.Request) (Answer, int, error) {
 	return answers[i], m.calls, nil
 }
 
-func (m *Model) list(subject string, role agents.Role) ([]Answer, bool) {
+func (m *Model) list(subject string, role refactor.Role) ([]Answer, bool) {
 	if a := m.file.Answers[subject][role]; len(a) > 0 {
 		return a, true
 	}

@@ -16,7 +16,7 @@ import (
 	"pharo-refactor/agents"
 )
 
-func req(subject string, role agents.Role) agents.Request {
+func req(subject string, role refactor.Role) agents.Request {
 	return agents.Request{Role: role, Subject: subject, System: "system", Messages: []agents.Message{agents.UserText("hello")}}
 }
 
@@ -25,19 +25,19 @@ func TestExampleFileAnswersInOrder(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 
-	r, err := m.Generate(ctx, req("Calculator>>sum:with:", agents.RoleReviewer))
+	r, err := m.Generate(ctx, req("Calculator>>sum:with:", refactor.RoleReviewer))
 	require.NoError(t, err)
 	assert.Contains(t, r.Text, `"severity": "MEDIUM"`)
 	assert.Equal(t, agents.Usage{InputTokens: 812, OutputTokens: 64}, r.Usage)
 
 	for _, want := range []string{"NEEDS_IMPROVEMENT", "APPROVED"} {
-		v, err := m.Generate(ctx, req("Calculator>>sum:with:", agents.RoleValidator))
+		v, err := m.Generate(ctx, req("Calculator>>sum:with:", refactor.RoleValidator))
 		require.NoError(t, err)
 		assert.Contains(t, v.Text, `"verdict":"`+want+`"`, "json answers are sent compact")
 		assert.Positive(t, v.Usage.InputTokens, "usage is estimated when not scripted")
 	}
 
-	_, err = m.Generate(ctx, req("Calculator>>sum:with:", agents.RoleValidator))
+	_, err = m.Generate(ctx, req("Calculator>>sum:with:", refactor.RoleValidator))
 	require.Error(t, err)
 	assert.Equal(t, refactor.ModelUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "validator")
@@ -49,22 +49,22 @@ func TestExactKeyBeatsWildcardAndWildcardIsPerSubject(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 
-	w, err := m.Generate(ctx, req("Calculator>>sum:with:", agents.RoleWriter))
+	w, err := m.Generate(ctx, req("Calculator>>sum:with:", refactor.RoleWriter))
 	require.NoError(t, err)
 	assert.Contains(t, w.Text, "first try")
 
 	for _, subject := range []string{"Foo>>bar", "Foo class>>new"} {
-		first, err := m.Generate(ctx, req(subject, agents.RoleReviewer))
+		first, err := m.Generate(ctx, req(subject, refactor.RoleReviewer))
 		require.NoError(t, err)
 		require.Len(t, first.ToolCalls, 1, subject)
 		assert.Equal(t, "get_class_comment", first.ToolCalls[0].Name)
 		assert.Equal(t, agents.FinishToolCalls, first.FinishReason)
-		second, err := m.Generate(ctx, req(subject, agents.RoleReviewer))
+		second, err := m.Generate(ctx, req(subject, refactor.RoleReviewer))
 		require.NoError(t, err)
 		assert.Contains(t, second.Text, "LOW")
 	}
 
-	_, err = m.Generate(ctx, req("Foo>>bar", agents.RoleRefiner))
+	_, err = m.Generate(ctx, req("Foo>>bar", refactor.RoleRefiner))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no refiner answers for Foo>>bar")
 }
@@ -74,7 +74,7 @@ func TestRepeatStartsOver(t *testing.T) {
 	require.NoError(t, err)
 	var got []string
 	for range 5 {
-		r, err := m.Generate(context.Background(), req("Foo>>bar", agents.RoleWriter))
+		r, err := m.Generate(context.Background(), req("Foo>>bar", refactor.RoleWriter))
 		require.NoError(t, err)
 		got = append(got, r.Text)
 	}
@@ -86,13 +86,13 @@ func TestScriptedFailuresAndFinishReasons(t *testing.T) {
 		"writer": [{"text": "{\"code\": \"foo", "finish_reason": "length"}, {"finish_reason": "safety"}, {"error": "quota exhausted"}]}}}`))
 	require.NoError(t, err)
 	ctx := context.Background()
-	cut, err := m.Generate(ctx, req("Foo>>bar", agents.RoleWriter))
+	cut, err := m.Generate(ctx, req("Foo>>bar", refactor.RoleWriter))
 	require.NoError(t, err)
 	assert.Equal(t, agents.FinishLength, cut.FinishReason)
-	blocked, err := m.Generate(ctx, req("Foo>>bar", agents.RoleWriter))
+	blocked, err := m.Generate(ctx, req("Foo>>bar", refactor.RoleWriter))
 	require.NoError(t, err)
 	assert.Equal(t, agents.FinishSafety, blocked.FinishReason)
-	_, err = m.Generate(ctx, req("Foo>>bar", agents.RoleWriter))
+	_, err = m.Generate(ctx, req("Foo>>bar", refactor.RoleWriter))
 	assert.Equal(t, refactor.ModelUnavailable, refactor.KindOf(err))
 	assert.Contains(t, err.Error(), "quota exhausted")
 }
@@ -102,7 +102,7 @@ func TestDelayHonoursTheContext(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	_, err = m.Generate(ctx, req("Foo>>bar", agents.RoleWriter))
+	_, err = m.Generate(ctx, req("Foo>>bar", refactor.RoleWriter))
 	require.Error(t, err)
 	assert.Equal(t, refactor.Timeout, refactor.KindOf(err))
 }
@@ -126,7 +126,7 @@ func TestConcurrentUseTakesEachAnswerOnce(t *testing.T) {
 	ok, failed := 0, 0
 	for range n + 10 {
 		wg.Go(func() {
-			_, err := m.Generate(context.Background(), req("Foo>>bar", agents.RoleWriter))
+			_, err := m.Generate(context.Background(), req("Foo>>bar", refactor.RoleWriter))
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
