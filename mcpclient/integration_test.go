@@ -88,11 +88,11 @@ func TestOperationsOnSampleImage(t *testing.T) {
 	rep, err := c.RunTests(ctx, "CalculatorTest")
 	require.NoError(t, err)
 	assert.Positive(t, rep.Ran)
-	assert.True(t, rep.Green(), rep.Summary)
+	assert.Zero(t, rep.Failures+rep.Errors, rep.Summary)
 
 	refs, err := c.References(ctx, "taxRate")
 	require.NoError(t, err)
-	assert.Contains(t, refs, Location{Class: "ShoppingCart", Method: "total", Package: "Sample-Shop"})
+	assert.Contains(t, refs, refactor.Location{Class: "ShoppingCart", Method: "total", Package: "Sample-Shop"})
 	impls, err := c.Implementors(ctx, "total")
 	require.NoError(t, err)
 	assert.NotEmpty(t, impls)
@@ -118,7 +118,7 @@ func TestInstallRemoveAndTestsFlip(t *testing.T) {
 
 	rep, err := c.RunTests(ctx, "CalculatorTest")
 	require.NoError(t, err)
-	assert.False(t, rep.Green(), "the oracle fails testSum once sum:with: stops adding")
+	assert.NotZero(t, rep.Failures+rep.Errors, "the oracle fails testSum once sum:with: stops adding")
 	assert.Contains(t, rep.FailedTests, "CalculatorTest>>#testSum")
 
 	added := refactor.MethodRef{Class: "Calculator", Selector: "double:"}

@@ -59,15 +59,9 @@ func (c *Client) Protocol(ctx context.Context, ref refactor.MethodRef) (string, 
 	return *proto, nil
 }
 
-// CompileError is one complaint of the image's compiler.
-type CompileError struct {
-	Position int    `json:"position"` // 1-based character position in the source; 0 when unknown
-	Message  string `json:"message"`
-}
-
 // DryCompile compiles source in the ref's class without installing it and
 // returns the compiler's complaints (none when it compiles).
-func (c *Client) DryCompile(ctx context.Context, ref refactor.MethodRef, source string) ([]CompileError, error) {
+func (c *Client) DryCompile(ctx context.Context, ref refactor.MethodRef, source string) ([]refactor.CompileError, error) {
 	expr, err := DryCompileExpr(ref, source)
 	if err != nil {
 		return nil, err
@@ -79,7 +73,7 @@ func (c *Client) DryCompile(ctx context.Context, ref refactor.MethodRef, source 
 	return parseDryCompile(answer)
 }
 
-func parseDryCompile(answer string) ([]CompileError, error) {
+func parseDryCompile(answer string) ([]refactor.CompileError, error) {
 	if answer == "OK" {
 		return nil, nil
 	}
@@ -91,7 +85,7 @@ func parseDryCompile(answer string) ([]CompileError, error) {
 	if err != nil {
 		pos = 0 // the image prints '?' when the error has no location
 	}
-	return []CompileError{{Position: pos, Message: parts[2]}}, nil
+	return []refactor.CompileError{{Position: pos, Message: parts[2]}}, nil
 }
 
 // Install compiles source into the ref's class and side, in protocol, and
@@ -169,43 +163,36 @@ func (c *Client) ClassSource(ctx context.Context, class string) (string, error) 
 }
 
 // RunTests runs a test class and parses the SUnit summary.
-func (c *Client) RunTests(ctx context.Context, class string) (TestReport, error) {
+func (c *Client) RunTests(ctx context.Context, class string) (refactor.TestReport, error) {
 	if err := refactor.ValidateClassName(class); err != nil {
-		return TestReport{}, err
+		return refactor.TestReport{}, err
 	}
 	var text string
 	if err := c.callInto(ctx, "run_class_test", map[string]any{"class_name": class}, &text); err != nil {
-		return TestReport{}, fmt.Errorf("running %s: %w", class, err)
+		return refactor.TestReport{}, fmt.Errorf("running %s: %w", class, err)
 	}
 	rep, err := ParseTestReport(text)
 	if err != nil {
-		return TestReport{}, refactor.Wrap(refactor.PharoError, err, "running %s", class)
+		return refactor.TestReport{}, refactor.Wrap(refactor.PharoError, err, "running %s", class)
 	}
 	return rep, nil
 }
 
-// Location is one method found by a search.
-type Location struct {
-	Class   string `json:"class"`
-	Method  string `json:"method"`
-	Package string `json:"package"`
-}
-
 // References lists the methods that send a selector or use it as a symbol.
-func (c *Client) References(ctx context.Context, selector string) ([]Location, error) {
+func (c *Client) References(ctx context.Context, selector string) ([]refactor.Location, error) {
 	return c.search(ctx, "search_references", "method_name_or_symbol", selector)
 }
 
 // Implementors lists the methods that implement a selector.
-func (c *Client) Implementors(ctx context.Context, selector string) ([]Location, error) {
+func (c *Client) Implementors(ctx context.Context, selector string) ([]refactor.Location, error) {
 	return c.search(ctx, "search_implementors", "method_name", selector)
 }
 
-func (c *Client) search(ctx context.Context, tool, arg, selector string) ([]Location, error) {
+func (c *Client) search(ctx context.Context, tool, arg, selector string) ([]refactor.Location, error) {
 	if err := refactor.ValidateSelector(selector); err != nil {
 		return nil, err
 	}
-	var locs []Location
+	var locs []refactor.Location
 	if err := c.callInto(ctx, tool, map[string]any{arg: selector}, &locs); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", tool, selector, err)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"pharo-refactor/mcpclient"
 	"pharo-refactor/store"
 )
 
@@ -25,10 +24,10 @@ type Image interface {
 	ClassComment(ctx context.Context, class string) (string, error)
 	ClassExists(ctx context.Context, class string) (bool, error)
 	PackageClasses(ctx context.Context, pkg string) ([]string, error)
-	DryCompile(ctx context.Context, ref refactor.MethodRef, source string) ([]mcpclient.CompileError, error)
+	DryCompile(ctx context.Context, ref refactor.MethodRef, source string) ([]refactor.CompileError, error)
 	Install(ctx context.Context, ref refactor.MethodRef, source, protocol string) error
-	RunTests(ctx context.Context, class string) (mcpclient.TestReport, error)
-	References(ctx context.Context, selector string) ([]mcpclient.Location, error)
+	RunTests(ctx context.Context, class string) (refactor.TestReport, error)
+	References(ctx context.Context, selector string) ([]refactor.Location, error)
 }
 
 // Audit is the write-ahead trail of runs (package store).

@@ -12,13 +12,12 @@ import (
 
 	refactor "pharo-refactor"
 	"pharo-refactor/agents"
-	"pharo-refactor/mcpclient"
 )
 
 // TestRun is one test class's report.
 type TestRun struct {
-	Class  string               `json:"class"`
-	Report mcpclient.TestReport `json:"report"`
+	Class  string              `json:"class"`
+	Report refactor.TestReport `json:"report"`
 }
 
 // Tests is what the release's test gate saw.
@@ -138,7 +137,7 @@ func (r *run) gate(ctx context.Context) error {
 		return nil
 	}
 	for _, before := range r.res.Tests.Before {
-		var rep mcpclient.TestReport
+		var rep refactor.TestReport
 		err := r.untilImageAnswers(ctx, "running "+before.Class+" after the compile", func(ctx context.Context) (err error) {
 			rep, err = r.p.image.RunTests(ctx, before.Class)
 			return err
@@ -157,7 +156,7 @@ func (r *run) gate(ctx context.Context) error {
 }
 
 // regressions lists the tests failing or erroring after that did not before.
-func regressions(before, after mcpclient.TestReport) []string {
+func regressions(before, after refactor.TestReport) []string {
 	bad := map[string]bool{}
 	for _, t := range append(append([]string{}, before.FailedTests...), before.ErroredTests...) {
 		bad[t] = true

@@ -1,0 +1,47 @@
+package refactor
+
+import "context"
+
+// Image is what a run needs from the Pharo image (package mcpclient reaches
+// it over MCP). Failures are classified: ClassNotFound, MethodNotFound,
+// PharoUnavailable (the connection or the image is down), PharoError (the
+// image raised where it should not).
+type Image interface {
+	Method(ctx context.Context, ref MethodRef) (Method, error)
+	MethodSource(ctx context.Context, ref MethodRef) (string, error)
+	ClassSource(ctx context.Context, class string) (string, error)
+	ClassComment(ctx context.Context, class string) (string, error)
+	ClassExists(ctx context.Context, class string) (bool, error)
+	PackageClasses(ctx context.Context, pkg string) ([]string, error)
+	DryCompile(ctx context.Context, ref MethodRef, source string) ([]CompileError, error)
+	Install(ctx context.Context, ref MethodRef, source, protocol string) error
+	RunTests(ctx context.Context, class string) (TestReport, error)
+	References(ctx context.Context, selector string) ([]Location, error)
+}
+
+// CompileError is one complaint of the image's compiler.
+type CompileError struct {
+	Position int    `json:"position"` // 1-based character position in the source; 0 when unknown
+	Message  string `json:"message"`
+}
+
+// Location is one method found by a search of the image.
+type Location struct {
+	Class   string `json:"class"`
+	Method  string `json:"method"`
+	Package string `json:"package"`
+}
+
+// TestReport is an SUnit result as the image prints it.
+type TestReport struct {
+	Ran              int      `json:"ran"`
+	Passed           int      `json:"passed"`
+	Skipped          int      `json:"skipped"`
+	ExpectedFailures int      `json:"expected_failures"`
+	Failures         int      `json:"failures"`
+	Errors           int      `json:"errors"`
+	PassedUnexpected int      `json:"passed_unexpected"`
+	FailedTests      []string `json:"failed_tests"`  // `Class>>#selector`, as printed
+	ErroredTests     []string `json:"errored_tests"` // likewise
+	Summary          string   `json:"summary"`       // the first line, verbatim
+}
