@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	refactor "pharo-refactor"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,8 +18,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"pharo-refactor/store"
 )
 
 const sumBody = `{"class_name": "Calculator", "method_name": "sum:with:"}`
@@ -61,7 +60,7 @@ func (h *harness) nothingHappened(before []byte) {
 	h.t.Helper()
 	assert.Zero(h.t, h.gem.total(), "no model was called")
 	assert.Equal(h.t, before, h.classFile("Calculator"), "the Tonel file is byte-identical")
-	page, err := h.audit.List(context.Background(), store.ListQuery{})
+	page, err := h.audit.List(context.Background(), refactor.ListQuery{})
 	require.NoError(h.t, err)
 	assert.Empty(h.t, page.Runs, "no run was recorded")
 	assert.False(h.t, h.pipe.Gate().Busy())

@@ -51,12 +51,11 @@ func (s *Server) parseRefactor(c echo.Context) (RefactorRequest, error) {
 	case errors.Is(err, errShuttingDown):
 		return RefactorRequest{}, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
 	case err != nil:
-		return RefactorRequest{}, refactor.Wrap(refactor.InvalidRequest, err, "")
+		return RefactorRequest{}, malformed(err)
 	}
 	req, err := decodeRefactor(body)
 	if err != nil {
-		p := newProblem(c, refactor.Errorf(refactor.InvalidRequest, "%s", err.Error()))
-		p.Status = http.StatusBadRequest
+		p := newProblem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
 		var ke *keyError
 		if errors.As(err, &ke) {
 			p.Errors = []FieldError{{Field: ke.Field, Message: ke.Message}}

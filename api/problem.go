@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -44,8 +45,13 @@ type FieldError struct {
 	Message string `json:"message"`
 }
 
-// statusOf is the one place where kinds become HTTP statuses.
-func statusOf(k refactor.Kind) int {
+// statusOf is the one place where errors become HTTP statuses.
+func statusOf(err error) int {
+	k := refactor.KindOf(err)
+	var m *malformedError
+	if k == refactor.InvalidRequest && errors.As(err, &m) {
+		return http.StatusBadRequest
+	}
 	switch k {
 	case refactor.InvalidRequest, refactor.NotApproved, refactor.TestsRegressed:
 		return http.StatusUnprocessableEntity
@@ -104,35 +110,47 @@ var titles = map[refactor.Kind]string{
 	refactor.RequestTimeout:       "Request body not received in time",
 }
 
-// newProblem builds the problem for err; internal errors never show their text.
+// newProblem builds the problem for err. Its detail is the public part of
+// the error: a classified error's message with the context around it, never
+// its cause (which may hold image, provider or database internals and goes
+// to the log); internal errors show nothing of their text.
 func newProblem(c echo.Context, err error) *Problem {
 	k := refactor.KindOf(err)
-	detail := err.Error()
-	if k == refactor.Internal {
-		detail = "an internal error occurred; the request id identifies it in the log"
-	}
-	var ke *refactor.Error
-	if errors.As(err, &ke) && ke.Message != "" && k != refactor.Internal && isUpstream(k) {
-		detail = ke.Message // the cause may hold provider or image internals
-	}
 	return &Problem{
 		Type:      "https://refactord.dev/problems/" + string(k),
 		Title:     titles[k],
-		Status:    statusOf(k),
-		Detail:    detail,
+		Status:    statusOf(err),
+		Detail:    publicDetail(err, k),
 		Code:      string(k),
 		RequestID: requestID(c),
 	}
 }
 
-// isUpstream marks kinds whose wrapped cause comes from outside (image,
-// provider); clients see our message, the log sees the cause.
-func isUpstream(k refactor.Kind) bool {
-	switch k {
-	case refactor.PharoUnavailable, refactor.ModelUnavailable, refactor.ModelBadOutput, refactor.ReleaseFailed, refactor.Timeout:
-		return true
+func publicDetail(err error, k refactor.Kind) string {
+	if k == refactor.Internal {
+		return "an internal error occurred; the request id identifies it in the log"
 	}
-	return false
+	var ke *refactor.Error
+	if !errors.As(err, &ke) || ke.Err == nil || ke.Message == "" {
+		return err.Error()
+	}
+	return strings.TrimSuffix(err.Error(), ": "+ke.Err.Error())
+}
+
+// malformedError marks an invalid_request whose body or query could not be
+// read at all (400), as opposed to one whose fields were read and refused
+// (422).
+type malformedError struct{ err error }
+
+func (e *malformedError) Error() string { return e.err.Error() }
+func (e *malformedError) Unwrap() error { return e.err }
+
+// malformed classifies err as an unreadable request (400 invalid_request).
+func malformed(err error) error {
+	if !refactor.IsKind(err, refactor.InvalidRequest) {
+		err = refactor.Wrap(refactor.InvalidRequest, err, "")
+	}
+	return &malformedError{err}
 }
 
 func writeProblem(c echo.Context, p *Problem) error {

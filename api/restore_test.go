@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	refactor "pharo-refactor"
 	"strconv"
 	"testing"
 	"time"
@@ -15,7 +16,6 @@ import (
 
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
-	"pharo-refactor/store"
 )
 
 // compileCall is the tool call that compiles the candidate in a run of
@@ -66,7 +66,7 @@ func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
 	t.Cleanup(func() { _ = image.Close() })
 	settled, err := pipeline.New(image, nil, h.audit, pipeline.Options{}, zap.NewNop()).Reconcile(context.Background())
 	require.NoError(t, err)
-	assert.Equal(t, []pipeline.Reconciled{{ID: out["id"].(string), Status: store.StatusRolledBack}}, settled)
+	assert.Equal(t, []pipeline.Reconciled{{ID: out["id"].(string), Status: refactor.StatusRolledBack}}, settled)
 	assert.Equal(t, before, h.classFile("Calculator"), "the original is back, byte for byte")
 	row = h.row(out["id"].(string))
 	assert.Equal(t, "rolled_back", row["status"])

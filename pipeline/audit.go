@@ -8,7 +8,6 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/store"
 )
 
 // auditTimeout bounds one audit write; audit writes outlive the client.
@@ -19,10 +18,10 @@ func (r *run) openRow(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 	defer cancel()
 	ref := r.req.Ref
-	row := store.Run{
-		ID: r.res.ID, Kind: store.KindRefactor, RequestID: r.req.RequestID,
+	row := refactor.Run{
+		ID: r.res.ID, Kind: refactor.RunKindRefactor, RequestID: r.req.RequestID,
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide,
-		DryRun: r.req.DryRun, RunTests: r.req.RunTests && !r.req.DryRun, Status: store.StatusRunning,
+		DryRun: r.req.DryRun, RunTests: r.req.RunTests && !r.req.DryRun, Status: refactor.StatusRunning,
 		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started,
 	}
 	if err := r.p.audit.Create(ctx, row); err != nil {
@@ -48,7 +47,7 @@ func (r *run) closeRow(ctx context.Context, runErr error) {
 	}
 }
 
-func (r *run) fillRow(row *store.Run, runErr error) {
+func (r *run) fillRow(row *refactor.Run, runErr error) {
 	res := r.res
 	now := time.Now()
 	row.Status = res.RunStatus
@@ -66,7 +65,7 @@ func (r *run) fillRow(row *store.Run, runErr error) {
 	if runErr != nil {
 		row.ErrorCode, row.ErrorMessage = string(refactor.KindOf(runErr)), runErr.Error()
 	}
-	if row.Status == store.StatusReleased {
+	if row.Status == refactor.StatusReleased {
 		row.ReleasedAt = &now
 	}
 }
@@ -74,18 +73,18 @@ func (r *run) fillRow(row *store.Run, runErr error) {
 // rowStatus maps a run's end to the audit vocabulary: after a release
 // began it says what the image holds (released, rolled_back, or
 // restore_failed when that could not be confirmed).
-func rowStatus(res *Result, err error) store.Status {
+func rowStatus(res *Result, err error) refactor.Status {
 	switch {
 	case err == nil && res.Outcome == OutcomeProposed:
-		return store.StatusProposed
+		return refactor.StatusProposed
 	case err == nil:
-		return store.StatusReleased
+		return refactor.StatusReleased
 	case res.RestoreFailed:
-		return store.StatusRestoreFailed
+		return refactor.StatusRestoreFailed
 	case res.RolledBack:
-		return store.StatusRolledBack
+		return refactor.StatusRolledBack
 	default:
-		return store.StatusFailed
+		return refactor.StatusFailed
 	}
 }
 

@@ -9,13 +9,12 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/store"
 )
 
 // Reconciled is what start-up reconciliation decided for one row.
 type Reconciled struct {
 	ID     string
-	Status store.Status
+	Status refactor.Status
 }
 
 // Reconcile settles, at start-up, every row a previous process left
@@ -49,13 +48,13 @@ func (p *Pipeline) Reconcile(ctx context.Context) ([]Reconciled, error) {
 			errs = append(errs, fmt.Errorf("run %s: %w", row.ID, err))
 			continue
 		}
-		if status == store.StatusReleased && row.Kind == store.KindRevert {
+		if status == refactor.StatusReleased && row.Kind == refactor.RunKindRevert {
 			if err := p.audit.MarkReverted(ctx, row.RevertOf, time.Now()); err != nil {
 				errs = append(errs, fmt.Errorf("run %s: marking %s reverted: %w", row.ID, row.RevertOf, err))
 			}
 		}
 		level := p.log.Info
-		if status == store.StatusConflict {
+		if status == refactor.StatusConflict {
 			level = p.log.Warn
 		}
 		level("reconciled an unsettled run", zap.String("run_id", row.ID), zap.String("was", string(row.Status)),
@@ -65,19 +64,19 @@ func (p *Pipeline) Reconcile(ctx context.Context) ([]Reconciled, error) {
 	return out, errors.Join(errs...)
 }
 
-func (p *Pipeline) settle(ctx context.Context, row store.Run) (store.Status, string, error) {
+func (p *Pipeline) settle(ctx context.Context, row refactor.Run) (refactor.Status, string, error) {
 	switch row.Status {
-	case store.StatusRunning:
-		return store.StatusNotReleased, "interrupted before its release began (the service stopped); nothing was compiled", nil
-	case store.StatusReleasing:
+	case refactor.StatusRunning:
+		return refactor.StatusNotReleased, "interrupted before its release began (the service stopped); nothing was compiled", nil
+	case refactor.StatusReleasing:
 		return p.settleReleasing(ctx, row)
-	case store.StatusRestoreFailed:
+	case refactor.StatusRestoreFailed:
 		return p.settleRestoreFailed(ctx, row)
 	}
 	return "", "", fmt.Errorf("status %s needs no reconciliation", row.Status)
 }
 
-func refOf(row store.Run) refactor.MethodRef {
+func refOf(row refactor.Run) refactor.MethodRef {
 	return refactor.MethodRef{Class: row.ClassName, Selector: row.Selector, ClassSide: row.IsClassMethod}
 }
 
@@ -90,37 +89,37 @@ func (p *Pipeline) current(ctx context.Context, ref refactor.MethodRef) (string,
 	return src, err == nil, err
 }
 
-func (p *Pipeline) settleReleasing(ctx context.Context, row store.Run) (store.Status, string, error) {
+func (p *Pipeline) settleReleasing(ctx context.Context, row refactor.Run) (refactor.Status, string, error) {
 	ref := refOf(row)
 	current, found, err := p.current(ctx, ref)
 	switch {
 	case err != nil:
 		return "", "", err
 	case !found:
-		return store.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
+		return refactor.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
 	case refactor.SameSource(current, row.FinalSource):
-		return store.StatusReleased, "the image holds the final source: the compile took effect before the crash", nil
+		return refactor.StatusReleased, "the image holds the final source: the compile took effect before the crash", nil
 	case refactor.SameSource(current, row.OriginalSource):
-		return store.StatusNotReleased, "the image holds the original source: the crash came before the compile", nil
+		return refactor.StatusNotReleased, "the image holds the original source: the crash came before the compile", nil
 	default:
-		return store.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
+		return refactor.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
 	}
 }
 
 // settleRestoreFailed finishes a rollback that could not complete: the run
 // answered that nothing was released, so the original goes back.
-func (p *Pipeline) settleRestoreFailed(ctx context.Context, row store.Run) (store.Status, string, error) {
+func (p *Pipeline) settleRestoreFailed(ctx context.Context, row refactor.Run) (refactor.Status, string, error) {
 	ref := refOf(row)
 	current, found, err := p.current(ctx, ref)
 	switch {
 	case err != nil:
 		return "", "", err
 	case !found:
-		return store.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
+		return refactor.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
 	case refactor.SameSource(current, row.OriginalSource):
-		return store.StatusRolledBack, "the image holds the original source: the restore had taken effect", nil
+		return refactor.StatusRolledBack, "the image holds the original source: the restore had taken effect", nil
 	case !refactor.SameSource(current, row.FinalSource):
-		return store.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
+		return refactor.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
 	}
 	if err := p.image.Install(ctx, ref, row.OriginalSource, row.OriginalProtocol); err != nil {
 		return "", "", fmt.Errorf("restoring the original of %s: %w", ref, err)
@@ -130,7 +129,7 @@ func (p *Pipeline) settleRestoreFailed(ctx context.Context, row store.Run) (stor
 		return "", "", fmt.Errorf("reading %s back after restoring it: %w", ref, err)
 	}
 	if !refactor.SameSource(back, row.OriginalSource) {
-		return store.StatusConflict, fmt.Sprintf("%s does not hold the original after restoring it; an operator must look", ref), nil
+		return refactor.StatusConflict, fmt.Sprintf("%s does not hold the original after restoring it; an operator must look", ref), nil
 	}
-	return store.StatusRolledBack, "the image held the final source after a failed rollback; the original was restored and read back", nil
+	return refactor.StatusRolledBack, "the image held the final source after a failed rollback; the original was restored and read back", nil
 }

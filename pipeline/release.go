@@ -11,7 +11,6 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/agents"
 )
 
 // TestRun is one test class's report.
@@ -274,8 +273,10 @@ func untilImageAnswers(ctx context.Context, log *zap.Logger, what string, op fun
 		if attempt%10 == 1 { // the first failure, then every tenth: a long outage logs little
 			log.Warn("the image connection is down; trying again after its restart", zap.String("step", what), zap.Int("attempt", attempt), zap.Error(err))
 		}
-		if agents.Sleep(ctx, wait) != nil {
+		select {
+		case <-ctx.Done():
 			return err
+		case <-time.After(wait):
 		}
 		wait = min(2*wait, maxImageRetry)
 	}

@@ -3,8 +3,6 @@ package pipeline
 import (
 	refactor "pharo-refactor"
 	"time"
-
-	"pharo-refactor/store"
 )
 
 // Outcome is how a successful run ended.
@@ -52,7 +50,7 @@ type Result struct {
 	// RunStatus is the audit row's status: what the image holds after a
 	// release began (released, rolled_back, restore_failed), else failed or
 	// proposed.
-	RunStatus store.Status
+	RunStatus refactor.Status
 }
 
 // Round is one pass of the validation loop.

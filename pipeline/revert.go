@@ -2,86 +2,81 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/store"
 )
 
 // Revert puts back the original of a released run, through the slot like a
 // run, and records it as its own row. It refuses unless the image still
 // holds exactly the released source (a person may have edited it since).
-func (s *Slot) Revert(ctx context.Context, id, requestID string) (store.Run, error) {
+func (s *Slot) Revert(ctx context.Context, id, requestID string) (refactor.Run, error) {
 	defer s.release()
 	p := s.p
 	// Like release, a revert is never cut in half by a client that leaves.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.ReleaseTimeout)
 	defer cancel()
 	orig, err := p.audit.Get(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Run{}, refactor.Errorf(refactor.NotFound, "no refactoring with id %q", id)
-	}
 	if err != nil {
-		return store.Run{}, refactor.Wrap(refactor.Internal, err, "reading refactoring %s", id)
+		return refactor.Run{}, err
 	}
 	ref := refactor.MethodRef{Class: orig.ClassName, Selector: orig.Selector, ClassSide: orig.IsClassMethod}
 	if err := revertable(orig); err != nil {
-		return store.Run{}, err
+		return refactor.Run{}, err
 	}
 	current, err := p.image.MethodSource(ctx, ref)
 	if err != nil {
-		return store.Run{}, err
+		return refactor.Run{}, err
 	}
 	if !refactor.SameSource(current, orig.FinalSource) {
-		return store.Run{}, refactor.Errorf(refactor.MethodChanged, "%s no longer holds the source released by %s; nothing was reverted", ref, id)
+		return refactor.Run{}, refactor.Errorf(refactor.MethodChanged, "%s no longer holds the source released by %s; nothing was reverted", ref, id)
 	}
 	return p.revert(ctx, s.ID, requestID, orig, ref)
 }
 
 // revertable says whether a row can be reverted at all.
-func revertable(orig store.Run) error {
+func revertable(orig refactor.Run) error {
 	switch {
-	case orig.Kind != store.KindRefactor:
+	case orig.Kind != refactor.RunKindRefactor:
 		return refactor.Errorf(refactor.InvalidRequest, "%s is a revert; refactor again instead of reverting a revert", orig.ID)
-	case orig.Status == store.StatusReverted:
+	case orig.Status == refactor.StatusReverted:
 		return refactor.Errorf(refactor.MethodChanged, "%s was already reverted", orig.ID)
-	case orig.Status != store.StatusReleased:
+	case orig.Status != refactor.StatusReleased:
 		return refactor.Errorf(refactor.InvalidRequest, "%s was not released (status %s); there is nothing to revert", orig.ID, orig.Status)
 	}
 	return nil
 }
 
-func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig store.Run, ref refactor.MethodRef) (store.Run, error) {
+func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig refactor.Run, ref refactor.MethodRef) (refactor.Run, error) {
 	log := p.log.With(zap.String("run_id", revID), zap.String("revert_of", orig.ID), zap.String("request_id", requestID))
-	row := store.Run{
-		ID: revID, Kind: store.KindRevert, RevertOf: orig.ID, RequestID: requestID,
-		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide, Status: store.StatusRunning,
+	row := refactor.Run{
+		ID: revID, Kind: refactor.RunKindRevert, RevertOf: orig.ID, RequestID: requestID,
+		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide, Status: refactor.StatusRunning,
 	}
 	if err := p.audit.Create(ctx, row); err != nil {
-		return store.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert")
+		return refactor.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert")
 	}
 	// For the revert, "original" is what the image holds now (the released
 	// source) and "final" is what it will hold (the run's original).
 	if err := p.audit.BeginRelease(ctx, revID, orig.FinalSource, orig.OriginalProtocol, orig.OriginalSource); err != nil {
-		return store.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert before compiling; nothing was compiled")
+		return refactor.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert before compiling; nothing was compiled")
 	}
 	p.opts.Checkpoint("after_write_ahead")
 	err := p.compileAndCheck(ctx, log, ref, orig.OriginalSource, orig.OriginalProtocol)
 	row, getErr := p.audit.Get(ctx, revID)
 	if getErr != nil {
-		return store.Run{}, refactor.Wrap(refactor.Internal, getErr, "reading the revert row")
+		return refactor.Run{}, refactor.Wrap(refactor.Internal, getErr, "reading the revert row")
 	}
 	now := time.Now()
 	row.FinishedAt = &now
 	if err != nil {
-		row.Status, row.ErrorCode, row.ErrorMessage = store.StatusFailed, string(refactor.KindOf(err)), err.Error()
+		row.Status, row.ErrorCode, row.ErrorMessage = refactor.StatusFailed, string(refactor.KindOf(err)), err.Error()
 		p.finishRevertRow(ctx, row, log)
 		return row, err
 	}
-	row.Status, row.ReleasedAt = store.StatusReleased, &now
+	row.Status, row.ReleasedAt = refactor.StatusReleased, &now
 	p.finishRevertRow(ctx, row, log)
 	if err := p.audit.MarkReverted(ctx, orig.ID, now); err != nil {
 		log.Error("marking the reverted run failed", zap.Error(err))
@@ -90,7 +85,7 @@ func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig sto
 	return p.audit.Get(ctx, revID)
 }
 
-func (p *Pipeline) finishRevertRow(ctx context.Context, row store.Run, log *zap.Logger) {
+func (p *Pipeline) finishRevertRow(ctx context.Context, row refactor.Run, log *zap.Logger) {
 	if err := p.audit.Update(ctx, row); err != nil {
 		log.Error("updating the revert row failed; the next start reconciles it", zap.Error(err))
 	}

@@ -10,7 +10,6 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/agents"
 )
 
 // Slot is a reserved run: the gate is held until Run returns or Release.
@@ -190,7 +189,7 @@ func (r *run) write(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.res.RefactoredCode = agents.NormalizeCode(cand.Code, r.req.Ref.Class)
+	r.res.RefactoredCode = cand.Code // the roles answer it normalized
 	return nil
 }
 
@@ -215,7 +214,7 @@ func (r *run) validate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		r.res.RefactoredCode = agents.NormalizeCode(cand.Code, r.req.Ref.Class)
+		r.res.RefactoredCode = cand.Code // the roles answer it normalized
 	}
 	return refactor.Errorf(refactor.NotApproved, "not approved after %d validation rounds; nothing was released", max)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	refactor "pharo-refactor"
 	"syscall"
 	"testing"
 
@@ -56,7 +57,7 @@ func TestBeginReleaseSurvivesSIGKILL(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, "crashed", got[0].ID)
-	assert.Equal(t, store.StatusReleasing, got[0].Status)
+	assert.Equal(t, refactor.StatusReleasing, got[0].Status)
 	assert.Equal(t, "m ^1", got[0].OriginalSource)
 	assert.Equal(t, "accessing", got[0].OriginalProtocol)
 	assert.Equal(t, "m ^2", got[0].FinalSource)

@@ -3,7 +3,10 @@ package store
 import "errors"
 
 // Sentinels for errors.Is. Every error the store returns wraps one of these
-// or a driver/IO error; callers map them to their own error kinds.
+// or a driver/IO error. What a client can cause is classified here, where it
+// arises: an unknown id is refactor.NotFound, a query List cannot use is
+// refactor.InvalidRequest; everything else is the service's own fault
+// (refactor.Internal).
 var (
 	// ErrNotFound: no run has the given id.
 	ErrNotFound = errors.New("run not found")

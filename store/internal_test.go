@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"path/filepath"
+	refactor "pharo-refactor"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,7 +42,7 @@ func TestSchemaIsAppendOnly(t *testing.T) {
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "refactord.db"))
 	require.NoError(t, err)
 	defer func() { assert.NoError(t, s.Close()) }()
-	require.NoError(t, s.Create(ctx, Run{ID: "r", Kind: KindRefactor, ClassName: "C", Selector: "s", Status: StatusRunning}))
+	require.NoError(t, s.Create(ctx, refactor.Run{ID: "r", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
 	tests := []struct {
 		name, sql, want string
 	}{

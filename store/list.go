@@ -4,51 +4,32 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	refactor "pharo-refactor"
 	"strings"
 )
-
-// Page sizes of List.
-const (
-	DefaultLimit = 20
-	MaxLimit     = 100
-)
-
-// ListQuery selects a page of runs, newest first. Zero values mean "no filter".
-type ListQuery struct {
-	ClassName string // exact class name
-	Status    Status // the API's "outcome" filter
-	Limit     int    // 0 → DefaultLimit; above MaxLimit → MaxLimit
-	Cursor    string // Page.NextCursor of the previous page; "" for the first
-}
-
-// Page is one page of List. NextCursor is "" on the last page.
-type Page struct {
-	Runs       []Run  `json:"runs"`
-	NextCursor string `json:"next_cursor"`
-}
 
 // List returns runs newest first (created_at, then id, descending) with
 // keyset pagination: the cursor names the last row returned, so rows created
 // while a client pages through are neither repeated nor skipped. Returns
 // ErrBadCursor for a cursor List did not produce, ErrInvalid for an unknown
 // status or a negative limit.
-func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
+func (s *Store) List(ctx context.Context, q refactor.ListQuery) (refactor.Page, error) {
 	limit, err := pageSize(q)
 	if err != nil {
-		return Page{}, fmt.Errorf("store: list runs: %w", err)
+		return refactor.Page{}, refactor.Wrap(refactor.InvalidRequest, err, "the query is out of range")
 	}
 	sqlText, args, err := listSQL(q, limit)
 	if err != nil {
-		return Page{}, fmt.Errorf("store: list runs: %w", err)
+		return refactor.Page{}, refactor.Wrap(refactor.InvalidRequest, err, "the cursor is not one this service gave out")
 	}
 	runs, err := s.query(ctx, sqlText, args...)
 	if err != nil {
-		return Page{}, fmt.Errorf("store: list runs: %w", err)
+		return refactor.Page{}, fmt.Errorf("store: list runs: %w", err)
 	}
 	return page(runs, limit), nil
 }
 
-func pageSize(q ListQuery) (int, error) {
+func pageSize(q refactor.ListQuery) (int, error) {
 	if q.Status != "" && !q.Status.Valid() {
 		return 0, fmt.Errorf("%w: status %q", ErrInvalid, q.Status)
 	}
@@ -56,16 +37,16 @@ func pageSize(q ListQuery) (int, error) {
 	case q.Limit < 0:
 		return 0, fmt.Errorf("%w: limit %d", ErrInvalid, q.Limit)
 	case q.Limit == 0:
-		return DefaultLimit, nil
-	case q.Limit > MaxLimit:
-		return MaxLimit, nil
+		return refactor.DefaultLimit, nil
+	case q.Limit > refactor.MaxLimit:
+		return refactor.MaxLimit, nil
 	}
 	return q.Limit, nil
 }
 
 // listSQL asks for one row more than the page: its presence says whether
 // there is a next page without a COUNT.
-func listSQL(q ListQuery, limit int) (string, []any, error) {
+func listSQL(q refactor.ListQuery, limit int) (string, []any, error) {
 	var where []string
 	var args []any
 	if q.ClassName != "" {
@@ -90,19 +71,19 @@ func listSQL(q ListQuery, limit int) (string, []any, error) {
 	return text, append(args, limit+1), nil
 }
 
-func page(runs []Run, limit int) Page {
+func page(runs []refactor.Run, limit int) refactor.Page {
 	if len(runs) <= limit {
-		return Page{Runs: nonNil(runs)}
+		return refactor.Page{Runs: nonNil(runs)}
 	}
 	runs = runs[:limit]
 	last := runs[limit-1]
-	return Page{Runs: runs, NextCursor: encodeCursor(formatTime(last.CreatedAt), last.ID)}
+	return refactor.Page{Runs: runs, NextCursor: encodeCursor(formatTime(last.CreatedAt), last.ID)}
 }
 
 // nonNil makes an empty page encode as [] rather than null.
-func nonNil(runs []Run) []Run {
+func nonNil(runs []refactor.Run) []refactor.Run {
 	if runs == nil {
-		return []Run{}
+		return []refactor.Run{}
 	}
 	return runs
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	refactor "pharo-refactor"
 	"sync"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func seed(t *testing.T, s *store.Store, n int) []string {
 		r := newRun(fmt.Sprintf("run-%03d", i))
 		r.CreatedAt = listBase.Add(time.Duration(i/2) * time.Second)
 		r.ClassName = map[bool]string{true: "Foo", false: "Bar"}[i%2 == 0]
-		r.Status = map[bool]store.Status{true: store.StatusFailed, false: store.StatusProposed}[i%3 == 0]
+		r.Status = map[bool]refactor.Status{true: refactor.StatusFailed, false: refactor.StatusProposed}[i%3 == 0]
 		create(t, s, r)
 		newest[n-1-i] = r.ID
 	}
@@ -47,16 +48,16 @@ func TestListNewestFirstWithFilters(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		q    store.ListQuery
+		q    refactor.ListQuery
 		want []string
 	}{
-		{"all", store.ListQuery{}, all},
-		{"class", store.ListQuery{ClassName: "Foo"}, keep(func(i int) bool { return i%2 == 0 })},
-		{"status", store.ListQuery{Status: store.StatusFailed}, keep(func(i int) bool { return i%3 == 0 })},
-		{"class and status", store.ListQuery{ClassName: "Bar", Status: store.StatusFailed},
+		{"all", refactor.ListQuery{}, all},
+		{"class", refactor.ListQuery{ClassName: "Foo"}, keep(func(i int) bool { return i%2 == 0 })},
+		{"status", refactor.ListQuery{Status: refactor.StatusFailed}, keep(func(i int) bool { return i%3 == 0 })},
+		{"class and status", refactor.ListQuery{ClassName: "Bar", Status: refactor.StatusFailed},
 			keep(func(i int) bool { return i%2 == 1 && i%3 == 0 })},
-		{"no match", store.ListQuery{ClassName: "Baz"}, []string{}},
-		{"limit", store.ListQuery{Limit: 3}, all[:3]},
+		{"no match", refactor.ListQuery{ClassName: "Baz"}, []string{}},
+		{"limit", refactor.ListQuery{Limit: 3}, all[:3]},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,21 +70,21 @@ func TestListNewestFirstWithFilters(t *testing.T) {
 
 func TestListLimits(t *testing.T) {
 	s, _ := openStore(t)
-	seed(t, s, store.MaxLimit+5)
+	seed(t, s, refactor.MaxLimit+5)
 	tests := []struct {
 		limit, want int
-	}{{0, store.DefaultLimit}, {7, 7}, {store.MaxLimit + 1, store.MaxLimit}}
+	}{{0, refactor.DefaultLimit}, {7, 7}, {refactor.MaxLimit + 1, refactor.MaxLimit}}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.limit), func(t *testing.T) {
-			p, err := s.List(context.Background(), store.ListQuery{Limit: tt.limit})
+			p, err := s.List(context.Background(), refactor.ListQuery{Limit: tt.limit})
 			require.NoError(t, err)
 			assert.Len(t, p.Runs, tt.want)
 			assert.NotEmpty(t, p.NextCursor)
 		})
 	}
-	_, err := s.List(context.Background(), store.ListQuery{Limit: -1})
+	_, err := s.List(context.Background(), refactor.ListQuery{Limit: -1})
 	assert.ErrorIs(t, err, store.ErrInvalid)
-	_, err = s.List(context.Background(), store.ListQuery{Status: "done"})
+	_, err = s.List(context.Background(), refactor.ListQuery{Status: "done"})
 	assert.ErrorIs(t, err, store.ErrInvalid)
 }
 
@@ -91,7 +92,7 @@ func TestListLimits(t *testing.T) {
 // arriving: the walk yields exactly the rows that existed at the start, in
 // order, each once.
 func TestListPagesAreStableUnderInserts(t *testing.T) {
-	for _, q := range []store.ListQuery{{Limit: 4}, {Limit: 5, ClassName: "Foo"}} {
+	for _, q := range []refactor.ListQuery{{Limit: 4}, {Limit: 5, ClassName: "Foo"}} {
 		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
 			s, _ := openStore(t)
 			all := seed(t, s, 23)
@@ -118,7 +119,7 @@ func TestListPagesAreStableUnderInserts(t *testing.T) {
 }
 
 // walk follows NextCursor to the end, calling between after each page.
-func walk(t *testing.T, s *store.Store, q store.ListQuery, between func(page int)) []string {
+func walk(t *testing.T, s *store.Store, q refactor.ListQuery, between func(page int)) []string {
 	t.Helper()
 	var got []string
 	for page := 0; ; page++ {
@@ -146,7 +147,7 @@ func TestListBadCursor(t *testing.T) {
 		enc("2025-01-01T00:00:00Z|run-1"), // not the canonical form
 	} {
 		t.Run(c, func(t *testing.T) {
-			_, err := s.List(context.Background(), store.ListQuery{Cursor: c})
+			_, err := s.List(context.Background(), refactor.ListQuery{Cursor: c})
 			assert.ErrorIs(t, err, store.ErrBadCursor)
 		})
 	}
@@ -168,7 +169,7 @@ func TestConcurrentReadersDuringWrites(t *testing.T) {
 					return
 				default:
 				}
-				p, err := s.List(ctx, store.ListQuery{Limit: 10})
+				p, err := s.List(ctx, refactor.ListQuery{Limit: 10})
 				if !assert.NoError(t, err) {
 					return
 				}
@@ -185,13 +186,13 @@ func TestConcurrentReadersDuringWrites(t *testing.T) {
 	for i := range writes {
 		r := newRun(fmt.Sprintf("w-%03d", i))
 		require.NoError(t, s.Create(ctx, r))
-		r.Status, r.Iterations = store.StatusProposed, 1
+		r.Status, r.Iterations = refactor.StatusProposed, 1
 		require.NoError(t, s.Update(ctx, r))
 	}
 	close(done)
 	wg.Wait()
 
-	p, err := s.List(ctx, store.ListQuery{Limit: store.MaxLimit})
+	p, err := s.List(ctx, refactor.ListQuery{Limit: refactor.MaxLimit})
 	require.NoError(t, err)
 	assert.Len(t, p.Runs, writes)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	refactor "pharo-refactor"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,10 +23,10 @@ func TestMigrationV2KeepsRowsAndRules(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, apply(ctx, w, migrations()[0]))
 	v1 := &Store{w: w, r: w}
-	require.NoError(t, v1.Create(ctx, Run{ID: "rel", Kind: KindRefactor, ClassName: "C", Selector: "s", Status: StatusRunning}))
+	require.NoError(t, v1.Create(ctx, refactor.Run{ID: "rel", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
 	require.NoError(t, v1.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
-	require.NoError(t, v1.Reconcile(ctx, "rel", StatusReleased, "kept"))
-	require.NoError(t, v1.Create(ctx, Run{ID: "rev", Kind: KindRevert, RevertOf: "rel", ClassName: "C", Selector: "s", Status: StatusRunning}))
+	require.NoError(t, v1.Reconcile(ctx, "rel", refactor.StatusReleased, "kept"))
+	require.NoError(t, v1.Create(ctx, refactor.Run{ID: "rev", Kind: refactor.RunKindRevert, RevertOf: "rel", ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
 	_, err = w.ExecContext(ctx, "UPDATE runs SET status = 'restore_failed' WHERE id = 'rel'")
 	require.ErrorContains(t, err, "CHECK constraint failed", "version 1 does not know restore_failed")
 	require.NoError(t, w.Close())
@@ -39,7 +40,7 @@ func TestMigrationV2KeepsRowsAndRules(t *testing.T) {
 
 	rel, err := s.Get(ctx, "rel")
 	require.NoError(t, err)
-	assert.Equal(t, StatusReleased, rel.Status)
+	assert.Equal(t, refactor.StatusReleased, rel.Status)
 	assert.Equal(t, "s ^1", rel.OriginalSource)
 	assert.Contains(t, rel.Notes, "kept")
 	rev, err := s.Get(ctx, "rev")
@@ -73,12 +74,12 @@ func TestUnsettledAndReconcile(t *testing.T) {
 	require.NoError(t, err)
 	defer func() { assert.NoError(t, s.Close()) }()
 	for _, id := range []string{"run", "rel", "rf", "done"} {
-		require.NoError(t, s.Create(ctx, Run{ID: id, Kind: KindRefactor, ClassName: "C", Selector: "s", Status: StatusRunning}))
+		require.NoError(t, s.Create(ctx, refactor.Run{ID: id, Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
 	}
 	require.NoError(t, s.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
 	require.NoError(t, s.BeginRelease(ctx, "rf", "s ^1", "p", "s ^2"))
-	require.NoError(t, s.Update(ctx, Run{ID: "rf", ClassName: "C", Selector: "s", Status: StatusRestoreFailed, RestoreFailed: true}))
-	require.NoError(t, s.Update(ctx, Run{ID: "done", ClassName: "C", Selector: "s", Status: StatusFailed}))
+	require.NoError(t, s.Update(ctx, refactor.Run{ID: "rf", ClassName: "C", Selector: "s", Status: refactor.StatusRestoreFailed, RestoreFailed: true}))
+	require.NoError(t, s.Update(ctx, refactor.Run{ID: "done", ClassName: "C", Selector: "s", Status: refactor.StatusFailed}))
 
 	rows, err := s.Unsettled(ctx)
 	require.NoError(t, err)
@@ -89,16 +90,16 @@ func TestUnsettledAndReconcile(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"run", "rel", "rf"}, got)
 
-	require.NoError(t, s.Reconcile(ctx, "run", StatusNotReleased, "interrupted"))
-	require.NoError(t, s.Reconcile(ctx, "rel", StatusReleased, "final found"))
-	require.NoError(t, s.Reconcile(ctx, "rf", StatusRolledBack, "restored"))
-	assert.ErrorIs(t, s.Reconcile(ctx, "done", StatusNotReleased, ""), ErrWrongStatus)
+	require.NoError(t, s.Reconcile(ctx, "run", refactor.StatusNotReleased, "interrupted"))
+	require.NoError(t, s.Reconcile(ctx, "rel", refactor.StatusReleased, "final found"))
+	require.NoError(t, s.Reconcile(ctx, "rf", refactor.StatusRolledBack, "restored"))
+	assert.ErrorIs(t, s.Reconcile(ctx, "done", refactor.StatusNotReleased, ""), ErrWrongStatus)
 	rows, err = s.Unsettled(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, rows)
 	rf, err := s.Get(ctx, "rf")
 	require.NoError(t, err)
-	assert.Equal(t, StatusRolledBack, rf.Status)
+	assert.Equal(t, refactor.StatusRolledBack, rf.Status)
 	assert.Equal(t, "s ^2", rf.FinalSource, "both sources stay")
 	assert.Nil(t, rf.ReleasedAt)
 }

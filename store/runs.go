@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	refactor "pharo-refactor"
 	"time"
 )
 
@@ -20,7 +21,7 @@ const runColumns = `id, kind, revert_of, request_id, class_name, selector,
 // Create inserts a new run. CreatedAt defaults to now; UpdatedAt is set to
 // CreatedAt. A revert run's RevertOf must name an existing run. Returns
 // ErrDuplicate when the id exists, ErrInvalid or ErrTooLarge for bad fields.
-func (s *Store) Create(ctx context.Context, r Run) error {
+func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 	if err := errors.Join(checkIdentity(r), checkRun(r)); err != nil {
 		return fmt.Errorf("store: create run %q: %w", r.ID, err)
 	}
@@ -48,7 +49,7 @@ func (s *Store) Create(ctx context.Context, r Run) error {
 	return nil
 }
 
-func insertArgs(r Run) []any {
+func insertArgs(r refactor.Run) []any {
 	return []any{r.ID, string(r.Kind), nullableText(r.RevertOf), r.RequestID, r.ClassName, r.Selector,
 		r.IsClassMethod, r.DryRun, r.RunTests, string(r.Status), r.ErrorCode, r.ErrorMessage, r.Notes,
 		r.OriginalSource, r.OriginalProtocol, r.FinalSource, nullableDoc(r.Review), nullableDoc(r.Verdict),
@@ -91,7 +92,7 @@ const updateRun = `UPDATE runs SET
 // keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
 // for a reverted run (reverted is final), ErrInvalid when r.Status is
 // reverted (only MarkReverted reverts).
-func (s *Store) Update(ctx context.Context, r Run) error {
+func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 	if err := checkUpdate(r); err != nil {
 		return fmt.Errorf("store: update run %q: %w", r.ID, err)
 	}
@@ -111,11 +112,11 @@ func (s *Store) Update(ctx context.Context, r Run) error {
 	return nil
 }
 
-func checkUpdate(r Run) error {
+func checkUpdate(r refactor.Run) error {
 	if r.ID == "" {
 		return fmt.Errorf("%w: empty id", ErrInvalid)
 	}
-	if r.Status == StatusReverted {
+	if r.Status == refactor.StatusReverted {
 		return fmt.Errorf("%w: status %q is set only by MarkReverted", ErrInvalid, r.Status)
 	}
 	return checkRun(r)
@@ -188,7 +189,7 @@ const reconcileRun = `UPDATE runs SET status = ?1,
 // conflict (neither source). note is appended, timestamped, to the run's
 // notes for the operator. Returns ErrNotFound, ErrWrongStatus when the run
 // is settled already, ErrInvalid for another status.
-func (s *Store) Reconcile(ctx context.Context, id string, status Status, note string) error {
+func (s *Store) Reconcile(ctx context.Context, id string, status refactor.Status, note string) error {
 	if err := checkReconcile(status, note); err != nil {
 		return fmt.Errorf("store: reconcile run %q: %w", id, err)
 	}
@@ -207,9 +208,9 @@ func (s *Store) Reconcile(ctx context.Context, id string, status Status, note st
 	return nil
 }
 
-func checkReconcile(status Status, note string) error {
+func checkReconcile(status refactor.Status, note string) error {
 	switch status {
-	case StatusReleased, StatusNotReleased, StatusConflict, StatusRolledBack:
+	case refactor.StatusReleased, refactor.StatusNotReleased, refactor.StatusConflict, refactor.StatusRolledBack:
 	default:
 		return fmt.Errorf("%w: reconcile to %q (want released, not_released, rolled_back or conflict)", ErrInvalid, status)
 	}
@@ -233,8 +234,8 @@ func explainMiss(ctx context.Context, tx *sql.Tx, id string, res sql.Result, err
 	return fmt.Errorf("%w: status is %s", wrong, status)
 }
 
-func statusOf(ctx context.Context, tx *sql.Tx, id string) (Status, error) {
-	var st Status
+func statusOf(ctx context.Context, tx *sql.Tx, id string) (refactor.Status, error) {
+	var st refactor.Status
 	err := tx.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&st)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
@@ -243,20 +244,20 @@ func statusOf(ctx context.Context, tx *sql.Tx, id string) (Status, error) {
 }
 
 // Get returns the run id, or ErrNotFound.
-func (s *Store) Get(ctx context.Context, id string) (Run, error) {
+func (s *Store) Get(ctx context.Context, id string) (refactor.Run, error) {
 	r, err := scanRun(s.r.QueryRowContext(ctx, "SELECT "+runColumns+" FROM runs WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Run{}, fmt.Errorf("store: get run %q: %w", id, ErrNotFound)
+		return refactor.Run{}, refactor.Wrap(refactor.NotFound, ErrNotFound, "no refactoring with id %q", id)
 	}
 	if err != nil {
-		return Run{}, fmt.Errorf("store: get run %q: %w", id, err)
+		return refactor.Run{}, fmt.Errorf("store: get run %q: %w", id, err)
 	}
 	return r, nil
 }
 
 // Releasing returns the runs left in releasing, oldest first: on start-up
 // these are the releases a crash interrupted, to be settled with Reconcile.
-func (s *Store) Releasing(ctx context.Context) ([]Run, error) {
+func (s *Store) Releasing(ctx context.Context) ([]refactor.Run, error) {
 	runs, err := s.query(ctx, "SELECT "+runColumns+
 		" FROM runs WHERE status = 'releasing' ORDER BY created_at, id")
 	if err != nil {
@@ -267,7 +268,7 @@ func (s *Store) Releasing(ctx context.Context) ([]Run, error) {
 
 // Unsettled returns the runs start-up reconciliation must settle (running,
 // releasing, restore_failed), oldest first.
-func (s *Store) Unsettled(ctx context.Context) ([]Run, error) {
+func (s *Store) Unsettled(ctx context.Context) ([]refactor.Run, error) {
 	runs, err := s.query(ctx, "SELECT "+runColumns+
 		" FROM runs WHERE status IN ('running', 'releasing', 'restore_failed') ORDER BY created_at, id")
 	if err != nil {
@@ -277,13 +278,13 @@ func (s *Store) Unsettled(ctx context.Context) ([]Run, error) {
 }
 
 // query runs a SELECT of runColumns on the read pool.
-func (s *Store) query(ctx context.Context, q string, args ...any) ([]Run, error) {
+func (s *Store) query(ctx context.Context, q string, args ...any) ([]refactor.Run, error) {
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close() //nolint:errcheck // rows.Err below reports what matters
-	var runs []Run
+	var runs []refactor.Run
 	for rows.Next() {
 		r, err := scanRun(rows)
 		if err != nil {
@@ -304,8 +305,8 @@ type rowText struct {
 	finished, released, reverted            sql.NullString
 }
 
-func scanRun(sc scanner) (Run, error) {
-	var r Run
+func scanRun(sc scanner) (refactor.Run, error) {
+	var r refactor.Run
 	var t rowText
 	err := sc.Scan(&r.ID, &r.Kind, &t.revertOf, &r.RequestID, &r.ClassName, &r.Selector,
 		&r.IsClassMethod, &r.DryRun, &r.RunTests, &r.Status, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
@@ -313,22 +314,22 @@ func scanRun(sc scanner) (Run, error) {
 		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
 		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted)
 	if err != nil {
-		return Run{}, err
+		return refactor.Run{}, err
 	}
 	return t.into(r)
 }
 
-func (t rowText) into(r Run) (Run, error) {
+func (t rowText) into(r refactor.Run) (refactor.Run, error) {
 	r.RevertOf = t.revertOf.String
 	r.Review, r.Verdict = rawDoc(t.review), rawDoc(t.verdict)
 	r.Models, r.Stages = rawDoc(t.models), rawDoc(t.stages)
 	r.TestsBefore, r.TestsAfter = rawDoc(t.tb), rawDoc(t.ta)
 	var err error
 	if r.CreatedAt, err = parseTime(t.created); err != nil {
-		return Run{}, fmt.Errorf("run %q: created_at: %w", r.ID, err)
+		return refactor.Run{}, fmt.Errorf("run %q: created_at: %w", r.ID, err)
 	}
 	if r.UpdatedAt, err = parseTime(t.updated); err != nil {
-		return Run{}, fmt.Errorf("run %q: updated_at: %w", r.ID, err)
+		return refactor.Run{}, fmt.Errorf("run %q: updated_at: %w", r.ID, err)
 	}
 	for _, f := range []struct {
 		name string
@@ -337,7 +338,7 @@ func (t rowText) into(r Run) (Run, error) {
 	}{{"finished_at", t.finished, &r.FinishedAt}, {"released_at", t.released, &r.ReleasedAt},
 		{"reverted_at", t.reverted, &r.RevertedAt}} {
 		if *f.out, err = nullTime(f.in); err != nil {
-			return Run{}, fmt.Errorf("run %q: %s: %w", r.ID, f.name, err)
+			return refactor.Run{}, fmt.Errorf("run %q: %s: %w", r.ID, f.name, err)
 		}
 	}
 	return r, nil

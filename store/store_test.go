@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	refactor "pharo-refactor"
 	"strings"
 	"testing"
 	"time"
@@ -26,14 +27,14 @@ func openStore(t *testing.T) (*store.Store, string) {
 }
 
 // newRun is a minimal valid refactoring run.
-func newRun(id string) store.Run {
-	return store.Run{
-		ID: id, Kind: store.KindRefactor, ClassName: "OrderedCollection",
-		Selector: "addAll:", Status: store.StatusRunning,
+func newRun(id string) refactor.Run {
+	return refactor.Run{
+		ID: id, Kind: refactor.RunKindRefactor, ClassName: "OrderedCollection",
+		Selector: "addAll:", Status: refactor.StatusRunning,
 	}
 }
 
-func create(t *testing.T, s *store.Store, r store.Run) {
+func create(t *testing.T, s *store.Store, r refactor.Run) {
 	t.Helper()
 	require.NoError(t, s.Create(context.Background(), r))
 }
@@ -47,7 +48,7 @@ func released(t *testing.T, s *store.Store, id string) {
 	r, err := s.Get(ctx, id)
 	require.NoError(t, err)
 	now := time.Now()
-	r.Status, r.ReleasedAt, r.FinishedAt = store.StatusReleased, &now, &now
+	r.Status, r.ReleasedAt, r.FinishedAt = refactor.StatusReleased, &now, &now
 	require.NoError(t, s.Update(ctx, r))
 }
 
@@ -123,14 +124,14 @@ func TestOpenOddPath(t *testing.T) {
 
 // fullRun sets every field, with times in a non-UTC zone and below
 // millisecond precision, to check normalisation.
-func fullRun(id string) store.Run {
+func fullRun(id string) refactor.Run {
 	zone := time.FixedZone("CET", 3600)
 	t0 := time.Date(2025, 3, 4, 5, 6, 7, 123456789, zone)
 	fin, rel, rev := t0.Add(time.Minute), t0.Add(2*time.Minute), t0.Add(3*time.Minute)
-	return store.Run{
-		ID: id, Kind: store.KindRefactor, RequestID: "req-1", ClassName: "Foo",
+	return refactor.Run{
+		ID: id, Kind: refactor.RunKindRefactor, RequestID: "req-1", ClassName: "Foo",
 		Selector: "bar:baz:", IsClassMethod: true, DryRun: true, RunTests: true,
-		Status: store.StatusProposed, ErrorCode: "not_approved", ErrorMessage: "loop exhausted",
+		Status: refactor.StatusProposed, ErrorCode: "not_approved", ErrorMessage: "loop exhausted",
 		OriginalSource: "bar: a baz: b\n\t^a + b", OriginalProtocol: "arithmetic",
 		FinalSource: "bar: a baz: b\n\t^ a + b", Review: json.RawMessage(`{"severity":"LOW","issues":[]}`),
 		Verdict: json.RawMessage(`{"verdict":"APPROVED"}`), Iterations: 2, ModelCalls: 5,
@@ -179,26 +180,26 @@ func TestCreateDefaultsAndNulls(t *testing.T) {
 func TestCreateRejects(t *testing.T) {
 	s, _ := openStore(t)
 	create(t, s, newRun("taken"))
-	revert := func(of string) store.Run {
+	revert := func(of string) refactor.Run {
 		r := newRun("rv-" + of)
-		r.Kind, r.RevertOf = store.KindRevert, of
+		r.Kind, r.RevertOf = refactor.RunKindRevert, of
 		return r
 	}
 	tests := []struct {
 		name string
-		mod  func(*store.Run)
-		run  store.Run
+		mod  func(*refactor.Run)
+		run  refactor.Run
 		want error
 	}{
 		{"duplicate id", nil, newRun("taken"), store.ErrDuplicate},
 		{"empty id", nil, newRun(""), store.ErrInvalid},
-		{"unknown kind", func(r *store.Run) { r.Kind = "rename" }, newRun("k"), store.ErrInvalid},
-		{"unknown status", func(r *store.Run) { r.Status = "done" }, newRun("s"), store.ErrInvalid},
-		{"empty class", func(r *store.Run) { r.ClassName = "" }, newRun("c"), store.ErrInvalid},
-		{"negative tokens", func(r *store.Run) { r.InputTokens = -1 }, newRun("n"), store.ErrInvalid},
-		{"bad json", func(r *store.Run) { r.Verdict = json.RawMessage(`{"verdict":`) }, newRun("j"), store.ErrInvalid},
-		{"revert_of on a refactor", func(r *store.Run) { r.RevertOf = "taken" }, newRun("ro"), store.ErrInvalid},
-		{"revert without revert_of", func(r *store.Run) { r.Kind = store.KindRevert }, newRun("rk"), store.ErrInvalid},
+		{"unknown kind", func(r *refactor.Run) { r.Kind = "rename" }, newRun("k"), store.ErrInvalid},
+		{"unknown status", func(r *refactor.Run) { r.Status = "done" }, newRun("s"), store.ErrInvalid},
+		{"empty class", func(r *refactor.Run) { r.ClassName = "" }, newRun("c"), store.ErrInvalid},
+		{"negative tokens", func(r *refactor.Run) { r.InputTokens = -1 }, newRun("n"), store.ErrInvalid},
+		{"bad json", func(r *refactor.Run) { r.Verdict = json.RawMessage(`{"verdict":`) }, newRun("j"), store.ErrInvalid},
+		{"revert_of on a refactor", func(r *refactor.Run) { r.RevertOf = "taken" }, newRun("ro"), store.ErrInvalid},
+		{"revert without revert_of", func(r *refactor.Run) { r.Kind = refactor.RunKindRevert }, newRun("rk"), store.ErrInvalid},
 		{"revert of unknown run", nil, revert("ghost"), store.ErrNotFound},
 	}
 	for _, tt := range tests {
@@ -216,7 +217,7 @@ func TestCreateRejects(t *testing.T) {
 		got, err := s.Get(context.Background(), "rv-taken")
 		require.NoError(t, err)
 		assert.Equal(t, "taken", got.RevertOf)
-		assert.Equal(t, store.KindRevert, got.Kind)
+		assert.Equal(t, refactor.RunKindRevert, got.Kind)
 	})
 }
 
@@ -229,16 +230,16 @@ func TestUpdateWritesMutableFieldsOnly(t *testing.T) {
 	create(t, s, orig)
 
 	upd := fullRun("u1")
-	upd.Status = store.StatusFailed
-	upd.Kind = store.KindRevert  // immutable: ignored
-	upd.CreatedAt = time.Now()   // immutable: ignored
-	upd.Notes = "not via Update" // owned by Reconcile
+	upd.Status = refactor.StatusFailed
+	upd.Kind = refactor.RunKindRevert // immutable: ignored
+	upd.CreatedAt = time.Now()        // immutable: ignored
+	upd.Notes = "not via Update"      // owned by Reconcile
 	require.NoError(t, s.Update(ctx, upd))
 
 	got, err := s.Get(ctx, "u1")
 	require.NoError(t, err)
 	want := upd
-	want.Kind, want.CreatedAt, want.Notes, want.RevertedAt = store.KindRefactor, created, "", nil
+	want.Kind, want.CreatedAt, want.Notes, want.RevertedAt = refactor.RunKindRefactor, created, "", nil
 	want.FinishedAt, want.ReleasedAt = msPtr(*upd.FinishedAt), msPtr(*upd.ReleasedAt)
 	want.UpdatedAt = got.UpdatedAt
 	assert.Equal(t, want, got)
@@ -252,12 +253,12 @@ func TestUpdateKeepsWriteAheadSources(t *testing.T) {
 	create(t, s, stale)
 	require.NoError(t, s.BeginRelease(ctx, "wa", "m ^1", "accessing", "m ^2"))
 
-	stale.Status = store.StatusReleased // a Run value from before BeginRelease
+	stale.Status = refactor.StatusReleased // a Run value from before BeginRelease
 	require.NoError(t, s.Update(ctx, stale))
 
 	got, err := s.Get(ctx, "wa")
 	require.NoError(t, err)
-	assert.Equal(t, store.StatusReleased, got.Status)
+	assert.Equal(t, refactor.StatusReleased, got.Status)
 	assert.Equal(t, "m ^1", got.OriginalSource)
 	assert.Equal(t, "accessing", got.OriginalProtocol)
 	assert.Equal(t, "m ^2", got.FinalSource)
@@ -269,13 +270,13 @@ func TestUpdateRejects(t *testing.T) {
 	require.NoError(t, s.MarkReverted(context.Background(), "rel", time.Time{}))
 	tests := []struct {
 		name string
-		run  store.Run
+		run  refactor.Run
 		want error
 	}{
 		{"absent", newRun("ghost"), store.ErrNotFound},
 		{"reverted row", newRun("rel"), store.ErrWrongStatus},
-		{"status reverted", func() store.Run { r := newRun("rel"); r.Status = store.StatusReverted; return r }(), store.ErrInvalid},
-		{"oversize", func() store.Run { r := newRun("rel"); r.FinalSource = big(store.MaxSourceBytes + 1); return r }(), store.ErrTooLarge},
+		{"status reverted", func() refactor.Run { r := newRun("rel"); r.Status = refactor.StatusReverted; return r }(), store.ErrInvalid},
+		{"oversize", func() refactor.Run { r := newRun("rel"); r.FinalSource = big(store.MaxSourceBytes + 1); return r }(), store.ErrTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -292,7 +293,7 @@ func TestNotFound(t *testing.T) {
 	assert.ErrorIs(t, s.Update(ctx, newRun("nope")), store.ErrNotFound)
 	assert.ErrorIs(t, s.BeginRelease(ctx, "nope", "a", "", "b"), store.ErrNotFound)
 	assert.ErrorIs(t, s.MarkReverted(ctx, "nope", time.Now()), store.ErrNotFound)
-	assert.ErrorIs(t, s.Reconcile(ctx, "nope", store.StatusConflict, ""), store.ErrNotFound)
+	assert.ErrorIs(t, s.Reconcile(ctx, "nope", refactor.StatusConflict, ""), store.ErrNotFound)
 }
 
 func TestBeginRelease(t *testing.T) {
@@ -303,7 +304,7 @@ func TestBeginRelease(t *testing.T) {
 
 	got, err := s.Get(ctx, "br")
 	require.NoError(t, err)
-	assert.Equal(t, store.StatusReleasing, got.Status)
+	assert.Equal(t, refactor.StatusReleasing, got.Status)
 	assert.Equal(t, "m ^1", got.OriginalSource)
 	assert.Equal(t, "accessing", got.OriginalProtocol)
 	assert.Equal(t, "m ^2", got.FinalSource)
@@ -327,7 +328,7 @@ func TestReleasingOldestFirst(t *testing.T) {
 			require.NoError(t, s.BeginRelease(ctx, id, "m ^1", "p", "m ^2"))
 		}
 	}
-	require.NoError(t, s.Reconcile(ctx, "a", store.StatusNotReleased, ""))
+	require.NoError(t, s.Reconcile(ctx, "a", refactor.StatusNotReleased, ""))
 
 	got, err := s.Releasing(ctx)
 	require.NoError(t, err)
@@ -337,12 +338,12 @@ func TestReleasingOldestFirst(t *testing.T) {
 
 func TestReconcile(t *testing.T) {
 	tests := []struct {
-		status   store.Status
+		status   refactor.Status
 		released bool
 	}{
-		{store.StatusReleased, true},
-		{store.StatusNotReleased, false},
-		{store.StatusConflict, false},
+		{refactor.StatusReleased, true},
+		{refactor.StatusNotReleased, false},
+		{refactor.StatusConflict, false},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.status), func(t *testing.T) {
@@ -367,7 +368,7 @@ func TestReconcile(t *testing.T) {
 	t.Run("bad target status", func(t *testing.T) {
 		s, _ := openStore(t)
 		create(t, s, newRun("r"))
-		assert.ErrorIs(t, s.Reconcile(context.Background(), "r", store.StatusFailed, ""), store.ErrInvalid)
+		assert.ErrorIs(t, s.Reconcile(context.Background(), "r", refactor.StatusFailed, ""), store.ErrInvalid)
 	})
 }
 
@@ -380,7 +381,7 @@ func TestMarkReverted(t *testing.T) {
 
 	got, err := s.Get(ctx, "rel")
 	require.NoError(t, err)
-	assert.Equal(t, store.StatusReverted, got.Status)
+	assert.Equal(t, refactor.StatusReverted, got.Status)
 	require.NotNil(t, got.RevertedAt)
 	assert.Equal(t, ms(at), *got.RevertedAt)
 
@@ -444,7 +445,7 @@ func TestOversizeRejected(t *testing.T) {
 			return s.BeginRelease(ctx, "ok", "m", "p", big(store.MaxSourceBytes+1))
 		}},
 		{"reconcile note", func() error {
-			return s.Reconcile(ctx, "ok", store.StatusConflict, big(store.MaxTextBytes+1))
+			return s.Reconcile(ctx, "ok", refactor.StatusConflict, big(store.MaxTextBytes+1))
 		}},
 	}
 	for _, tt := range tests {
@@ -477,7 +478,7 @@ func TestRunJSON(t *testing.T) {
 	assert.JSONEq(t, `{"verdict":"APPROVED"}`, string(m["verdict"]), "documents are embedded")
 	assert.Len(t, m, 32, "every field is present")
 
-	var back store.Run
+	var back refactor.Run
 	require.NoError(t, json.Unmarshal(b, &back))
 	want := r
 	want.FinishedAt, want.RevertedAt = msPtr(*r.FinishedAt), msPtr(*r.RevertedAt)
@@ -488,7 +489,7 @@ func TestRunJSON(t *testing.T) {
 	assert.Contains(t, string(empty), `"review":null`)
 }
 
-func ids(runs []store.Run) []string {
+func ids(runs []refactor.Run) []string {
 	out := make([]string, 0, len(runs))
 	for _, r := range runs {
 		out = append(out, r.ID)

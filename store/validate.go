@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	refactor "pharo-refactor"
 )
 
 // Size limits. They keep one row (and a List page of 100 rows) bounded even
@@ -22,14 +23,14 @@ const (
 )
 
 // checkIdentity validates what only Create writes.
-func checkIdentity(r Run) error {
+func checkIdentity(r refactor.Run) error {
 	switch {
 	case r.ID == "":
 		return fmt.Errorf("%w: empty id", ErrInvalid)
 	case !r.Kind.Valid():
-		return fmt.Errorf("%w: kind %q (want %q or %q)", ErrInvalid, r.Kind, KindRefactor, KindRevert)
-	case (r.Kind == KindRevert) != (r.RevertOf != ""):
-		return fmt.Errorf("%w: revert_of must be set exactly when kind is %q", ErrInvalid, KindRevert)
+		return fmt.Errorf("%w: kind %q (want %q or %q)", ErrInvalid, r.Kind, refactor.RunKindRefactor, refactor.RunKindRevert)
+	case (r.Kind == refactor.RunKindRevert) != (r.RevertOf != ""):
+		return fmt.Errorf("%w: revert_of must be set exactly when kind is %q", ErrInvalid, refactor.RunKindRevert)
 	case r.RevertOf == r.ID:
 		return fmt.Errorf("%w: run %q cannot revert itself", ErrInvalid, r.ID)
 	}
@@ -39,7 +40,7 @@ func checkIdentity(r Run) error {
 }
 
 // checkRun validates every field Create and Update write.
-func checkRun(r Run) error {
+func checkRun(r refactor.Run) error {
 	if err := checkFields(r); err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func checkRun(r Run) error {
 	return checkDocs(r)
 }
 
-func checkFields(r Run) error {
+func checkFields(r refactor.Run) error {
 	switch {
 	case r.ClassName == "":
 		return fmt.Errorf("%w: empty class_name", ErrInvalid)
@@ -75,7 +76,7 @@ func checkFields(r Run) error {
 
 // checkDocs checks each JSON document's size, then its syntax: a document
 // the API cannot embed in its response must not get into the trail.
-func checkDocs(r Run) error {
+func checkDocs(r refactor.Run) error {
 	for _, d := range docs(r) {
 		if len(d.value) > MaxJSONBytes {
 			return fmt.Errorf("%w: %s is %d bytes, limit %d", ErrTooLarge, d.name, len(d.value), MaxJSONBytes)
@@ -92,7 +93,7 @@ type doc struct {
 	value json.RawMessage
 }
 
-func docs(r Run) []doc {
+func docs(r refactor.Run) []doc {
 	return []doc{{"review", r.Review}, {"verdict", r.Verdict}, {"models", r.Models},
 		{"stages", r.Stages}, {"tests_before", r.TestsBefore}, {"tests_after", r.TestsAfter}}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	refactor "pharo-refactor"
 	"time"
 
 	"go.uber.org/zap"
@@ -14,14 +15,13 @@ import (
 	"pharo-refactor/agents/openai"
 	"pharo-refactor/agents/scripted"
 	"pharo-refactor/config"
-	"pharo-refactor/pipeline"
 )
 
 // newRoles builds the four roles on the configured provider; roles that
 // share a model ID share one client. It answers nil roles (no model) when
 // the defaulted demo model's file is missing: the service then starts, and
 // /ready and every run say that no model is configured.
-func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, log *zap.Logger) (pipeline.Agents, error) {
+func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, log *zap.Logger) (refactor.Agents, error) {
 	if cfg.ModelProviderDefaulted {
 		if _, err := os.Stat(cfg.ScriptedModelFile); errors.Is(err, os.ErrNotExist) {
 			log.Error("NO MODEL CONFIGURED: no key is set and the demo model file is missing; runs answer 503 model_not_configured. Set GEMINI_API_KEY, or MODEL_PROVIDER with its settings.",

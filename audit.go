@@ -1,10 +1,32 @@
-package store
+package refactor
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 )
+
+// Audit is the write-ahead trail of runs (package store). Every run is a
+// row, committed before anything happens to the image; a release commits
+// both sources before the compile (BeginRelease), so that a crash can be
+// reconciled and every change explained and reverted.
+type Audit interface {
+	Create(ctx context.Context, r Run) error
+	Update(ctx context.Context, r Run) error
+	BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error
+	Get(ctx context.Context, id string) (Run, error)
+	MarkReverted(ctx context.Context, id string, at time.Time) error
+	Unsettled(ctx context.Context) ([]Run, error)
+	Reconcile(ctx context.Context, id string, status Status, note string) error
+}
+
+// History is the audit trail as its readers see it. Get answers NotFound
+// for an unknown id; List answers InvalidRequest for a bad query.
+type History interface {
+	List(ctx context.Context, q ListQuery) (Page, error)
+	Get(ctx context.Context, id string) (Run, error)
+}
 
 // Status is where a run stands. The write-ahead protocol of a release is
 // running → releasing → released | rolled_back | restore_failed; a run that
@@ -86,16 +108,16 @@ type RunKind string
 
 // The run kinds.
 const (
-	// KindRefactor: a refactoring request (POST /api/v1/refactor).
-	KindRefactor RunKind = "refactor"
-	// KindRevert: the undoing of an earlier released run, named by RevertOf
+	// RunKindRefactor: a refactoring request (POST /api/v1/refactor).
+	RunKindRefactor RunKind = "refactor"
+	// RunKindRevert: the undoing of an earlier released run, named by RevertOf
 	// (POST /api/v1/refactorings/{id}/revert). Its OriginalSource is what the
 	// image held before the revert, its FinalSource what the revert restores.
-	KindRevert RunKind = "revert"
+	RunKindRevert RunKind = "revert"
 )
 
 // Valid reports whether k is a known kind.
-func (k RunKind) Valid() bool { return k == KindRefactor || k == KindRevert }
+func (k RunKind) Valid() bool { return k == RunKindRefactor || k == RunKindRevert }
 
 // Run is one row of the audit trail, returned as is by
 // GET /api/v1/refactorings/{id}.
@@ -142,18 +164,31 @@ type Run struct {
 	RevertedAt    *time.Time `json:"reverted_at"`
 }
 
-// timeLayout is fixed-width so that stored times sort as text.
-const timeLayout = "2006-01-02T15:04:05.000Z07:00"
+// Page sizes of List.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+)
 
-func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
-
-func parseTime(s string) (time.Time, error) {
-	t, err := time.Parse(timeLayout, s)
-	if err != nil {
-		return time.Time{}, err
-	}
-	return t.UTC(), nil
+// ListQuery selects a page of runs, newest first. Zero values mean "no filter".
+type ListQuery struct {
+	ClassName string // exact class name
+	Status    Status // the API's "outcome" filter
+	Limit     int    // 0 → DefaultLimit; above MaxLimit → MaxLimit
+	Cursor    string // Page.NextCursor of the previous page; "" for the first
 }
+
+// Page is one page of List. NextCursor is "" on the last page.
+type Page struct {
+	Runs       []Run  `json:"runs"`
+	NextCursor string `json:"next_cursor"`
+}
+
+// jsonTimeLayout is the wire form of a run's times: UTC, RFC 3339, exactly
+// three fractional digits.
+const jsonTimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+func formatTime(t time.Time) string { return t.UTC().Format(jsonTimeLayout) }
 
 // runAlias has Run's fields without its methods.
 type runAlias Run
