@@ -1,6 +1,9 @@
 package refactor
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Image is what a run needs from the Pharo image (package mcpclient reaches
 // it over MCP). Failures are classified: ClassNotFound, MethodNotFound,
@@ -44,4 +47,16 @@ type TestReport struct {
 	FailedTests      []string `json:"failed_tests"`  // `Class>>#selector`, as printed
 	ErroredTests     []string `json:"errored_tests"` // likewise
 	Summary          string   `json:"summary"`       // the first line, verbatim
+}
+
+// ImageHealth is a snapshot of the connection to the image, for /health
+// and /ready.
+type ImageHealth struct {
+	Up          bool      `json:"up"`
+	PID         int       `json:"pid,omitempty"`
+	Restarts    int       `json:"restarts"`
+	StartedAt   time.Time `json:"started_at,omitzero"`
+	LastSuccess time.Time `json:"last_success,omitzero"`
+	LastError   string    `json:"last_error,omitempty"`
+	LastErrorAt time.Time `json:"last_error_at,omitzero"`
 }

@@ -63,7 +63,7 @@ func (h *harness) nothingHappened(before []byte) {
 	page, err := h.audit.List(context.Background(), refactor.ListQuery{})
 	require.NoError(h.t, err)
 	assert.Empty(h.t, page.Runs, "no run was recorded")
-	assert.False(h.t, h.pipe.Gate().Busy())
+	assert.False(h.t, h.pipe.Busy())
 }
 
 func (h *harness) scriptApproval() {

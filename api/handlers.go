@@ -12,8 +12,6 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/mcpclient"
-	"pharo-refactor/pipeline"
 )
 
 // refactor runs one refactoring and answers its result.
@@ -26,7 +24,7 @@ func (s *Server) refactor(c echo.Context) error {
 	if err != nil {
 		return s.refusal(c, err)
 	}
-	run := pipeline.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.runTests(), RequestID: requestID(c)}
+	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.runTests(), RequestID: requestID(c)}
 	ctx, stop := s.runContext(c)
 	defer stop()
 	if wantsStream(c) {
@@ -71,7 +69,7 @@ func (s *Server) parseRefactor(c echo.Context) (RefactorRequest, error) {
 	return req, nil
 }
 
-func (s *Server) reserve() (*pipeline.Slot, error) {
+func (s *Server) reserve() (refactor.Reservation, error) {
 	if s.stopping.Load() {
 		return nil, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; retry on another instance or later")
 	}
@@ -84,7 +82,7 @@ func (s *Server) refusal(c echo.Context, err error) error {
 	p := newProblem(c, err)
 	if refactor.KindOf(err) == refactor.Busy {
 		s.metrics.busy.Inc()
-		p.RetryAfter = s.pipe.Gate().RetryAfter()
+		p.RetryAfter = s.pipe.RetryAfter()
 		p.Detail = "Agent is busy processing another request. Please try again later."
 	}
 	if refactor.KindOf(err) == refactor.ShuttingDown {
@@ -94,7 +92,7 @@ func (s *Server) refusal(c echo.Context, err error) error {
 }
 
 // runFailure answers a failed run with what the client needs to act.
-func (s *Server) runFailure(c echo.Context, res *pipeline.Result, err error) error {
+func (s *Server) runFailure(c echo.Context, res *refactor.Result, err error) error {
 	p := s.failureProblem(c, res, err)
 	if p == nil {
 		return nil // nobody is listening
@@ -104,7 +102,7 @@ func (s *Server) runFailure(c echo.Context, res *pipeline.Result, err error) err
 
 // failureProblem is the problem body of a failed run; nil when the client
 // went away.
-func (s *Server) failureProblem(c echo.Context, res *pipeline.Result, err error) *Problem {
+func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error) *Problem {
 	if errors.Is(err, context.Canceled) {
 		s.log.Info("client went away; run stopped", zap.String("request_id", requestID(c)))
 		return nil
@@ -173,14 +171,14 @@ type RefactorBody struct {
 	Review        refactor.Review      `json:"review"`
 	Validation    refactor.Verdict     `json:"validation"`
 	Iterations    int                  `json:"iterations"`
-	Rounds        []pipeline.Round     `json:"rounds"`
+	Rounds        []refactor.Round     `json:"rounds"`
 	Usage         UsageBody            `json:"usage"`
-	Stages        []pipeline.StageStat `json:"stages"`
+	Stages        []refactor.StageStat `json:"stages"`
 	DurationMS    int64                `json:"duration_ms"`
-	Tests         pipeline.Tests       `json:"tests"`
+	Tests         refactor.Tests       `json:"tests"`
 }
 
-func newRefactorBody(res *pipeline.Result) RefactorBody {
+func newRefactorBody(res *refactor.Result) RefactorBody {
 	b := RefactorBody{
 		Success: true, ClassName: res.Ref.Class, MethodName: res.Ref.Selector,
 		ID: res.ID, Outcome: string(res.Outcome), IsClassMethod: res.Ref.ClassSide, Protocol: res.Protocol,
@@ -212,8 +210,8 @@ func reviewText(r refactor.Review) string {
 	return sb.String()
 }
 
-func releaseText(res *pipeline.Result) string {
-	if res.Outcome == pipeline.OutcomeProposed {
+func releaseText(res *refactor.Result) string {
+	if res.Outcome == refactor.OutcomeProposed {
 		return "Dry run: approved, not compiled into the image."
 	}
 	return fmt.Sprintf("Released: %s compiled in protocol '%s'.", res.Ref, res.Protocol)
@@ -221,17 +219,17 @@ func releaseText(res *pipeline.Result) string {
 
 // HealthBody is /health: the original's fields plus busy and the MCP state.
 type HealthBody struct {
-	Status  string           `json:"status"`
-	Version string           `json:"version"`
-	AppName string           `json:"app_name"`
-	Busy    bool             `json:"busy"`
-	MCP     mcpclient.Health `json:"mcp"`
+	Status  string               `json:"status"`
+	Version string               `json:"version"`
+	AppName string               `json:"app_name"`
+	Busy    bool                 `json:"busy"`
+	MCP     refactor.ImageHealth `json:"mcp"`
 }
 
 func (s *Server) health(c echo.Context) error {
 	return c.JSON(http.StatusOK, HealthBody{
 		Status: "healthy", Version: s.opts.Version, AppName: s.opts.AppName,
-		Busy: s.pipe.Gate().Busy(), MCP: s.mcp.Health(),
+		Busy: s.pipe.Busy(), MCP: s.mcp.Health(),
 	})
 }
 

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -10,12 +9,6 @@ import (
 
 	refactor "pharo-refactor"
 )
-
-// History is the audit trail as the routes read it.
-type History interface {
-	List(ctx context.Context, q refactor.ListQuery) (refactor.Page, error)
-	Get(ctx context.Context, id string) (refactor.Run, error)
-}
 
 // listRefactorings answers GET /api/v1/refactorings: newest first, filtered
 // by class_name and outcome, paged by an opaque cursor.

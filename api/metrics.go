@@ -4,7 +4,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/pipeline"
 )
 
 // metrics are the operators' view of runs (GET /metrics).
@@ -20,7 +19,7 @@ type metrics struct {
 	stalledBodies  prometheus.Counter
 }
 
-func newMetrics(reg *prometheus.Registry, pipe *pipeline.Pipeline) *metrics {
+func newMetrics(reg *prometheus.Registry, pipe refactor.Runner) *metrics {
 	m := &metrics{
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "refactord_runs_total", Help: "Finished runs by outcome or error code.",
@@ -47,7 +46,7 @@ func newMetrics(reg *prometheus.Registry, pipe *pipeline.Pipeline) *metrics {
 	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "refactord_run_in_flight", Help: "1 while a run holds the slot.",
 	}, func() float64 {
-		if pipe.Gate().Busy() {
+		if pipe.Busy() {
 			return 1
 		}
 		return 0
@@ -56,7 +55,7 @@ func newMetrics(reg *prometheus.Registry, pipe *pipeline.Pipeline) *metrics {
 	return m
 }
 
-func (m *metrics) observe(res *pipeline.Result, err error) {
+func (m *metrics) observe(res *refactor.Result, err error) {
 	label := "error:" + string(refactor.KindOf(err))
 	if err == nil {
 		label = string(res.Outcome)

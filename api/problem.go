@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/pipeline"
 )
 
 // Problem is an RFC 9457 problem+json body. Extensions carry what a client
@@ -32,7 +31,7 @@ type Problem struct {
 	Feedback       string          `json:"feedback,omitempty"`
 	Iterations     int             `json:"iterations,omitempty"`
 	Usage          *UsageBody      `json:"usage,omitempty"`
-	Tests          *pipeline.Tests `json:"tests,omitempty"`
+	Tests          *refactor.Tests `json:"tests,omitempty"`
 	// RunStatus is the run's audit status: after a release began it says
 	// what the image holds (rolled_back: the original; restore_failed: maybe
 	// the candidate — both sources are in the body).

@@ -344,7 +344,7 @@ func TestRunDeadline(t *testing.T) {
 	assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "%v", out)
 	assert.Equal(t, "timeout", out["code"])
 	// The slot is free again.
-	assert.False(t, h.pipe.Gate().Busy())
+	assert.False(t, h.pipe.Busy())
 }
 
 func TestReadyAndOpenAPI(t *testing.T) {

@@ -13,14 +13,13 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk"
 )
 
 // RefactorRequest is the body of POST /api/v1/refactor, flat or wrapped in
 // {"refactor_request": …} as the original's clients send it.
 type RefactorRequest struct {
-	ClassName     string `json:"class_name" validate:"required,max=256,smalltalk_class"`
-	MethodName    string `json:"method_name" validate:"required,max=1024,smalltalk_selector"`
+	ClassName     string `json:"class_name" validate:"required,smalltalk_class"`
+	MethodName    string `json:"method_name" validate:"required,smalltalk_selector"`
 	IsClassMethod bool   `json:"is_class_method"`
 	DryRun        bool   `json:"dry_run"`
 	// RunTests gates the release on the method's tests (default true).
@@ -39,10 +38,10 @@ func newValidator() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
 	v.RegisterTagNameFunc(func(f reflect.StructField) string { return jsonName(f.Tag.Get("json")) })
 	_ = v.RegisterValidation("smalltalk_class", func(fl validator.FieldLevel) bool {
-		return smalltalk.IsClassName(fl.Field().String())
+		return refactor.IsClassName(fl.Field().String())
 	})
 	_ = v.RegisterValidation("smalltalk_selector", func(fl validator.FieldLevel) bool {
-		return smalltalk.IsSelector(fl.Field().String())
+		return refactor.IsSelector(fl.Field().String())
 	})
 	return v
 }
@@ -135,12 +134,10 @@ func fieldMessage(fe validator.FieldError) string {
 	switch fe.Tag() {
 	case "required":
 		return "is required"
-	case "max":
-		return "is longer than " + fe.Param() + " characters"
 	case "smalltalk_class":
-		return fmt.Sprintf("%q is not a Smalltalk class name (a capital letter, then letters, digits or _)", fe.Value())
+		return refactor.ValidateClassName(fmt.Sprint(fe.Value())).Error()
 	case "smalltalk_selector":
-		return fmt.Sprintf("%q is not a Smalltalk selector (unary foo, binary +, keyword at:put:)", fe.Value())
+		return refactor.ValidateSelector(fmt.Sprint(fe.Value())).Error()
 	default:
 		return "fails " + fe.Tag()
 	}

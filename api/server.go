@@ -23,13 +23,11 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
-	"pharo-refactor/mcpclient"
-	"pharo-refactor/pipeline"
 )
 
-// MCPHealth is the image connection as /health and /ready see it.
-type MCPHealth interface {
-	Health() mcpclient.Health
+// ImageStatus is the image connection as /health and /ready see it.
+type ImageStatus interface {
+	Health() refactor.ImageHealth
 	ClassExists(ctx context.Context, class string) (bool, error)
 }
 
@@ -72,9 +70,9 @@ type Options struct {
 // Server serves the API.
 type Server struct {
 	e        *echo.Echo
-	pipe     *pipeline.Pipeline
-	mcp      MCPHealth
-	history  History
+	pipe     refactor.Runner
+	mcp      ImageStatus
+	history  refactor.History
 	opts     Options
 	log      *zap.Logger
 	validate *validator.Validate
@@ -89,7 +87,7 @@ type Server struct {
 }
 
 // New builds the server and its routes.
-func New(opts Options, pipe *pipeline.Pipeline, mcp MCPHealth, history History, reg *prometheus.Registry, log *zap.Logger) *Server {
+func New(opts Options, pipe refactor.Runner, mcp ImageStatus, history refactor.History, reg *prometheus.Registry, log *zap.Logger) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 64 << 10
 	}

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	refactor "pharo-refactor"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
-
-	"pharo-refactor/pipeline"
 )
 
 // wantsStream reports whether the client asked for Server-Sent Events.
@@ -29,13 +28,13 @@ type AcceptedEvent struct {
 // run must finish (and release the gate) even when nobody reads.
 type eventQueue struct {
 	mu      sync.Mutex
-	pending []pipeline.Event
+	pending []refactor.Event
 	wake    chan struct{}
 }
 
 func newEventQueue() *eventQueue { return &eventQueue{wake: make(chan struct{}, 1)} }
 
-func (q *eventQueue) push(e pipeline.Event) {
+func (q *eventQueue) push(e refactor.Event) {
 	q.mu.Lock()
 	q.pending = append(q.pending, e)
 	q.mu.Unlock()
@@ -45,7 +44,7 @@ func (q *eventQueue) push(e pipeline.Event) {
 	}
 }
 
-func (q *eventQueue) drain() []pipeline.Event {
+func (q *eventQueue) drain() []refactor.Event {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	out := q.pending
@@ -84,21 +83,21 @@ func (w *sseWriter) comment(text string) error {
 // goes on its own goroutine with the run's context (the request's, see
 // runContext), so a client that drops the stream stops the run exactly as
 // on the JSON route.
-func (s *Server) stream(ctx context.Context, c echo.Context, slot *pipeline.Slot, req pipeline.Request) error {
+func (s *Server) stream(ctx context.Context, c echo.Context, slot refactor.Reservation, req refactor.Request) error {
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	c.Response().WriteHeader(http.StatusOK)
 	w := &sseWriter{c: c}
-	if err := w.event("accepted", AcceptedEvent{ID: slot.ID, RequestID: requestID(c)}); err != nil {
-		slot.Release()
+	if err := w.event("accepted", AcceptedEvent{ID: slot.ID(), RequestID: requestID(c)}); err != nil {
+		slot.Free()
 		return nil // the client is gone before the run began
 	}
 	queue := newEventQueue()
 	req.Observe = queue.push
 	type outcome struct {
-		res *pipeline.Result
+		res *refactor.Result
 		err error
 	}
 	done := make(chan outcome, 1)
@@ -142,7 +141,7 @@ func (s *Server) flushEvents(w *sseWriter, q *eventQueue, prior error) error {
 
 // finishStream ends the stream with `result` (the non-streamed 200 body) or
 // `error` (the problem body).
-func (s *Server) finishStream(c echo.Context, w *sseWriter, res *pipeline.Result, err error) error {
+func (s *Server) finishStream(c echo.Context, w *sseWriter, res *refactor.Result, err error) error {
 	if err == nil {
 		return ignoreGone(w.event("result", newRefactorBody(res)))
 	}

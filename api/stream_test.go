@@ -231,11 +231,11 @@ func TestDroppedClientFreesTheGate(t *testing.T) {
 				}
 			}()
 			<-inReview
-			require.True(t, h.pipe.Gate().Busy())
+			require.True(t, h.pipe.Busy())
 			cancel()
 			<-done
 			close(hold)
-			require.Eventually(t, func() bool { return !h.pipe.Gate().Busy() }, 10*time.Second, 10*time.Millisecond, "the gate is free again")
+			require.Eventually(t, func() bool { return !h.pipe.Busy() }, 10*time.Second, 10*time.Millisecond, "the gate is free again")
 			assert.Equal(t, before, h.classFile("Calculator"), "nothing was released")
 			assert.Zero(t, h.gem.count("validator"), "the run stopped")
 			resp, data := h.do(http.MethodGet, "/api/v1/refactorings?limit=1", "", nil)

@@ -74,17 +74,6 @@ func (c *Config) withDefaults() {
 	}
 }
 
-// Health is a snapshot of the connection for /health and /ready.
-type Health struct {
-	Up          bool      `json:"up"`
-	PID         int       `json:"pid,omitempty"`
-	Restarts    int       `json:"restarts"`
-	StartedAt   time.Time `json:"started_at,omitzero"`
-	LastSuccess time.Time `json:"last_success,omitzero"`
-	LastError   string    `json:"last_error,omitempty"`
-	LastErrorAt time.Time `json:"last_error_at,omitzero"`
-}
-
 // Client is the one connection to the image. It is safe for concurrent use;
 // it starts the subprocess on first use and restarts it after a crash.
 type Client struct {
@@ -99,7 +88,7 @@ type Client struct {
 	started  int // sessions started so far
 	failures int // consecutive failed starts or deaths without a success
 	failedAt time.Time
-	health   Health
+	health   refactor.ImageHealth
 	timer    *time.Timer // background restart
 }
 
@@ -120,7 +109,7 @@ func (c *Client) Start(ctx context.Context) error {
 }
 
 // Health returns the current snapshot without blocking on a start.
-func (c *Client) Health() Health {
+func (c *Client) Health() refactor.ImageHealth {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	h := c.health

@@ -73,9 +73,9 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 // rowStatus maps a run's end to the audit vocabulary: after a release
 // began it says what the image holds (released, rolled_back, or
 // restore_failed when that could not be confirmed).
-func rowStatus(res *Result, err error) refactor.Status {
+func rowStatus(res *refactor.Result, err error) refactor.Status {
 	switch {
-	case err == nil && res.Outcome == OutcomeProposed:
+	case err == nil && res.Outcome == refactor.OutcomeProposed:
 		return refactor.StatusProposed
 	case err == nil:
 		return refactor.StatusReleased

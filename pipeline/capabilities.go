@@ -16,8 +16,8 @@ const maxPackageLookups = 4
 // original does not (smalltalk/capability, deny by default): sensitive
 // selectors, thisContext, pragmas, and globals that are neither used by the
 // original, classes of the method's package, nor harmless value classes.
-func (r *run) capabilityProblems(ctx context.Context, m *smalltalk.Method) ([]CheckError, error) {
-	var out []CheckError
+func (r *run) capabilityProblems(ctx context.Context, m *smalltalk.Method) ([]refactor.CheckError, error) {
+	var out []refactor.CheckError
 	for _, ref := range capability.Check(m, r.scope.original) {
 		out = append(out, refusalError(ref))
 	}
@@ -41,8 +41,8 @@ func (r *run) capabilityProblems(ctx context.Context, m *smalltalk.Method) ([]Ch
 	return out, nil
 }
 
-func refusalError(ref capability.Refusal) CheckError {
-	return CheckError{Check: "capability", Message: ref.Message, Line: ref.Line, Col: ref.Col, Capability: ref.Family, Name: ref.Name}
+func refusalError(ref capability.Refusal) refactor.CheckError {
+	return refactor.CheckError{Check: "capability", Message: ref.Message, Line: ref.Line, Col: ref.Col, Capability: ref.Family, Name: ref.Name}
 }
 
 // loadPackageClasses asks the image (list_classes) for the classes of the

@@ -10,35 +10,16 @@ import (
 	"pharo-refactor/smalltalk/tonel"
 )
 
-// CheckError is one reason a candidate was refused before the validator saw it.
-type CheckError struct {
-	Check   string `json:"check"` // parse, selector, argument_assignment, unreachable, undeclared, capability, compile
-	Message string `json:"message"`
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"column,omitempty"`
-	// Capability and Name say what a capability check refused: the family
-	// (reflection, files, global, …) and the selector, pragma or global.
-	Capability string `json:"capability,omitempty"`
-	Name       string `json:"name,omitempty"`
-}
-
-func (c CheckError) String() string {
-	if c.Line > 0 {
-		return fmt.Sprintf("%s (line %d, column %d): %s", c.Check, c.Line, c.Col, c.Message)
-	}
-	return c.Check + ": " + c.Message
-}
-
 // check runs the local checks and, when they pass, the image's dry compile.
 // An error return means the checks themselves could not run.
-func (r *run) check(ctx context.Context, code string) ([]CheckError, error) {
+func (r *run) check(ctx context.Context, code string) ([]refactor.CheckError, error) {
 	m, err := smalltalk.ParseMethod(code)
 	if err != nil {
 		var se *smalltalk.SyntaxError
 		if errors.As(err, &se) {
-			return []CheckError{{Check: "parse", Message: se.Message, Line: se.Line, Col: se.Col}}, nil
+			return []refactor.CheckError{{Check: "parse", Message: se.Message, Line: se.Line, Col: se.Col}}, nil
 		}
-		return []CheckError{{Check: "parse", Message: err.Error()}}, nil
+		return []refactor.CheckError{{Check: "parse", Message: err.Error()}}, nil
 	}
 	problems := localProblems(m, r.req.Ref.Selector)
 	problems = append(problems, addedUnreachable(m, r.scope.original)...)
@@ -59,13 +40,13 @@ func (r *run) check(ctx context.Context, code string) ([]CheckError, error) {
 }
 
 // localProblems are the checks that need nothing but the candidate.
-func localProblems(m *smalltalk.Method, selector string) []CheckError {
-	var out []CheckError
+func localProblems(m *smalltalk.Method, selector string) []refactor.CheckError {
+	var out []refactor.CheckError
 	if err := smalltalk.CheckSelector(m, selector); err != nil {
-		out = append(out, CheckError{Check: "selector", Message: err.Error()})
+		out = append(out, refactor.CheckError{Check: "selector", Message: err.Error()})
 	}
 	for _, ref := range smalltalk.ArgumentAssignments(m) {
-		out = append(out, CheckError{Check: "argument_assignment", Line: ref.Line, Col: ref.Col,
+		out = append(out, refactor.CheckError{Check: "argument_assignment", Line: ref.Line, Col: ref.Col,
 			Message: fmt.Sprintf("assigns to %s, which is an argument or pseudo-variable (Pharo refuses: cannot store into)", ref.Name)})
 	}
 	return out
@@ -74,14 +55,14 @@ func localProblems(m *smalltalk.Method, selector string) []CheckError {
 // addedUnreachable refuses statements after a return that the original did
 // not have: Pharo compiles them (a warning), but they never run, so a
 // candidate that adds them says something it does not do.
-func addedUnreachable(m, original *smalltalk.Method) []CheckError {
+func addedUnreachable(m, original *smalltalk.Method) []refactor.CheckError {
 	added := m.Info().Unreachable()
 	if original != nil && len(added) <= len(original.Info().Unreachable()) {
 		return nil
 	}
-	out := make([]CheckError, 0, len(added))
+	out := make([]refactor.CheckError, 0, len(added))
 	for _, w := range added {
-		out = append(out, CheckError{Check: "unreachable", Line: w.Line, Col: w.Col,
+		out = append(out, refactor.CheckError{Check: "unreachable", Line: w.Line, Col: w.Col,
 			Message: "statements after a return never run; remove them or move the return"})
 	}
 	return out
@@ -92,16 +73,16 @@ func addedUnreachable(m, original *smalltalk.Method) []CheckError {
 // up in the superclasses' variables; a new capitalised one must be a class
 // variable of a superclass or a global of the image. With pools in play the
 // image's dry compile decides instead.
-func (r *run) undeclared(ctx context.Context, m *smalltalk.Method) ([]CheckError, error) {
+func (r *run) undeclared(ctx context.Context, m *smalltalk.Method) ([]refactor.CheckError, error) {
 	capitalised, lowercase := smalltalk.Undeclared(m, r.scope.declared)
-	var out []CheckError
+	var out []refactor.CheckError
 	if len(lowercase) > 0 {
 		if err := r.loadInherited(ctx); err != nil {
 			return nil, err
 		}
 		for _, ref := range lowercase {
 			if !r.scope.declared(ref.Name) {
-				out = append(out, CheckError{Check: "undeclared", Line: ref.Line, Col: ref.Col,
+				out = append(out, refactor.CheckError{Check: "undeclared", Line: ref.Line, Col: ref.Col,
 					Message: fmt.Sprintf("%s is not declared (not an argument, temporary or variable of %s)", ref.Name, r.req.Ref.Class)})
 			}
 		}
@@ -126,7 +107,7 @@ func (r *run) undeclared(ctx context.Context, m *smalltalk.Method) ([]CheckError
 			return nil, err
 		}
 		if !exists {
-			out = append(out, CheckError{Check: "undeclared", Line: ref.Line, Col: ref.Col,
+			out = append(out, refactor.CheckError{Check: "undeclared", Line: ref.Line, Col: ref.Col,
 				Message: fmt.Sprintf("%s is not a class or global of the image", ref.Name)})
 		}
 	}
@@ -208,14 +189,14 @@ func (r *run) readDefinition(ctx context.Context, class string) (tonel.Definitio
 }
 
 // dryCompile asks the image whether the candidate compiles in its class.
-func (r *run) dryCompile(ctx context.Context, code string) ([]CheckError, error) {
+func (r *run) dryCompile(ctx context.Context, code string) ([]refactor.CheckError, error) {
 	errs, err := r.p.image.DryCompile(ctx, r.req.Ref, code)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]CheckError, 0, len(errs))
+	out := make([]refactor.CheckError, 0, len(errs))
 	for _, e := range errs {
-		ce := CheckError{Check: "compile", Message: e.Message}
+		ce := refactor.CheckError{Check: "compile", Message: e.Message}
 		if e.Position > 0 {
 			ce.Line, ce.Col = smalltalk.LineCol(code, runeOffset(code, e.Position-1))
 		}

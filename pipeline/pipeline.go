@@ -32,7 +32,7 @@ type Pipeline struct {
 	image  refactor.Image
 	agents refactor.Agents
 	audit  refactor.Audit
-	gate   *Gate
+	slot   *runSlot
 	opts   Options
 	log    *zap.Logger
 }
@@ -55,11 +55,15 @@ func New(image refactor.Image, roles refactor.Agents, audit refactor.Audit, opts
 	if opts.Checkpoint == nil {
 		opts.Checkpoint = func(string) {}
 	}
-	return &Pipeline{image: image, agents: roles, audit: audit, gate: NewGate(), opts: opts, log: log}
+	return &Pipeline{image: image, agents: roles, audit: audit, slot: newRunSlot(), opts: opts, log: log}
 }
 
-// Gate is the pipeline's single run slot (for Retry-After and /health).
-func (p *Pipeline) Gate() *Gate { return p.gate }
+// Busy reports whether a run holds the slot.
+func (p *Pipeline) Busy() bool { return p.slot.isBusy() }
+
+// RetryAfter is the expected remaining seconds of the run holding the
+// slot, at least 1.
+func (p *Pipeline) RetryAfter() int { return p.slot.retryAfter() }
 
 // ModelConfigured reports whether runs can reach a model.
 func (p *Pipeline) ModelConfigured() bool { return p.agents != nil }

@@ -13,51 +13,21 @@ import (
 	refactor "pharo-refactor"
 )
 
-// TestRun is one test class's report.
-type TestRun struct {
-	Class  string              `json:"class"`
-	Report refactor.TestReport `json:"report"`
-}
-
-// Tests is what the release's test gate saw.
-type Tests struct {
-	Ran         bool      `json:"ran"`
-	Classes     []string  `json:"classes"`
-	Before      []TestRun `json:"before"`
-	After       []TestRun `json:"after"`
-	Regressions []string  `json:"regressions"` // Class>>#selector that passed before and not after
-}
-
 const maxTestClasses = 10
-
-// Normalized has empty lists rather than nil ones, for JSON clients.
-func (t Tests) Normalized() Tests {
-	for _, l := range []*[]string{&t.Classes, &t.Regressions} {
-		if *l == nil {
-			*l = []string{}
-		}
-	}
-	for _, l := range []*[]TestRun{&t.Before, &t.After} {
-		if *l == nil {
-			*l = []TestRun{}
-		}
-	}
-	return t
-}
 
 // releaseMethod compiles the approved candidate into the image, in the
 // original protocol and side, unless the method changed since prefetch.
-// With the test gate it runs the method's tests before and after, and puts
+// With RunTests it runs the method's tests before and after, and puts
 // the original back when a test that passed before no longer does.
 func (r *run) releaseMethod(ctx context.Context) error {
 	ref, code := r.req.Ref, r.res.RefactoredCode
-	r.emit(EventRelease, ReleaseEvent{Status: "started"})
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "started"})
 	current, err := r.p.image.MethodSource(ctx, ref)
 	if err != nil {
 		return fmt.Errorf("re-reading %s before release: %w", ref, err)
 	}
 	if !refactor.SameSource(current, r.res.OriginalCode) {
-		r.emit(EventRelease, ReleaseEvent{Status: "conflict"})
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "conflict"})
 		return refactor.Errorf(refactor.MethodChanged, "%s was changed in the image during the run; nothing was released", ref)
 	}
 	if err := r.baseline(ctx); err != nil {
@@ -66,17 +36,16 @@ func (r *run) releaseMethod(ctx context.Context) error {
 	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code); err != nil {
 		return refactor.Wrap(refactor.Internal, err, "recording the release before compiling; nothing was compiled")
 	}
-	r.res.releasing = true
 	r.p.opts.Checkpoint("after_write_ahead")
 	if err := r.install(ctx, code); err != nil {
-		r.emit(EventRelease, ReleaseEvent{Status: "failed"})
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "failed"})
 		return err
 	}
 	r.p.opts.Checkpoint("after_compile")
-	if err := r.gate(ctx); err != nil {
+	if err := r.rerunTests(ctx); err != nil {
 		return err
 	}
-	r.emit(EventRelease, ReleaseEvent{Status: "released", Tests: r.testsOrNil()})
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "released", Tests: r.testsOrNil()})
 	return nil
 }
 
@@ -89,15 +58,15 @@ func (r *run) baseline(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.res.Tests = Tests{Ran: true, Classes: classes, Before: []TestRun{}, After: []TestRun{}, Regressions: []string{}}
+	r.res.Tests = refactor.Tests{Ran: true, Classes: classes, Before: []refactor.TestRun{}, After: []refactor.TestRun{}, Regressions: []string{}}
 	for _, class := range classes {
 		rep, err := r.p.image.RunTests(ctx, class)
 		if err != nil {
 			return fmt.Errorf("running %s before the release (nothing was compiled): %w", class, err)
 		}
-		r.res.Tests.Before = append(r.res.Tests.Before, TestRun{Class: class, Report: rep})
+		r.res.Tests.Before = append(r.res.Tests.Before, refactor.TestRun{Class: class, Report: rep})
 	}
-	r.emit(EventRelease, ReleaseEvent{Status: "tests_before", Tests: r.res.Tests.Before})
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "tests_before", Tests: r.res.Tests.Before})
 	return nil
 }
 
@@ -130,8 +99,8 @@ func isTestClassName(class string) bool {
 	return strings.HasSuffix(class, "Test") || strings.HasSuffix(class, "Tests")
 }
 
-// gate runs the tests again after the compile; a regression rolls back.
-func (r *run) gate(ctx context.Context) error {
+// rerunTests runs the tests again after the compile; a regression rolls back.
+func (r *run) rerunTests(ctx context.Context) error {
 	if !r.req.RunTests {
 		return nil
 	}
@@ -144,7 +113,7 @@ func (r *run) gate(ctx context.Context) error {
 		if err != nil {
 			return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "the tests could not run after compiling %s", r.req.Ref))
 		}
-		r.res.Tests.After = append(r.res.Tests.After, TestRun{Class: before.Class, Report: rep})
+		r.res.Tests.After = append(r.res.Tests.After, refactor.TestRun{Class: before.Class, Report: rep})
 		r.res.Tests.Regressions = append(r.res.Tests.Regressions, regressions(before.Report, rep)...)
 	}
 	if len(r.res.Tests.Regressions) == 0 {
@@ -174,17 +143,17 @@ func regressions(before, after refactor.TestReport) []string {
 // the run ends restore_failed: the answer and the audit row carry both
 // sources, and start-up reconciliation finishes the rollback.
 func (r *run) rollBack(ctx context.Context, cause error) error {
-	r.emit(EventRelease, ReleaseEvent{Status: "rolling_back", Tests: r.testsOrNil()})
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "rolling_back", Tests: r.testsOrNil()})
 	if err := r.restore(ctx); err != nil {
 		r.res.RestoreFailed = true
 		r.log.Error("restoring the original failed: the image may hold the candidate; the next start retries", zap.Error(err),
 			zap.String("original", r.res.OriginalCode), zap.String("candidate", r.res.RefactoredCode))
-		r.emit(EventRelease, ReleaseEvent{Status: "restore_failed", Tests: r.testsOrNil()})
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "restore_failed", Tests: r.testsOrNil()})
 		return refactor.Wrap(refactor.ReleaseFailed, errors.Join(cause, err),
 			"%s: the original could not be restored; the image may hold the candidate; the response holds both sources", r.req.Ref)
 	}
 	r.res.RolledBack = true
-	r.emit(EventRelease, ReleaseEvent{Status: "rolled_back", Tests: r.testsOrNil()})
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "rolled_back", Tests: r.testsOrNil()})
 	return cause
 }
 

@@ -12,8 +12,8 @@ import (
 // Revert puts back the original of a released run, through the slot like a
 // run, and records it as its own row. It refuses unless the image still
 // holds exactly the released source (a person may have edited it since).
-func (s *Slot) Revert(ctx context.Context, id, requestID string) (refactor.Run, error) {
-	defer s.release()
+func (s *reservation) Revert(ctx context.Context, id, requestID string) (refactor.Run, error) {
+	defer s.free()
 	p := s.p
 	// Like release, a revert is never cut in half by a client that leaves.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.ReleaseTimeout)
@@ -33,7 +33,7 @@ func (s *Slot) Revert(ctx context.Context, id, requestID string) (refactor.Run, 
 	if !refactor.SameSource(current, orig.FinalSource) {
 		return refactor.Run{}, refactor.Errorf(refactor.MethodChanged, "%s no longer holds the source released by %s; nothing was reverted", ref, id)
 	}
-	return p.revert(ctx, s.ID, requestID, orig, ref)
+	return p.revert(ctx, s.id, requestID, orig, ref)
 }
 
 // revertable says whether a row can be reverted at all.

@@ -12,35 +12,38 @@ import (
 	refactor "pharo-refactor"
 )
 
-// Slot is a reserved run: the gate is held until Run returns or Release.
-type Slot struct {
-	p       *Pipeline
-	release func()
-	ID      string
+// reservation is the taken run slot (refactor.Reservation): Run, Revert or
+// Free ends it.
+type reservation struct {
+	p    *Pipeline
+	free func()
+	id   string
 }
 
 // Reserve takes the run slot without waiting. When it is taken the error is
-// refactor.Busy; Gate().RetryAfter() says when to come back.
-func (p *Pipeline) Reserve() (*Slot, error) {
+// refactor.Busy; RetryAfter says when to come back.
+func (p *Pipeline) Reserve() (refactor.Reservation, error) {
 	if p.agents == nil {
 		return nil, refactor.Errorf(refactor.ModelNotConfigured, "no model is configured")
 	}
-	release, ok := p.gate.TryAcquire()
+	free, ok := p.slot.take()
 	if !ok {
-		return nil, refactor.Errorf(refactor.Busy, "another refactoring is running; retry in %d s", p.gate.RetryAfter())
+		return nil, refactor.Errorf(refactor.Busy, "another refactoring is running; retry in %d s", p.slot.retryAfter())
 	}
-	return &Slot{p: p, release: release, ID: newID()}, nil
+	return &reservation{p: p, free: free, id: newID()}, nil
 }
 
-// Release frees a slot that will not run.
-func (s *Slot) Release() { s.release() }
+func (s *reservation) ID() string { return s.id }
+
+// Free gives the slot back unused.
+func (s *reservation) Free() { s.free() }
 
 // Run performs the run and frees the slot. ctx is the client's: cancelling
 // it before release stops the run; once release has begun it completes.
-func (s *Slot) Run(ctx context.Context, req Request) (*Result, error) {
-	defer s.release()
-	r := &run{p: s.p, req: req, res: &Result{ID: s.ID, Ref: req.Ref}, started: time.Now()}
-	r.log = s.p.log.With(zap.String("run_id", s.ID), zap.String("request_id", req.RequestID),
+func (s *reservation) Run(ctx context.Context, req refactor.Request) (*refactor.Result, error) {
+	defer s.free()
+	r := &run{p: s.p, req: req, res: &refactor.Result{ID: s.id, Ref: req.Ref}, started: time.Now()}
+	r.log = s.p.log.With(zap.String("run_id", s.id), zap.String("request_id", req.RequestID),
 		zap.String("class", req.Ref.Class), zap.String("selector", req.Ref.Selector), zap.Bool("class_side", req.Ref.ClassSide))
 	if err := r.req.Ref.Validate(); err != nil {
 		return nil, err
@@ -64,8 +67,8 @@ func (s *Slot) Run(ctx context.Context, req Request) (*Result, error) {
 // run is the state of one execution.
 type run struct {
 	p       *Pipeline
-	req     Request
-	res     *Result
+	req     refactor.Request
+	res     *refactor.Result
 	log     *zap.Logger
 	started time.Time
 	input   refactor.Input
@@ -79,10 +82,10 @@ func (r *run) execute(ctx context.Context) error {
 		stage string
 		do    func(context.Context) error
 	}{
-		{StagePrefetch, r.prefetch},
-		{StageReview, r.review},
-		{StageWrite, r.write},
-		{StageValidate, r.validate},
+		{refactor.StagePrefetch, r.prefetch},
+		{refactor.StageReview, r.review},
+		{refactor.StageWrite, r.write},
+		{refactor.StageValidate, r.validate},
 	}
 	for _, step := range steps {
 		if err := r.stage(runCtx, step.stage, 0, step.do); err != nil {
@@ -90,8 +93,8 @@ func (r *run) execute(ctx context.Context) error {
 		}
 	}
 	if r.req.DryRun {
-		r.res.Outcome = OutcomeProposed
-		r.emit(EventRelease, ReleaseEvent{Status: "skipped"})
+		r.res.Outcome = refactor.OutcomeProposed
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "skipped"})
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -100,10 +103,10 @@ func (r *run) execute(ctx context.Context) error {
 	// From here on the client can no longer cut the run in half.
 	relCtx, relCancel := context.WithTimeout(context.WithoutCancel(ctx), r.p.opts.ReleaseTimeout)
 	defer relCancel()
-	if err := r.stage(relCtx, StageRelease, 0, r.releaseMethod); err != nil {
+	if err := r.stage(relCtx, refactor.StageRelease, 0, r.releaseMethod); err != nil {
 		return err
 	}
-	r.res.Outcome = OutcomeReleased
+	r.res.Outcome = refactor.OutcomeReleased
 	return nil
 }
 
@@ -124,27 +127,27 @@ func (r *run) classify(ctx, runCtx context.Context, err error) error {
 
 // stage times a stage, counts its model calls and reports it to observers.
 func (r *run) stage(ctx context.Context, name string, iteration int, do func(context.Context) error) error {
-	r.emit(EventStage, StageEvent{Name: name, Status: "started", Iteration: iteration})
+	r.emit(refactor.EventStage, refactor.StageEvent{Name: name, Status: "started", Iteration: iteration})
 	callsBefore := r.res.Usage.ModelCalls
 	start := time.Now()
 	err := do(ctx)
 	d := time.Since(start)
 	calls := r.res.Usage.ModelCalls - callsBefore
-	r.res.Stages = append(r.res.Stages, StageStat{Name: name, DurationMS: d.Milliseconds(), ModelCalls: calls})
+	r.res.Stages = append(r.res.Stages, refactor.StageStat{Name: name, DurationMS: d.Milliseconds(), ModelCalls: calls})
 	r.log.Debug("stage finished", zap.String("stage", name), zap.Duration("duration", d), zap.Int("model_calls", calls), zap.Bool("ok", err == nil))
-	r.emit(EventStage, StageEvent{Name: name, Status: "finished", Iteration: iteration, DurationMS: d.Milliseconds()})
+	r.emit(refactor.EventStage, refactor.StageEvent{Name: name, Status: "finished", Iteration: iteration, DurationMS: d.Milliseconds()})
 	return err
 }
 
 func (r *run) emit(typ string, data any) {
 	if r.req.Observe != nil {
-		r.req.Observe(Event{Type: typ, Data: data})
+		r.req.Observe(refactor.Event{Type: typ, Data: data})
 	}
 }
 
 func (r *run) spent(s refactor.CallStats) {
-	r.res.Usage.add(s)
-	r.emit(EventModelCall, ModelCallEvent{Role: string(s.Role), Calls: s.Calls, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens})
+	addUsage(&r.res.Usage, s)
+	r.emit(refactor.EventModelCall, refactor.ModelCallEvent{Role: string(s.Role), Calls: s.Calls, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens})
 }
 
 // prefetch reads what every later stage needs, without any model.
@@ -224,15 +227,15 @@ func (r *run) validate(ctx context.Context) error {
 // validator call). It answers whether it was approved, else the feedback.
 func (r *run) round(ctx context.Context, i int) (bool, string, error) {
 	code := r.res.RefactoredCode
-	r.emit(EventCandidate, CandidateEvent{Iteration: i, Code: code})
-	round := Round{Iteration: i, Code: code, CheckErrors: []CheckError{}}
+	r.emit(refactor.EventCandidate, refactor.CandidateEvent{Iteration: i, Code: code})
+	round := refactor.Round{Iteration: i, Code: code, CheckErrors: []refactor.CheckError{}}
 	defer func() { r.res.Rounds = append(r.res.Rounds, round) }()
 	problems, err := r.check(ctx, code)
 	if err != nil {
 		return false, "", err
 	}
 	round.CheckErrors = problems
-	r.emit(EventCheck, CheckEvent{Iteration: i, Errors: problems})
+	r.emit(refactor.EventCheck, refactor.CheckEvent{Iteration: i, Errors: problems})
 	if len(problems) > 0 {
 		return false, checkFeedback(problems), nil
 	}
@@ -243,11 +246,11 @@ func (r *run) round(ctx context.Context, i int) (bool, string, error) {
 	}
 	round.Verdict = &verdict
 	r.res.Validation = &verdict
-	r.emit(EventVerdict, VerdictEvent{Iteration: i, Verdict: string(verdict.Verdict), Feedback: verdict.Feedback})
+	r.emit(refactor.EventVerdict, refactor.VerdictEvent{Iteration: i, Verdict: string(verdict.Verdict), Feedback: verdict.Feedback})
 	return verdict.Approved(), verdictFeedback(verdict), nil
 }
 
-func checkFeedback(problems []CheckError) string {
+func checkFeedback(problems []refactor.CheckError) string {
 	var b strings.Builder
 	b.WriteString("The candidate was rejected before review by these checks; fix every one:\n")
 	for _, p := range problems {
@@ -263,4 +266,10 @@ func verdictFeedback(v refactor.Verdict) string {
 		fmt.Fprintf(&b, "\n- %s: %s (suggestion: %s)", is.Principle, is.Problem, is.Suggestion)
 	}
 	return b.String()
+}
+
+func addUsage(u *refactor.Usage, s refactor.CallStats) {
+	u.ModelCalls += s.Calls
+	u.InputTokens += s.InputTokens
+	u.OutputTokens += s.OutputTokens
 }

@@ -1,4 +1,4 @@
-package pipeline
+package refactor
 
 // Event is one step of a run as an observer sees it.
 type Event struct {

@@ -10,10 +10,10 @@ import (
 // TestWaitIdleWaitsForTheSlot: WaitIdle returns at once on a free slot, and
 // on a held one only after its holder let go.
 func TestWaitIdleWaitsForTheSlot(t *testing.T) {
-	p := &Pipeline{gate: NewGate()}
+	p := &Pipeline{slot: newRunSlot()}
 	p.WaitIdle() // free: returns
 
-	release, ok := p.gate.TryAcquire()
+	release, ok := p.slot.take()
 	require.True(t, ok)
 	returned := make(chan struct{})
 	go func() { p.WaitIdle(); close(returned) }()

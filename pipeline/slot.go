@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// Gate is the single run slot. It is taken without waiting: the image is
+// runSlot is the single run slot. It is taken without waiting: the image is
 // reached over one stdio connection, so a second run is refused, not queued.
-type Gate struct {
+type runSlot struct {
 	mu      sync.Mutex
 	busy    bool
-	freed   chan struct{} // closed when the current holder releases the slot
+	freed   chan struct{} // closed when the current holder frees the slot
 	started time.Time
 	recent  []time.Duration // newest last, at most keepRuns
 	now     func() time.Time
@@ -24,12 +24,12 @@ const (
 	firstGuess = 30 * time.Second
 )
 
-// NewGate returns an open gate.
-func NewGate() *Gate { return &Gate{now: time.Now} }
+// newRunSlot returns a free slot.
+func newRunSlot() *runSlot { return &runSlot{now: time.Now} }
 
-// TryAcquire takes the slot if it is free. The returned release must be
-// called exactly once; it records the run's duration for Retry-After.
-func (g *Gate) TryAcquire() (release func(), ok bool) {
+// take takes the slot if it is free. The returned free must be called
+// (more calls are no-ops); it records the run's duration for Retry-After.
+func (g *runSlot) take() (free func(), ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.busy {
@@ -39,10 +39,10 @@ func (g *Gate) TryAcquire() (release func(), ok bool) {
 	g.freed = make(chan struct{})
 	g.started = g.now()
 	var once sync.Once
-	return func() { once.Do(g.release) }, true
+	return func() { once.Do(g.free) }, true
 }
 
-func (g *Gate) release() {
+func (g *runSlot) free() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.recent = append(g.recent, g.now().Sub(g.started))
@@ -53,16 +53,16 @@ func (g *Gate) release() {
 	close(g.freed)
 }
 
-// Busy reports whether a run holds the slot.
-func (g *Gate) Busy() bool {
+// busy reports whether a run holds the slot.
+func (g *runSlot) isBusy() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.busy
 }
 
-// RetryAfter is the expected remaining seconds of the running pipeline: the
+// retryAfter is the expected remaining seconds of the running pipeline: the
 // moving average of recent runs minus the elapsed time, at least 1.
-func (g *Gate) RetryAfter() int {
+func (g *runSlot) retryAfter() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.busy {
@@ -72,14 +72,8 @@ func (g *Gate) RetryAfter() int {
 	return max(1, int(math.Ceil(remaining.Seconds())))
 }
 
-// Expected is the moving average of recent run durations.
-func (g *Gate) Expected() time.Duration {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.expected()
-}
-
-func (g *Gate) expected() time.Duration {
+// expected is the moving average of recent run durations.
+func (g *runSlot) expected() time.Duration {
 	if len(g.recent) == 0 {
 		return firstGuess
 	}

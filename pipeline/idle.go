@@ -7,9 +7,9 @@ package pipeline
 // then may the caller close the audit store and the image connection.
 func (p *Pipeline) WaitIdle() {
 	for {
-		p.gate.mu.Lock()
-		busy, freed := p.gate.busy, p.gate.freed
-		p.gate.mu.Unlock()
+		p.slot.mu.Lock()
+		busy, freed := p.slot.busy, p.slot.freed
+		p.slot.mu.Unlock()
 		if !busy {
 			return
 		}

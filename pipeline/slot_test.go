@@ -9,34 +9,34 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// clock is a settable time source for the gate.
+// clock is a settable time source for the run slot.
 type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-func TestGateSingleSlot(t *testing.T) {
-	g := NewGate()
-	release, ok := g.TryAcquire()
+func TestRunSlotSingleSlot(t *testing.T) {
+	g := newRunSlot()
+	free, ok := g.take()
 	require.True(t, ok)
-	assert.True(t, g.Busy())
-	_, ok = g.TryAcquire()
+	assert.True(t, g.isBusy())
+	_, ok = g.take()
 	assert.False(t, ok, "second acquire must fail at once")
-	release()
-	release() // idempotent
-	assert.False(t, g.Busy())
-	_, ok = g.TryAcquire()
+	free()
+	free() // idempotent
+	assert.False(t, g.isBusy())
+	_, ok = g.take()
 	assert.True(t, ok)
 }
 
-func TestGateConcurrentAcquireHasOneWinner(t *testing.T) {
-	g := NewGate()
+func TestRunSlotConcurrentAcquireHasOneWinner(t *testing.T) {
+	g := newRunSlot()
 	var wg sync.WaitGroup
 	wins := make(chan struct{}, 64)
 	for range 64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, ok := g.TryAcquire(); ok {
+			if _, ok := g.take(); ok {
 				wins <- struct{}{}
 			}
 		}()
@@ -45,9 +45,9 @@ func TestGateConcurrentAcquireHasOneWinner(t *testing.T) {
 	assert.Len(t, wins, 1)
 }
 
-func TestGateRetryAfter(t *testing.T) {
+func TestRunSlotRetryAfter(t *testing.T) {
 	c := &clock{t: time.Unix(1000, 0)}
-	g := NewGate()
+	g := newRunSlot()
 	g.now = c.now
 	cases := []struct {
 		name     string
@@ -64,29 +64,29 @@ func TestGateRetryAfter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g.recent = nil
 			for _, d := range tc.runs {
-				release, ok := g.TryAcquire()
+				free, ok := g.take()
 				require.True(t, ok)
 				c.t = c.t.Add(d)
-				release()
+				free()
 			}
-			_, ok := g.TryAcquire()
+			_, ok := g.take()
 			require.True(t, ok)
 			c.t = c.t.Add(tc.elapsed)
-			assert.Equal(t, tc.expected, g.RetryAfter())
+			assert.Equal(t, tc.expected, g.retryAfter())
 			g.busy = false
 		})
 	}
 }
 
-func TestGateKeepsRecentRunsOnly(t *testing.T) {
+func TestRunSlotKeepsRecentRunsOnly(t *testing.T) {
 	c := &clock{t: time.Unix(0, 0)}
-	g := NewGate()
+	g := newRunSlot()
 	g.now = c.now
 	for i := range 20 {
-		release, _ := g.TryAcquire()
+		free, _ := g.take()
 		c.t = c.t.Add(time.Duration(i+1) * time.Second)
-		release()
+		free()
 	}
 	assert.Len(t, g.recent, keepRuns)
-	assert.Equal(t, 15500*time.Millisecond, g.Expected(), "mean of runs 11..20 s")
+	assert.Equal(t, 15500*time.Millisecond, g.expected(), "mean of runs 11..20 s")
 }

@@ -1,0 +1,165 @@
+package refactor
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Runner runs refactorings one at a time on the image (package pipeline).
+// The image is reached over one connection, so a second run is refused,
+// not queued: Reserve answers Busy at once while a run holds the slot.
+type Runner interface {
+	Reserve() (Reservation, error)
+	// Busy reports whether a run holds the slot; RetryAfter is the
+	// expected remaining seconds of the run holding it (at least 1).
+	Busy() bool
+	RetryAfter() int
+	// ModelConfigured reports whether runs can reach a model.
+	ModelConfigured() bool
+}
+
+// Reservation is the taken run slot. Exactly one of Run, Revert or Free
+// ends it and frees the slot.
+type Reservation interface {
+	// ID names the run or revert the reservation will record.
+	ID() string
+	// Run performs a refactoring. ctx is the client's: cancelling it
+	// before release stops the run; a release under way always completes
+	// or is rolled back.
+	Run(ctx context.Context, req Request) (*Result, error)
+	// Revert puts back the original of a released run, recorded as its
+	// own run.
+	Revert(ctx context.Context, id, requestID string) (Run, error)
+	// Free gives the slot back unused.
+	Free()
+}
+
+// Request is one run's input, already validated by the caller.
+type Request struct {
+	Ref    MethodRef
+	DryRun bool
+	// RunTests guards the release with the method's tests, run before and
+	// after the compile.
+	RunTests  bool
+	RequestID string
+	// Observe, when set, receives progress events (the SSE stream). It is
+	// called on the run's goroutine and must not block for long.
+	Observe func(Event)
+}
+
+// Outcome is how a successful run ended.
+type Outcome string
+
+// Outcomes of a successful run.
+const (
+	OutcomeReleased Outcome = "released" // compiled into the image
+	OutcomeProposed Outcome = "proposed" // dry run: approved, not compiled
+)
+
+// Result is what a run produced. A failed run returns a partial Result
+// alongside its error whenever it got past prefetch.
+type Result struct {
+	ID             string
+	Ref            MethodRef
+	Outcome        Outcome
+	OriginalCode   string
+	Protocol       string
+	RefactoredCode string // the approved candidate; on failure the last one
+	Review         *Review
+	Validation     *Verdict // the last verdict, if any
+	Feedback       string   // the last feedback given to the refiner or the client
+	Iterations     int
+	Rounds         []Round
+	Usage          Usage
+	Stages         []StageStat
+	Duration       time.Duration
+	Tests          Tests // the tests around the release; Ran is false when they did not run
+	RolledBack     bool  // compiled, then the original was put back
+	RestoreFailed  bool  // a rollback failed: the image may hold the candidate
+	// RunStatus is the audit row's status: what the image holds after a
+	// release began (released, rolled_back, restore_failed), else failed or
+	// proposed.
+	RunStatus Status
+}
+
+// Round is one pass of the validation loop.
+type Round struct {
+	Iteration   int          `json:"iteration"`
+	Code        string       `json:"code"`
+	CheckErrors []CheckError `json:"check_errors"`
+	Verdict     *Verdict     `json:"verdict,omitempty"`
+}
+
+// CheckError is one reason a candidate was refused before the validator saw it.
+type CheckError struct {
+	Check   string `json:"check"` // parse, selector, argument_assignment, unreachable, undeclared, capability, compile
+	Message string `json:"message"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"column,omitempty"`
+	// Capability and Name say what a capability check refused: the family
+	// (reflection, files, global, …) and the selector, pragma or global.
+	Capability string `json:"capability,omitempty"`
+	Name       string `json:"name,omitempty"`
+}
+
+func (c CheckError) String() string {
+	if c.Line > 0 {
+		return fmt.Sprintf("%s (line %d, column %d): %s", c.Check, c.Line, c.Col, c.Message)
+	}
+	return c.Check + ": " + c.Message
+}
+
+// Usage is what the models cost in a run.
+type Usage struct {
+	ModelCalls   int   `json:"model_calls"`
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// StageStat is the time and model calls one stage took.
+type StageStat struct {
+	Name       string `json:"name"`
+	DurationMS int64  `json:"duration_ms"`
+	ModelCalls int    `json:"model_calls"`
+}
+
+// The stages of a run, in order.
+const (
+	StagePrefetch = "prefetch"
+	StageReview   = "review"
+	StageWrite    = "write"
+	StageValidate = "validate" // the whole validation loop, refinements included
+	StageRelease  = "release"
+)
+
+// TestRun is one test class's report.
+type TestRun struct {
+	Class  string     `json:"class"`
+	Report TestReport `json:"report"`
+}
+
+// Tests is what the tests around a release showed: the method's test
+// classes run before the compile, and the re-run after it.
+type Tests struct {
+	Ran         bool      `json:"ran"`
+	Classes     []string  `json:"classes"`
+	Before      []TestRun `json:"before"`
+	After       []TestRun `json:"after"`
+	Regressions []string  `json:"regressions"` // Class>>#selector that passed before and not after
+}
+
+// Normalized has empty lists rather than nil ones, for JSON clients.
+func (t Tests) Normalized() Tests {
+	for _, l := range []*[]string{&t.Classes, &t.Regressions} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	for _, l := range []*[]TestRun{&t.Before, &t.After} {
+		if *l == nil {
+			*l = []TestRun{}
+		}
+	}
+	return t
+}
