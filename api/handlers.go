@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	wire "pharo-refactor/wire"
 	"strings"
 	"time"
 
@@ -24,7 +25,7 @@ func (s *Server) refactor(c echo.Context) error {
 	if err != nil {
 		return s.refusal(c, err)
 	}
-	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.runTests(), RequestID: requestID(c)}
+	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.WantsTests(), RequestID: requestID(c)}
 	ctx, stop := s.runContext(c)
 	defer stop()
 	if wantsStream(c) {
@@ -39,32 +40,32 @@ func (s *Server) refactor(c echo.Context) error {
 }
 
 // parseRefactor reads, decodes and validates the body: 413, 400 or 422.
-func (s *Server) parseRefactor(c echo.Context) (RefactorRequest, error) {
+func (s *Server) parseRefactor(c echo.Context) (wire.RefactorRequest, error) {
 	body, err := readBody(c.Request(), s.opts.MaxBodyBytes)
 	switch {
 	case errors.Is(err, errBodyTooLarge):
-		return RefactorRequest{}, refactor.Errorf(refactor.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
+		return wire.RefactorRequest{}, refactor.Errorf(refactor.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
 	case errors.Is(err, errBodyTimeout):
-		return RefactorRequest{}, refactor.Errorf(refactor.RequestTimeout, "the body did not arrive within %s; nothing was run", s.opts.ReadBodyTimeout)
+		return wire.RefactorRequest{}, refactor.Errorf(refactor.RequestTimeout, "the body did not arrive within %s; nothing was run", s.opts.ReadBodyTimeout)
 	case errors.Is(err, errShuttingDown):
-		return RefactorRequest{}, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
+		return wire.RefactorRequest{}, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
 	case err != nil:
-		return RefactorRequest{}, malformed(err)
+		return wire.RefactorRequest{}, malformed(err)
 	}
 	req, err := decodeRefactor(body)
 	if err != nil {
 		p := newProblem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
 		var ke *keyError
 		if errors.As(err, &ke) {
-			p.Errors = []FieldError{{Field: ke.Field, Message: ke.Message}}
+			p.Errors = []wire.FieldError{{Field: ke.Field, Message: ke.Message}}
 		}
-		return RefactorRequest{}, &problemError{p}
+		return wire.RefactorRequest{}, &problemError{p}
 	}
 	fields, err := validateRefactor(s.validate, req)
 	if err != nil {
 		p := newProblem(c, err)
 		p.Errors = fields
-		return RefactorRequest{}, &problemError{p}
+		return wire.RefactorRequest{}, &problemError{p}
 	}
 	return req, nil
 }
@@ -102,7 +103,7 @@ func (s *Server) runFailure(c echo.Context, res *refactor.Result, err error) err
 
 // failureProblem is the problem body of a failed run; nil when the client
 // went away.
-func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error) *Problem {
+func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error) *wire.Problem {
 	if errors.Is(err, context.Canceled) {
 		s.log.Info("client went away; run stopped", zap.String("request_id", requestID(c)))
 		return nil
@@ -114,7 +115,7 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 	if res != nil {
 		p.ID = res.ID
 		p.Iterations = res.Iterations
-		p.Usage = &UsageBody{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}
+		p.Usage = &refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}
 		p.RunStatus = string(res.RunStatus)
 		switch refactor.KindOf(err) {
 		case refactor.NotApproved:
@@ -136,55 +137,17 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 }
 
 // problemError carries a ready problem to the error handler.
-type problemError struct{ p *Problem }
+type problemError struct{ p *wire.Problem }
 
 func (e *problemError) Error() string { return e.p.Detail }
 
-// UsageBody is the usage object of a response.
-type UsageBody struct {
-	ModelCalls   int   `json:"model_calls"`
-	InputTokens  int64 `json:"input_tokens"`
-	OutputTokens int64 `json:"output_tokens"`
-}
-
-// LegacyResult keeps the original service's `result` object for its clients.
-type LegacyResult struct {
-	CodeReview       string `json:"code_review"`
-	RefactoredCode   string `json:"refactored_code"`
-	ValidationResult string `json:"validation_result"`
-	ReleaseStatus    string `json:"release_status"`
-}
-
-// RefactorBody is the 200 body: the original's fields plus the new ones.
-type RefactorBody struct {
-	Success       bool                 `json:"success"`
-	ClassName     string               `json:"class_name"`
-	MethodName    string               `json:"method_name"`
-	Result        LegacyResult         `json:"result"`
-	Error         *string              `json:"error"`
-	ID            string               `json:"id"`
-	Outcome       string               `json:"outcome"`
-	IsClassMethod bool                 `json:"is_class_method"`
-	Protocol      string               `json:"protocol"`
-	OriginalCode  string               `json:"original_code"`
-	Refactored    string               `json:"refactored_code"`
-	Review        refactor.Review      `json:"review"`
-	Validation    refactor.Verdict     `json:"validation"`
-	Iterations    int                  `json:"iterations"`
-	Rounds        []refactor.Round     `json:"rounds"`
-	Usage         UsageBody            `json:"usage"`
-	Stages        []refactor.StageStat `json:"stages"`
-	DurationMS    int64                `json:"duration_ms"`
-	Tests         refactor.Tests       `json:"tests"`
-}
-
-func newRefactorBody(res *refactor.Result) RefactorBody {
-	b := RefactorBody{
+func newRefactorBody(res *refactor.Result) wire.RefactorBody {
+	b := wire.RefactorBody{
 		Success: true, ClassName: res.Ref.Class, MethodName: res.Ref.Selector,
 		ID: res.ID, Outcome: string(res.Outcome), IsClassMethod: res.Ref.ClassSide, Protocol: res.Protocol,
 		OriginalCode: res.OriginalCode, Refactored: res.RefactoredCode, Iterations: res.Iterations,
 		Rounds: res.Rounds, Stages: res.Stages, DurationMS: res.Duration.Milliseconds(), Tests: res.Tests.Normalized(),
-		Usage: UsageBody{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
+		Usage: refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
 	}
 	if res.Review != nil {
 		b.Review = *res.Review
@@ -192,7 +155,7 @@ func newRefactorBody(res *refactor.Result) RefactorBody {
 	if res.Validation != nil {
 		b.Validation = *res.Validation
 	}
-	b.Result = LegacyResult{
+	b.Result = wire.LegacyResult{
 		CodeReview:       reviewText(b.Review),
 		RefactoredCode:   res.RefactoredCode,
 		ValidationResult: strings.TrimSpace(string(b.Validation.Verdict) + ": " + b.Validation.Feedback),
@@ -217,26 +180,11 @@ func releaseText(res *refactor.Result) string {
 	return fmt.Sprintf("Released: %s compiled in protocol '%s'.", res.Ref, res.Protocol)
 }
 
-// HealthBody is /health: the original's fields plus busy and the MCP state.
-type HealthBody struct {
-	Status  string               `json:"status"`
-	Version string               `json:"version"`
-	AppName string               `json:"app_name"`
-	Busy    bool                 `json:"busy"`
-	MCP     refactor.ImageHealth `json:"mcp"`
-}
-
 func (s *Server) health(c echo.Context) error {
-	return c.JSON(http.StatusOK, HealthBody{
+	return c.JSON(http.StatusOK, wire.HealthBody{
 		Status: "healthy", Version: s.opts.Version, AppName: s.opts.AppName,
 		Busy: s.pipe.Busy(), MCP: s.mcp.Health(),
 	})
-}
-
-// ReadyBody is /ready.
-type ReadyBody struct {
-	Ready   bool     `json:"ready"`
-	Reasons []string `json:"reasons"`
 }
 
 // ready is 200 only when the MCP subprocess is up and answered recently and
@@ -258,7 +206,7 @@ func (s *Server) ready(c echo.Context) error {
 		}
 	}
 	if len(reasons) > 0 {
-		return c.JSON(http.StatusServiceUnavailable, ReadyBody{Ready: false, Reasons: reasons})
+		return c.JSON(http.StatusServiceUnavailable, wire.ReadyBody{Ready: false, Reasons: reasons})
 	}
-	return c.JSON(http.StatusOK, ReadyBody{Ready: true, Reasons: []string{}})
+	return c.JSON(http.StatusOK, wire.ReadyBody{Ready: true, Reasons: []string{}})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	wire "pharo-refactor/wire"
 	"strconv"
 	"strings"
 
@@ -12,37 +13,6 @@ import (
 
 	refactor "pharo-refactor"
 )
-
-// Problem is an RFC 9457 problem+json body. Extensions carry what a client
-// needs to act: the last candidate of an unapproved run, field errors, ….
-type Problem struct {
-	Type      string `json:"type"`
-	Title     string `json:"title"`
-	Status    int    `json:"status"`
-	Detail    string `json:"detail"`
-	Code      string `json:"code"`
-	RequestID string `json:"request_id"`
-
-	Errors         []FieldError    `json:"errors,omitempty"`
-	RetryAfter     int             `json:"retry_after,omitempty"`
-	ID             string          `json:"id,omitempty"`
-	OriginalCode   string          `json:"original_code,omitempty"`
-	RefactoredCode string          `json:"refactored_code,omitempty"`
-	Feedback       string          `json:"feedback,omitempty"`
-	Iterations     int             `json:"iterations,omitempty"`
-	Usage          *UsageBody      `json:"usage,omitempty"`
-	Tests          *refactor.Tests `json:"tests,omitempty"`
-	// RunStatus is the run's audit status: after a release began it says
-	// what the image holds (rolled_back: the original; restore_failed: maybe
-	// the candidate — both sources are in the body).
-	RunStatus string `json:"run_status,omitempty"`
-}
-
-// FieldError names one invalid field of a request.
-type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
 
 // statusOf is the one place where errors become HTTP statuses.
 func statusOf(err error) int {
@@ -113,9 +83,9 @@ var titles = map[refactor.Kind]string{
 // the error: a classified error's message with the context around it, never
 // its cause (which may hold image, provider or database internals and goes
 // to the log); internal errors show nothing of their text.
-func newProblem(c echo.Context, err error) *Problem {
+func newProblem(c echo.Context, err error) *wire.Problem {
 	k := refactor.KindOf(err)
-	return &Problem{
+	return &wire.Problem{
 		Type:      "https://refactord.dev/problems/" + string(k),
 		Title:     titles[k],
 		Status:    statusOf(err),
@@ -152,7 +122,7 @@ func malformed(err error) error {
 	return &malformedError{err}
 }
 
-func writeProblem(c echo.Context, p *Problem) error {
+func writeProblem(c echo.Context, p *wire.Problem) error {
 	if p.RetryAfter > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(p.RetryAfter))
 	}

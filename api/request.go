@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	wire "pharo-refactor/wire"
 	"reflect"
 	"strings"
 
@@ -14,24 +15,6 @@ import (
 
 	refactor "pharo-refactor"
 )
-
-// RefactorRequest is the body of POST /api/v1/refactor, flat or wrapped in
-// {"refactor_request": …} as the original's clients send it.
-type RefactorRequest struct {
-	ClassName     string `json:"class_name" validate:"required,smalltalk_class"`
-	MethodName    string `json:"method_name" validate:"required,smalltalk_selector"`
-	IsClassMethod bool   `json:"is_class_method"`
-	DryRun        bool   `json:"dry_run"`
-	// RunTests gates the release on the method's tests (default true).
-	RunTests *bool `json:"run_tests"`
-}
-
-func (r RefactorRequest) runTests() bool { return r.RunTests == nil || *r.RunTests }
-
-// Ref is the method the request names.
-func (r RefactorRequest) Ref() refactor.MethodRef {
-	return refactor.MethodRef{Class: r.ClassName, Selector: r.MethodName, ClassSide: r.IsClassMethod}
-}
 
 // newValidator registers the Smalltalk tags.
 func newValidator() *validator.Validate {
@@ -69,39 +52,39 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 // decodeRefactor parses either body form strictly: a key given twice (at
 // any depth), a key that is not exactly a field's name, trailing data and
 // wrong types are refused.
-func decodeRefactor(body []byte) (RefactorRequest, error) {
+func decodeRefactor(body []byte) (wire.RefactorRequest, error) {
 	if err := checkJSONKeys(body); err != nil {
-		return RefactorRequest{}, err
+		return wire.RefactorRequest{}, err
 	}
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(body, &probe); err != nil || probe == nil {
-		return RefactorRequest{}, errors.New("the body is not a JSON object")
+		return wire.RefactorRequest{}, errors.New("the body is not a JSON object")
 	}
-	fields := reflect.TypeOf(RefactorRequest{})
+	fields := reflect.TypeOf(wire.RefactorRequest{})
 	inner := body
 	if wrapped, ok := probe[wrapperKey]; ok {
 		if len(probe) != 1 {
-			return RefactorRequest{}, errors.New(`"refactor_request" must be the only field when present`)
+			return wire.RefactorRequest{}, errors.New(`"refactor_request" must be the only field when present`)
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(wrapped, &obj); err != nil || obj == nil {
-			return RefactorRequest{}, errors.New(`"refactor_request" must be a JSON object`)
+			return wire.RefactorRequest{}, errors.New(`"refactor_request" must be a JSON object`)
 		}
 		if err := exactKeys(obj, fields, wrapperKey); err != nil {
-			return RefactorRequest{}, err
+			return wire.RefactorRequest{}, err
 		}
 		inner = wrapped
 	} else if err := exactKeys(probe, fields, "", wrapperKey); err != nil {
-		return RefactorRequest{}, err
+		return wire.RefactorRequest{}, err
 	}
-	var req RefactorRequest
+	var req wire.RefactorRequest
 	dec := json.NewDecoder(bytes.NewReader(inner))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return RefactorRequest{}, fmt.Errorf("the body does not match the request schema: %w", err)
+		return wire.RefactorRequest{}, fmt.Errorf("the body does not match the request schema: %w", err)
 	}
 	if dec.More() {
-		return RefactorRequest{}, errors.New("trailing data after the JSON object")
+		return wire.RefactorRequest{}, errors.New("trailing data after the JSON object")
 	}
 	// The class side may also be named as Pharo prints it: "Foo class".
 	if base, ok := strings.CutSuffix(req.ClassName, " class"); ok {
@@ -114,7 +97,7 @@ func decodeRefactor(body []byte) (RefactorRequest, error) {
 const wrapperKey = "refactor_request"
 
 // validateRefactor checks fields and lists every mistake.
-func validateRefactor(v *validator.Validate, req RefactorRequest) ([]FieldError, error) {
+func validateRefactor(v *validator.Validate, req wire.RefactorRequest) ([]wire.FieldError, error) {
 	err := v.Struct(req)
 	if err == nil {
 		return nil, nil
@@ -123,9 +106,9 @@ func validateRefactor(v *validator.Validate, req RefactorRequest) ([]FieldError,
 	if !errors.As(err, &verrs) {
 		return nil, fmt.Errorf("validating the request: %w", err)
 	}
-	out := make([]FieldError, 0, len(verrs))
+	out := make([]wire.FieldError, 0, len(verrs))
 	for _, fe := range verrs {
-		out = append(out, FieldError{Field: fe.Field(), Message: fieldMessage(fe)})
+		out = append(out, wire.FieldError{Field: fe.Field(), Message: fieldMessage(fe)})
 	}
 	return out, refactor.Errorf(refactor.InvalidRequest, "invalid fields: %s", fieldList(out))
 }
@@ -143,7 +126,7 @@ func fieldMessage(fe validator.FieldError) string {
 	}
 }
 
-func fieldList(errs []FieldError) string {
+func fieldList(errs []wire.FieldError) string {
 	parts := make([]string, len(errs))
 	for i, e := range errs {
 		parts[i] = e.Field + " " + e.Message

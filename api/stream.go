@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	refactor "pharo-refactor"
+	wire "pharo-refactor/wire"
 	"strings"
 	"sync"
 	"time"
@@ -16,12 +17,6 @@ import (
 // wantsStream reports whether the client asked for Server-Sent Events.
 func wantsStream(c echo.Context) bool {
 	return strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/event-stream")
-}
-
-// AcceptedEvent opens a stream.
-type AcceptedEvent struct {
-	ID        string `json:"id"`
-	RequestID string `json:"request_id"`
 }
 
 // eventQueue collects a run's events without ever blocking the run: the
@@ -90,7 +85,7 @@ func (s *Server) stream(ctx context.Context, c echo.Context, slot refactor.Reser
 	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	c.Response().WriteHeader(http.StatusOK)
 	w := &sseWriter{c: c}
-	if err := w.event("accepted", AcceptedEvent{ID: slot.ID(), RequestID: requestID(c)}); err != nil {
+	if err := w.event("accepted", wire.AcceptedEvent{ID: slot.ID(), RequestID: requestID(c)}); err != nil {
 		slot.Free()
 		return nil // the client is gone before the run began
 	}

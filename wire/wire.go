@@ -1,0 +1,115 @@
+// Package wire holds the HTTP bodies of the API: what api writes and what
+// refactorctl (or any Go client) reads. One definition of each body, checked
+// against openapi.yaml by the api tests. The domain's own JSON shapes
+// (refactor.Run, refactor.Page, refactor.Review, refactor.Tests, the run's
+// events…) are used as they are.
+package wire
+
+import refactor "pharo-refactor"
+
+// RefactorRequest is the body of POST /api/v1/refactor, flat or wrapped in
+// {"refactor_request": …} as the original's clients send it. Keys are exact
+// (case and spelling) and unknown keys are refused; the validate tags are
+// api's field rules.
+type RefactorRequest struct {
+	ClassName     string `json:"class_name" validate:"required,smalltalk_class"`
+	MethodName    string `json:"method_name" validate:"required,smalltalk_selector"`
+	IsClassMethod bool   `json:"is_class_method"`
+	DryRun        bool   `json:"dry_run"`
+	// RunTests guards the release with the method's tests (default true).
+	RunTests *bool `json:"run_tests,omitempty"`
+}
+
+
+// Ref is the method the request names.
+func (r RefactorRequest) Ref() refactor.MethodRef {
+	return refactor.MethodRef{Class: r.ClassName, Selector: r.MethodName, ClassSide: r.IsClassMethod}
+}
+
+// WantsTests reports whether the release is to be guarded by tests.
+func (r RefactorRequest) WantsTests() bool { return r.RunTests == nil || *r.RunTests }
+
+// LegacyResult keeps the original service's `result` object for its clients.
+type LegacyResult struct {
+	CodeReview       string `json:"code_review"`
+	RefactoredCode   string `json:"refactored_code"`
+	ValidationResult string `json:"validation_result"`
+	ReleaseStatus    string `json:"release_status"`
+}
+
+// RefactorBody is the 200 body of a run (and the `result` event of a
+// stream): the original's fields plus the new ones.
+type RefactorBody struct {
+	Success       bool                 `json:"success"`
+	ClassName     string               `json:"class_name"`
+	MethodName    string               `json:"method_name"`
+	Result        LegacyResult         `json:"result"`
+	Error         *string              `json:"error"`
+	ID            string               `json:"id"`
+	Outcome       string               `json:"outcome"`
+	IsClassMethod bool                 `json:"is_class_method"`
+	Protocol      string               `json:"protocol"`
+	OriginalCode  string               `json:"original_code"`
+	Refactored    string               `json:"refactored_code"`
+	Review        refactor.Review      `json:"review"`
+	Validation    refactor.Verdict     `json:"validation"`
+	Iterations    int                  `json:"iterations"`
+	Rounds        []refactor.Round     `json:"rounds"`
+	Usage         refactor.Usage       `json:"usage"`
+	Stages        []refactor.StageStat `json:"stages"`
+	DurationMS    int64                `json:"duration_ms"`
+	Tests         refactor.Tests       `json:"tests"`
+}
+
+// Problem is an RFC 9457 problem+json body. Extensions carry what a client
+// needs to act: the last candidate of an unapproved run, field errors, ….
+type Problem struct {
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	Status    int    `json:"status"`
+	Detail    string `json:"detail"`
+	Code      string `json:"code"`
+	RequestID string `json:"request_id"`
+
+	Errors         []FieldError    `json:"errors,omitempty"`
+	RetryAfter     int             `json:"retry_after,omitempty"`
+	ID             string          `json:"id,omitempty"`
+	OriginalCode   string          `json:"original_code,omitempty"`
+	RefactoredCode string          `json:"refactored_code,omitempty"`
+	Feedback       string          `json:"feedback,omitempty"`
+	Iterations     int             `json:"iterations,omitempty"`
+	Usage          *refactor.Usage `json:"usage,omitempty"`
+	Tests          *refactor.Tests `json:"tests,omitempty"`
+	// RunStatus is the run's audit status: after a release began it says
+	// what the image holds (rolled_back: the original; restore_failed: maybe
+	// the candidate — both sources are in the body).
+	RunStatus string `json:"run_status,omitempty"`
+}
+
+// FieldError names one invalid field of a request.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// HealthBody is GET /health: the original's fields plus busy and the state
+// of the image connection.
+type HealthBody struct {
+	Status  string               `json:"status"`
+	Version string               `json:"version"`
+	AppName string               `json:"app_name"`
+	Busy    bool                 `json:"busy"`
+	MCP     refactor.ImageHealth `json:"mcp"`
+}
+
+// ReadyBody is GET /ready.
+type ReadyBody struct {
+	Ready   bool     `json:"ready"`
+	Reasons []string `json:"reasons"`
+}
+
+// AcceptedEvent opens a run's event stream.
+type AcceptedEvent struct {
+	ID        string `json:"id"`
+	RequestID string `json:"request_id"`
+}
