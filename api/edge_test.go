@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	refactor "pharo-refactor"
+	wire "pharo-refactor/wire"
 	"regexp"
 	"strconv"
 	"strings"
@@ -48,9 +49,7 @@ func (h *harness) request(method, path, body string, header map[string]string) *
 // problemCode decodes a problem body's code.
 func problemCode(t *testing.T, data []byte) string {
 	t.Helper()
-	var p struct {
-		Code string `json:"code"`
-	}
+	var p wire.Problem
 	require.NoError(t, json.Unmarshal(data, &p), "%s", data)
 	return p.Code
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"pharo-refactor/wire"
 	"strings"
 	"time"
 )
@@ -65,7 +66,7 @@ func scriptedFile() map[string]any {
 }
 
 func refactorBody(class, selector string) []byte {
-	b, _ := json.Marshal(map[string]any{"class_name": class, "method_name": selector})
+	b, _ := json.Marshal(wire.RefactorRequest{ClassName: class, MethodName: selector})
 	return b
 }
 
@@ -159,18 +160,12 @@ func releaseRun(ctx context.Context, client *http.Client, svc *service, i int) (
 	if err != nil {
 		return 0, "", fmt.Errorf("run %d: %w", i, err)
 	}
-	var out struct {
-		Outcome string `json:"outcome"`
-		Tests   *struct {
-			Ran     bool     `json:"ran"`
-			Classes []string `json:"classes"`
-		} `json:"tests"`
-	}
+	var out wire.RefactorBody
 	if resp.StatusCode != http.StatusOK || json.Unmarshal(data, &out) != nil || out.Outcome != "released" {
 		return 0, "", fmt.Errorf("run %d answered %d, not 200 released: %s", i, resp.StatusCode, clip(data, 600))
 	}
 	gate := ""
-	if out.Tests != nil && out.Tests.Ran {
+	if out.Tests.Ran {
 		gate = "; the test gate ran " + strings.Join(out.Tests.Classes, ", ") + " before and after each release"
 	}
 	return d, gate, nil

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"pharo-refactor/wire"
 	"strconv"
 	"strings"
 	"time"
@@ -233,7 +234,7 @@ func isBusy(resp *http.Response) bool {
 	if err != nil {
 		return false
 	}
-	var p problem
+	var p wire.Problem
 	if json.Unmarshal(data, &p) != nil {
 		return false
 	}
@@ -246,7 +247,7 @@ func readProblem(resp *http.Response, requestID string) *apiError {
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	e := &apiError{Status: resp.StatusCode, Raw: data, RequestID: requestID}
 	if json.Unmarshal(data, &e.Problem) != nil || e.Problem.Status == 0 {
-		e.Problem = problem{Status: resp.StatusCode, Detail: strings.TrimSpace(string(data))}
+		e.Problem = wire.Problem{Status: resp.StatusCode, Detail: strings.TrimSpace(string(data))}
 	}
 	if e.Problem.RequestID != "" {
 		e.RequestID = e.Problem.RequestID

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"pharo-refactor/wire"
 	"time"
 )
 
@@ -29,33 +30,10 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// problem is an RFC 9457 problem+json body with the service's extensions.
-type problem struct {
-	Type           string       `json:"type"`
-	Title          string       `json:"title"`
-	Status         int          `json:"status"`
-	Detail         string       `json:"detail"`
-	Code           string       `json:"code"`
-	RequestID      string       `json:"request_id"`
-	Errors         []fieldError `json:"errors"`
-	RetryAfter     int          `json:"retry_after"`
-	ID             string       `json:"id"`
-	OriginalCode   string       `json:"original_code"`
-	RefactoredCode string       `json:"refactored_code"`
-	Feedback       string       `json:"feedback"`
-	Iterations     int          `json:"iterations"`
-	Usage          *usage       `json:"usage"`
-}
-
-type fieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
 // apiError is an answer of the service that says the request failed.
 type apiError struct {
 	Status    int
-	Problem   problem
+	Problem   wire.Problem
 	Raw       []byte // the body as received (printed by --json)
 	RequestID string
 }

@@ -5,28 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"pharo-refactor/wire"
 	"strings"
 	"time"
 )
-
-type healthBody struct {
-	Status  string `json:"status"`
-	Version string `json:"version"`
-	AppName string `json:"app_name"`
-	Busy    bool   `json:"busy"`
-	MCP     struct {
-		Up          bool       `json:"up"`
-		PID         int        `json:"pid"`
-		Restarts    int        `json:"restarts"`
-		LastSuccess *time.Time `json:"last_success"`
-		LastError   string     `json:"last_error"`
-	} `json:"mcp"`
-}
-
-type readyBody struct {
-	Ready   bool     `json:"ready"`
-	Reasons []string `json:"reasons"`
-}
 
 func noArgs(name string, args []string) error {
 	if len(args) > 0 {
@@ -49,7 +31,7 @@ func (c *cli) healthCmd(ctx context.Context, o options, args []string) error {
 		fmt.Fprintf(c.stdout, "%s\n", data)
 		return nil
 	}
-	var h healthBody
+	var h wire.HealthBody
 	if err := json.Unmarshal(data, &h); err != nil {
 		return fmt.Errorf("/health is not the expected JSON: %w", err)
 	}
@@ -60,7 +42,7 @@ func (c *cli) healthCmd(ctx context.Context, o options, args []string) error {
 	return nil
 }
 
-func (c *cli) mcpLine(h healthBody) string {
+func (c *cli) mcpLine(h wire.HealthBody) string {
 	m := h.MCP
 	if !m.Up {
 		line := fmt.Sprintf("down (%d restarts)", m.Restarts)
@@ -70,8 +52,8 @@ func (c *cli) mcpLine(h healthBody) string {
 		return line
 	}
 	line := fmt.Sprintf("up, pid %d, %d restarts", m.PID, m.Restarts)
-	if m.LastSuccess != nil {
-		line += fmt.Sprintf(", last answer %s ago", c.deps.now().Sub(*m.LastSuccess).Round(time.Second))
+	if !m.LastSuccess.IsZero() {
+		line += fmt.Sprintf(", last answer %s ago", c.deps.now().Sub(m.LastSuccess).Round(time.Second))
 	}
 	return line
 }
@@ -96,7 +78,7 @@ func (c *cli) readyCmd(ctx context.Context, o options, args []string) error {
 	if o.json {
 		fmt.Fprintf(c.stdout, "%s\n", data)
 	}
-	var r readyBody
+	var r wire.ReadyBody
 	if err := json.Unmarshal(data, &r); err != nil {
 		return fmt.Errorf("/ready is not the expected JSON: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	refactor "pharo-refactor"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -15,49 +16,9 @@ import (
 	"pharo-refactor/cmd/refactorctl/internal/udiff"
 )
 
-// runRow is a row of the audit trail (GET /api/v1/refactorings/{id}).
-type runRow struct {
-	ID               string          `json:"id"`
-	Kind             string          `json:"kind"`
-	RevertOf         string          `json:"revert_of"`
-	RequestID        string          `json:"request_id"`
-	ClassName        string          `json:"class_name"`
-	Selector         string          `json:"selector"`
-	IsClassMethod    bool            `json:"is_class_method"`
-	DryRun           bool            `json:"dry_run"`
-	RunTests         bool            `json:"run_tests"`
-	Status           string          `json:"status"`
-	ErrorCode        string          `json:"error_code"`
-	ErrorMessage     string          `json:"error_message"`
-	Notes            string          `json:"notes"`
-	OriginalSource   string          `json:"original_source"`
-	OriginalProtocol string          `json:"original_protocol"`
-	FinalSource      string          `json:"final_source"`
-	Review           json.RawMessage `json:"review"`
-	Verdict          json.RawMessage `json:"verdict"`
-	Iterations       int             `json:"iterations"`
-	ModelCalls       int             `json:"model_calls"`
-	InputTokens      int64           `json:"input_tokens"`
-	OutputTokens     int64           `json:"output_tokens"`
-	Models           json.RawMessage `json:"models"`
-	Stages           json.RawMessage `json:"stages"`
-	TestsBefore      json.RawMessage `json:"tests_before"`
-	TestsAfter       json.RawMessage `json:"tests_after"`
-	RestoreFailed    bool            `json:"restore_failed"`
-	CreatedAt        *time.Time      `json:"created_at"`
-	UpdatedAt        *time.Time      `json:"updated_at"`
-	FinishedAt       *time.Time      `json:"finished_at"`
-	ReleasedAt       *time.Time      `json:"released_at"`
-	RevertedAt       *time.Time      `json:"reverted_at"`
-}
-
-func (r runRow) method() method {
+// runMethod is the method a run worked on.
+func runMethod(r refactor.Run) method {
 	return method{class: r.ClassName, selector: r.Selector, classSide: r.IsClassMethod}
-}
-
-type runPage struct {
-	Runs       []json.RawMessage `json:"runs"`
-	NextCursor string            `json:"next_cursor"`
 }
 
 // historyCmd prints a compact table, newest first.
@@ -66,7 +27,7 @@ func (c *cli) historyCmd(ctx context.Context, o options, args []string) error {
 		return err
 	}
 	cl := c.newClient(o, nil)
-	var all []json.RawMessage
+	var all []refactor.Run
 	cursor := o.cursor
 	for {
 		page, err := fetchPage(ctx, cl, o, cursor)
@@ -80,7 +41,7 @@ func (c *cli) historyCmd(ctx context.Context, o options, args []string) error {
 		}
 	}
 	if o.json {
-		return writeJSON(c.stdout, runPage{Runs: nonNil(all), NextCursor: cursor})
+		return writeJSON(c.stdout, refactor.Page{Runs: nonNil(all), NextCursor: cursor})
 	}
 	if err := c.historyTable(all); err != nil {
 		return err
@@ -91,7 +52,7 @@ func (c *cli) historyCmd(ctx context.Context, o options, args []string) error {
 	return nil
 }
 
-func fetchPage(ctx context.Context, cl *client, o options, cursor string) (runPage, error) {
+func fetchPage(ctx context.Context, cl *client, o options, cursor string) (refactor.Page, error) {
 	q := url.Values{}
 	setIf(q, "class_name", o.class)
 	setIf(q, "outcome", o.outcome)
@@ -105,11 +66,11 @@ func fetchPage(ctx context.Context, cl *client, o options, cursor string) (runPa
 	}
 	_, data, err := cl.getJSON(ctx, path, nil)
 	if err != nil {
-		return runPage{}, err
+		return refactor.Page{}, err
 	}
-	var page runPage
+	var page refactor.Page
 	if err := json.Unmarshal(data, &page); err != nil {
-		return runPage{}, fmt.Errorf("the run list is not the expected JSON: %w", err)
+		return refactor.Page{}, fmt.Errorf("the run list is not the expected JSON: %w", err)
 	}
 	return page, nil
 }
@@ -120,9 +81,9 @@ func setIf(q url.Values, key, value string) {
 	}
 }
 
-func nonNil(runs []json.RawMessage) []json.RawMessage {
+func nonNil(runs []refactor.Run) []refactor.Run {
 	if runs == nil {
-		return []json.RawMessage{}
+		return []refactor.Run{}
 	}
 	return runs
 }
@@ -136,19 +97,15 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-func (c *cli) historyTable(raw []json.RawMessage) error {
+func (c *cli) historyTable(runs []refactor.Run) error {
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tCREATED (UTC)\tKIND\tMETHOD\tSTATUS\tERROR\tROUNDS\tCALLS")
-	for _, data := range raw {
-		var r runRow
-		if err := json.Unmarshal(data, &r); err != nil {
-			return fmt.Errorf("a run is not the expected JSON: %w", err)
-		}
-		kind := r.Kind
+	for _, r := range runs {
+		kind := string(r.Kind)
 		if r.DryRun {
 			kind += " (dry)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", r.ID, stamp(r.CreatedAt), kind, r.method(), r.Status,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", r.ID, stamp(&r.CreatedAt), kind, runMethod(r), r.Status,
 			orDash(r.ErrorCode), r.Iterations, r.ModelCalls)
 	}
 	return tw.Flush()
@@ -175,7 +132,7 @@ func (c *cli) showCmd(ctx context.Context, o options, args []string) error {
 		fmt.Fprintf(c.stdout, "%s\n", data)
 		return nil
 	}
-	var r runRow
+	var r refactor.Run
 	if err := json.Unmarshal(data, &r); err != nil {
 		return fmt.Errorf("the run is not the expected JSON: %w", err)
 	}
@@ -190,7 +147,7 @@ func oneID(cmd string, args []string) (string, error) {
 	return strings.TrimSpace(args[0]), nil
 }
 
-func (c *cli) printRun(r runRow) {
+func (c *cli) printRun(r refactor.Run) {
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 	row := func(k, v string) {
 		if v != "" {
@@ -199,8 +156,8 @@ func (c *cli) printRun(r runRow) {
 	}
 	row("run", fmt.Sprintf("%s (%s)", r.ID, r.Kind))
 	row("revert of", r.RevertOf)
-	row("method", fmt.Sprintf("%s in protocol '%s'", r.method(), r.OriginalProtocol))
-	row("status", r.Status)
+	row("method", fmt.Sprintf("%s in protocol '%s'", runMethod(r), r.OriginalProtocol))
+	row("status", string(r.Status))
 	if r.ErrorCode != "" || r.ErrorMessage != "" {
 		row("error", r.ErrorCode+": "+r.ErrorMessage)
 	}
@@ -220,8 +177,8 @@ func (c *cli) printRun(r runRow) {
 	for _, t := range []struct {
 		name string
 		at   *time.Time
-	}{{"created", r.CreatedAt}, {"finished", r.FinishedAt}, {"released", r.ReleasedAt}, {"reverted", r.RevertedAt}} {
-		if t.at != nil {
+	}{{"created", &r.CreatedAt}, {"finished", r.FinishedAt}, {"released", r.ReleasedAt}, {"reverted", r.RevertedAt}} {
+		if t.at != nil && !t.at.IsZero() {
 			row(t.name, stamp(t.at))
 		}
 	}
@@ -229,11 +186,11 @@ func (c *cli) printRun(r runRow) {
 	c.printRunDiff(r)
 }
 
-func (c *cli) printRunDiff(r runRow) {
+func (c *cli) printRunDiff(r refactor.Run) {
 	if r.FinalSource == "" {
 		return
 	}
-	name := r.method().String()
+	name := runMethod(r).String()
 	diff := udiff.Unified(name+" (original)", name+" (final)", r.OriginalSource, r.FinalSource, 3)
 	if diff != "" {
 		fmt.Fprint(c.stdout, "\n"+diff)
@@ -241,11 +198,7 @@ func (c *cli) printRunDiff(r runRow) {
 }
 
 func reviewLine(raw json.RawMessage) string {
-	var r struct {
-		Severity string            `json:"severity"`
-		Summary  string            `json:"summary"`
-		Issues   []json.RawMessage `json:"issues"`
-	}
+	var r refactor.Review
 	if len(raw) == 0 || json.Unmarshal(raw, &r) != nil || r.Summary == "" {
 		return compact(raw)
 	}
@@ -253,14 +206,11 @@ func reviewLine(raw json.RawMessage) string {
 }
 
 func verdictLine(raw json.RawMessage) string {
-	var v struct {
-		Verdict  string `json:"verdict"`
-		Feedback string `json:"feedback"`
-	}
+	var v refactor.Verdict
 	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil || v.Verdict == "" {
 		return compact(raw)
 	}
-	return strings.TrimSuffix(v.Verdict+": "+oneLine(v.Feedback), ": ")
+	return strings.TrimSuffix(string(v.Verdict)+": "+oneLine(v.Feedback), ": ")
 }
 
 func orCompact(summary string, raw json.RawMessage) string {
@@ -298,12 +248,12 @@ func (c *cli) revertCmd(ctx context.Context, o options, args []string) error {
 		fmt.Fprintf(c.stdout, "%s\n", data)
 		return nil
 	}
-	var r runRow
+	var r refactor.Run
 	if err := json.Unmarshal(data, &r); err != nil {
 		return fmt.Errorf("the revert's run is not the expected JSON: %w", err)
 	}
-	fmt.Fprintf(c.stderr, "reverted %s (run %s undone by revert run %s, %s)\n", r.method(), id, r.ID, r.Status)
-	name := r.method().String()
+	fmt.Fprintf(c.stderr, "reverted %s (run %s undone by revert run %s, %s)\n", runMethod(r), id, r.ID, r.Status)
+	name := runMethod(r).String()
 	fmt.Fprint(c.stdout, udiff.Unified(name+" (image)", name+" (reverted)", r.OriginalSource, r.FinalSource, 3))
 	return nil
 }

@@ -4,49 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	refactor "pharo-refactor"
+	"pharo-refactor/wire"
 	"strings"
 	"time"
-)
-
-// The stream's event payloads (openapi.yaml, *Event schemas); only what the
-// progress lines show.
-type (
-	acceptedEvent struct {
-		ID        string `json:"id"`
-		RequestID string `json:"request_id"`
-	}
-	stageEvent struct {
-		Name       string `json:"name"`
-		Status     string `json:"status"`
-		DurationMS int64  `json:"duration_ms"`
-	}
-	modelCallEvent struct {
-		Role         string `json:"role"`
-		Calls        int    `json:"calls"`
-		InputTokens  int64  `json:"input_tokens"`
-		OutputTokens int64  `json:"output_tokens"`
-	}
-	candidateEvent struct {
-		Iteration int    `json:"iteration"`
-		Code      string `json:"code"`
-	}
-	checkEvent struct {
-		Iteration int          `json:"iteration"`
-		Errors    []checkError `json:"errors"`
-	}
-	checkError struct {
-		Check   string `json:"check"`
-		Message string `json:"message"`
-	}
-	verdictEvent struct {
-		Iteration int    `json:"iteration"`
-		Verdict   string `json:"verdict"`
-		Feedback  string `json:"feedback"`
-	}
-	releaseEvent struct {
-		Status string          `json:"status"`
-		Tests  json.RawMessage `json:"tests"`
-	}
 )
 
 // progress writes a run's live progress to stderr. On a terminal, passing
@@ -105,31 +66,32 @@ func (p *progress) event(e sseEvent) {
 	}
 	switch e.Name {
 	case "accepted":
-		var d acceptedEvent
+		var d wire.AcceptedEvent
 		_ = json.Unmarshal(e.Data, &d)
 		p.note(fmt.Sprintf("accepted: run %s (request %s)", d.ID, d.RequestID))
 	case "stage":
 		p.stage(e.Data)
 	case "model_call":
-		var d modelCallEvent
+		var d refactor.ModelCallEvent
 		_ = json.Unmarshal(e.Data, &d)
 		p.stageCalls += d.Calls
 		p.passing(fmt.Sprintf("%s answered (%s, %d→%d tokens)", d.Role, plural(d.Calls, "model call"), d.InputTokens, d.OutputTokens))
 	case "candidate":
-		var d candidateEvent
+		var d refactor.CandidateEvent
 		_ = json.Unmarshal(e.Data, &d)
 		p.passing(fmt.Sprintf("round %d: candidate (%s)", d.Iteration, plural(strings.Count(d.Code, "\n")+1, "line")))
 	case "check":
 		p.check(e.Data)
 	case "verdict":
-		var d verdictEvent
+		var d refactor.VerdictEvent
 		_ = json.Unmarshal(e.Data, &d)
 		p.note(fmt.Sprintf("round %d: %s — %s", d.Iteration, d.Verdict, clip(oneLine(d.Feedback), 160)))
 	case "release":
-		var d releaseEvent
+		var d refactor.ReleaseEvent
 		_ = json.Unmarshal(e.Data, &d)
 		msg := "release: " + d.Status
-		if tests := testsSummary(d.Tests); tests != "" {
+		tests, _ := json.Marshal(d.Tests) // a list of reports, or the whole record of the tests
+		if tests := testsSummary(tests); tests != "" {
 			msg += " — " + tests
 		}
 		p.note(msg)
@@ -141,7 +103,7 @@ func (p *progress) event(e sseEvent) {
 }
 
 func (p *progress) stage(data json.RawMessage) {
-	var d stageEvent
+	var d refactor.StageEvent
 	_ = json.Unmarshal(data, &d)
 	if d.Status == "started" {
 		p.stageCalls = 0
@@ -156,7 +118,7 @@ func (p *progress) stage(data json.RawMessage) {
 }
 
 func (p *progress) check(data json.RawMessage) {
-	var d checkEvent
+	var d refactor.CheckEvent
 	_ = json.Unmarshal(data, &d)
 	if len(d.Errors) == 0 {
 		p.passing(fmt.Sprintf("round %d: checks passed", d.Iteration))

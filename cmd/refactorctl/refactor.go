@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pharo-refactor/cmd/refactorctl/internal/udiff"
+	"pharo-refactor/wire"
 )
 
 // method names one method of the image.
@@ -76,39 +77,12 @@ func methodArgs(args []string, classSide bool) (method, error) {
 	return m, err
 }
 
-// refactorBody is the request (openapi.yaml RefactorRequest).
-type refactorBody struct {
-	ClassName     string `json:"class_name"`
-	MethodName    string `json:"method_name"`
-	IsClassMethod bool   `json:"is_class_method"`
-	DryRun        bool   `json:"dry_run"`
-	RunTests      bool   `json:"run_tests"`
-}
-
-// refactorResult is what this client reads of a 200 body.
-type refactorResult struct {
-	ID             string `json:"id"`
-	Outcome        string `json:"outcome"`
-	Protocol       string `json:"protocol"`
-	OriginalCode   string `json:"original_code"`
-	RefactoredCode string `json:"refactored_code"`
-	Iterations     int    `json:"iterations"`
-	Usage          usage  `json:"usage"`
-	DurationMS     int64  `json:"duration_ms"`
-}
-
-type usage struct {
-	ModelCalls   int   `json:"model_calls"`
-	InputTokens  int64 `json:"input_tokens"`
-	OutputTokens int64 `json:"output_tokens"`
-}
-
 // methodRun is one method's run as this client saw it.
 type methodRun struct {
 	m         method
 	requestID string
 	runID     string
-	result    *refactorResult
+	result    *wire.RefactorBody
 	raw       []byte // the result body, as received
 	err       error
 	elapsed   time.Duration
@@ -143,8 +117,8 @@ func (c *cli) refactorOne(ctx context.Context, o options, m method, prog *progre
 }
 
 func (c *cli) streamRun(ctx context.Context, o options, run *methodRun, prog *progress) error {
-	body, err := json.Marshal(refactorBody{ClassName: run.m.class, MethodName: run.m.selector,
-		IsClassMethod: run.m.classSide, DryRun: o.dryRun, RunTests: !o.noTests})
+	body, err := json.Marshal(wire.RefactorRequest{ClassName: run.m.class, MethodName: run.m.selector,
+		IsClassMethod: run.m.classSide, DryRun: o.dryRun, RunTests: new(!o.noTests)})
 	if err != nil {
 		return fmt.Errorf("encoding the request: %w", err)
 	}
@@ -173,7 +147,7 @@ func readPlainResult(resp *http.Response, run *methodRun) error {
 }
 
 func (run *methodRun) setResult(data []byte) error {
-	var res refactorResult
+	var res wire.RefactorBody
 	if err := json.Unmarshal(data, &res); err != nil {
 		return fmt.Errorf("the service's result is not the expected JSON: %w", err)
 	}
@@ -194,7 +168,7 @@ func (c *cli) readStream(ctx context.Context, resp *http.Response, run *methodRu
 		prog.event(ev)
 		switch ev.Name {
 		case "accepted":
-			var a acceptedEvent
+			var a wire.AcceptedEvent
 			if json.Unmarshal(ev.Data, &a) == nil {
 				run.runID = a.ID
 			}
@@ -243,7 +217,7 @@ func (c *cli) report(o options, run methodRun, prog *progress) {
 		fmt.Fprintf(c.stdout, "%s\n", run.raw)
 		return
 	}
-	diff := udiff.Unified(run.m.String()+" (image)", run.m.String()+" (refactored)", res.OriginalCode, res.RefactoredCode, 3)
+	diff := udiff.Unified(run.m.String()+" (image)", run.m.String()+" (refactored)", res.OriginalCode, res.Refactored, 3)
 	if diff == "" {
 		prog.note("no change: the refactored source equals the original")
 		return

@@ -3,36 +3,18 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	refactor "pharo-refactor"
 	"strings"
-)
-
-// The test gate's reports, as release events and runs carry them: a list
-// of per-class reports, or the whole gate (before, after, regressions).
-type (
-	testRun struct {
-		Class  string `json:"class"`
-		Report struct {
-			Ran      int `json:"ran"`
-			Passed   int `json:"passed"`
-			Failures int `json:"failures"`
-			Errors   int `json:"errors"`
-		} `json:"report"`
-	}
-	testGate struct {
-		Before      []testRun `json:"before"`
-		After       []testRun `json:"after"`
-		Regressions []string  `json:"regressions"`
-	}
 )
 
 // testsSummary is one line about the tests; "" when there is nothing to
 // say or the shape is unknown (a newer service: the raw JSON is in --json).
 func testsSummary(raw json.RawMessage) string {
-	var runs []testRun
+	var runs []refactor.TestRun
 	if json.Unmarshal(raw, &runs) == nil {
 		return runsSummary(runs)
 	}
-	var gate testGate
+	var gate refactor.Tests
 	if json.Unmarshal(raw, &gate) != nil {
 		return ""
 	}
@@ -45,7 +27,7 @@ func testsSummary(raw json.RawMessage) string {
 	return runsSummary(gate.Before)
 }
 
-func runsSummary(runs []testRun) string {
+func runsSummary(runs []refactor.TestRun) string {
 	parts := make([]string, 0, len(runs))
 	for _, r := range runs {
 		p := fmt.Sprintf("%s %d/%d passed", r.Class, r.Report.Passed, r.Report.Ran)
@@ -62,11 +44,7 @@ func runsSummary(runs []testRun) string {
 
 // stagesSummary reads a run's stages: "prefetch 0.0s, review 1.2s (1 call), …".
 func stagesSummary(raw json.RawMessage) string {
-	var stages []struct {
-		Name       string `json:"name"`
-		DurationMS int64  `json:"duration_ms"`
-		ModelCalls int    `json:"model_calls"`
-	}
+	var stages []refactor.StageStat
 	if json.Unmarshal(raw, &stages) != nil || len(stages) == 0 {
 		return compact(raw)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"pharo-refactor/wire"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -170,7 +171,7 @@ func TestARunIsNotResentAfterAnAmbiguousFailure(t *testing.T) {
 
 func TestExitCodes(t *testing.T) {
 	api := func(status int, code string) error {
-		return &apiError{Status: status, Problem: problem{Status: status, Code: code}}
+		return &apiError{Status: status, Problem: wire.Problem{Status: status, Code: code}}
 	}
 	tests := []struct {
 		name string
@@ -210,8 +211,8 @@ func TestBatchCodeIsTheWorst(t *testing.T) {
 		}
 		return out
 	}
-	notApproved := &apiError{Status: 422, Problem: problem{Code: "not_approved"}}
-	changed := &apiError{Status: 409, Problem: problem{Code: "method_changed"}}
+	notApproved := &apiError{Status: 422, Problem: wire.Problem{Code: "not_approved"}}
+	changed := &apiError{Status: 409, Problem: wire.Problem{Code: "method_changed"}}
 	assert.Equal(t, exitOK, batchCode(runs(nil, nil), false))
 	assert.Equal(t, exitNotApproved, batchCode(runs(nil, notApproved, nil), false))
 	assert.Equal(t, exitConflict, batchCode(runs(changed, notApproved), false))
