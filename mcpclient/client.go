@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
@@ -27,6 +28,10 @@ type Config struct {
 	Args    []string
 	Dir     string   // working directory; empty = the service's
 	Env     []string // extra KEY=VALUE for the subprocess
+	// InProcess, when set, is the MCP server to talk to in this process
+	// instead of a subprocess (the pipeline's tests, benchmarks): Command
+	// and its settings are then unused.
+	InProcess *server.MCPServer
 
 	CallTimeout  time.Duration // per tool call, on top of the caller's context (default 60s)
 	StartTimeout time.Duration // spawn + initialize + tools/list (default 30s)
@@ -94,7 +99,7 @@ type Client struct {
 
 // New returns a client; nothing is started until Start or the first call.
 func New(cfg Config) (*Client, error) {
-	if cfg.Command == "" {
+	if cfg.Command == "" && cfg.InProcess == nil {
 		return nil, errors.New("mcpclient: no MCP server command configured")
 	}
 	cfg.withDefaults()
@@ -114,10 +119,9 @@ func (c *Client) Health() refactor.ImageHealth {
 	defer c.mu.Unlock()
 	h := c.health
 	h.Up = c.sess != nil && c.sess.alive()
-	if h.Up && c.sess.cmd.Process != nil {
-		h.PID = c.sess.cmd.Process.Pid
-	} else {
-		h.PID = 0
+	h.PID = 0
+	if h.Up {
+		h.PID = c.sess.pid()
 	}
 	return h
 }
@@ -211,7 +215,7 @@ func (c *Client) backoff(failures int) time.Duration {
 func (c *Client) startSession(ctx context.Context) (*session, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.StartTimeout)
 	defer cancel()
-	s, err := spawn(c.cfg, c.onExit)
+	s, err := c.open()
 	if err == nil {
 		err = s.initialize(ctx, c.cfg.RequiredTools)
 		if err != nil {
@@ -236,8 +240,17 @@ func (c *Client) startSession(ctx context.Context) (*session, error) {
 	c.started++
 	c.sess = s
 	c.health.StartedAt = s.startedAt
-	c.log.Info("Pharo MCP server started", zap.Int("pid", s.cmd.Process.Pid), zap.Int("restarts", c.health.Restarts))
+	c.log.Info("Pharo MCP server started", zap.Int("pid", s.pid()), zap.Int("restarts", c.health.Restarts))
 	return s, nil
+}
+
+// open starts a session: the configured subprocess, or the in-process
+// server.
+func (c *Client) open() (*session, error) {
+	if c.cfg.InProcess != nil {
+		return inProcess(c.cfg.InProcess), nil
+	}
+	return spawn(c.cfg, c.onExit)
 }
 
 // onExit runs on the watcher goroutine when a subprocess exits.
@@ -251,7 +264,7 @@ func (c *Client) onExit(s *session) {
 	}
 	err := fmt.Errorf("the Pharo MCP server exited (%v)", s.exitErr)
 	c.log.Error("Pharo MCP server exited",
-		zap.Int("pid", s.cmd.Process.Pid), zap.Error(s.exitErr),
+		zap.Int("pid", s.pid()), zap.Error(s.exitErr),
 		zap.String("stderr_tail", lastLines(s.stderr.String(), 20)))
 	c.noteFailure(err)
 	c.scheduleRestart()

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // session is one running MCP server subprocess with its initialized client.
@@ -23,9 +24,9 @@ import (
 // stdio transport has no exit callback: the watcher goroutine learns of the
 // exit from Wait and closes the transport, which fails in-flight calls at once.
 type session struct {
-	cmd        *exec.Cmd
+	cmd        *exec.Cmd // nil for a server in this process
 	mc         *client.Client
-	tr         *transport.Stdio
+	tr         transport.Interface
 	stderr     *tailBuffer
 	exited     chan struct{} // closed after Wait returns
 	exitErr    error         // valid once exited is closed
@@ -36,6 +37,8 @@ type session struct {
 	// on the session is not handed out, so a retry reaches a new one instead
 	// of failing on the dead pipe within a millisecond.
 	broken atomic.Bool
+	// stopOnce closes exited for an in-process session, which has no Wait.
+	stopOnce sync.Once
 }
 
 // spawn starts the subprocess with its own process group (so a launcher
@@ -96,6 +99,26 @@ func (s *session) watch(onExit func(*session)) {
 	}
 }
 
+// inProcess opens a session on a server running in this process (tests
+// and benchmarks of the layers above, without a subprocess). It has no
+// process to watch: it lives until stop.
+func inProcess(srv *server.MCPServer) *session {
+	return &session{
+		tr:        transport.NewInProcessTransport(srv),
+		stderr:    newTailBuffer(stderrTailBytes),
+		exited:    make(chan struct{}),
+		startedAt: time.Now(),
+	}
+}
+
+// pid is the subprocess's process id; 0 in process.
+func (s *session) pid() int {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
 // initialize runs the MCP handshake and checks that the required tools exist.
 func (s *session) initialize(ctx context.Context, required []string) error {
 	s.mc = client.NewClient(s.tr, client.WithLegacyProtocolOnly())
@@ -154,6 +177,10 @@ func (s *session) alive() bool {
 // to the whole process group.
 func (s *session) stop(grace time.Duration) error {
 	_ = s.tr.Close()
+	if s.cmd == nil {
+		s.stopOnce.Do(func() { close(s.exited) })
+		return nil
+	}
 	if s.waitExit(grace) {
 		return nil
 	}
