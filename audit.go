@@ -80,8 +80,8 @@ const (
 	StatusRestoreFailed Status = "restore_failed"
 )
 
-// Statuses lists the vocabulary, for validation and API documentation.
-func Statuses() []Status {
+// statuses lists the vocabulary, for validation and API documentation.
+func statuses() []Status {
 	return []Status{StatusRunning, StatusReleasing, StatusReleased, StatusProposed,
 		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted, StatusRestoreFailed}
 }
@@ -95,7 +95,7 @@ func (s Status) Unsettled() bool {
 
 // Valid reports whether s is in the vocabulary.
 func (s Status) Valid() bool {
-	for _, v := range Statuses() {
+	for _, v := range statuses() {
 		if s == v {
 			return true
 		}

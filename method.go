@@ -34,8 +34,8 @@ func (r MethodRef) Validate() error {
 // Limits of the names the service accepts. Real Pharo names are far
 // shorter; the bound keeps prompts and expressions small.
 const (
-	MaxClassNameLen = 256
-	MaxSelectorLen  = 256
+	maxClassNameLen = 256
+	maxSelectorLen  = 256
 )
 
 // The accepted shapes (pharo-interop.md): class names
@@ -53,8 +53,8 @@ func ValidateClassName(name string) error {
 	switch {
 	case name == "":
 		return Errorf(InvalidRequest, "the class name is empty")
-	case len(name) > MaxClassNameLen:
-		return Errorf(InvalidRequest, "the class name is longer than %d characters", MaxClassNameLen)
+	case len(name) > maxClassNameLen:
+		return Errorf(InvalidRequest, "the class name is longer than %d characters", maxClassNameLen)
 	case !classNameRE.MatchString(name):
 		return Errorf(InvalidRequest, "%q is not a Smalltalk class name (a capital letter, then letters, digits or _)", name)
 	}
@@ -67,8 +67,8 @@ func ValidateSelector(sel string) error {
 	switch {
 	case sel == "":
 		return Errorf(InvalidRequest, "the selector is empty")
-	case len(sel) > MaxSelectorLen:
-		return Errorf(InvalidRequest, "the selector is longer than %d characters", MaxSelectorLen)
+	case len(sel) > maxSelectorLen:
+		return Errorf(InvalidRequest, "the selector is longer than %d characters", maxSelectorLen)
 	case !selectorRE.MatchString(sel):
 		return Errorf(InvalidRequest, "%q is not a Smalltalk selector (unary foo, binary +, keyword at:put:)", sel)
 	}

@@ -8,28 +8,28 @@ import (
 	"unicode"
 )
 
-// Mode says how much of an answer the JSON object must be.
-type Mode int
+// mode says how much of an answer the JSON object must be.
+type mode int
 
 const (
-	// Tolerant is for answers no schema constrained (providers without
+	// tolerant is for answers no schema constrained (providers without
 	// structured output, scripted text): the object may sit in prose or a
 	// fence, and only the last top-level JSON object of the answer counts —
 	// never one inside a JSON string, inside a fence of other data
 	// (```smalltalk), or an earlier draft.
-	Tolerant Mode = iota
-	// Constrained is for answers the provider produced under the request's
+	tolerant mode = iota
+	// constrainedMode is for answers the provider produced under the request's
 	// schema (Gemini responseSchema, OpenAI json_schema): after reasoning
 	// blocks, the whole answer must be exactly one object.
-	Constrained
+	constrainedMode
 )
 
-// ModeOf answers how resp's text must be read.
-func ModeOf(resp Response) Mode {
+// modeOf answers how resp's text must be read.
+func modeOf(resp Response) mode {
 	if resp.Constrained {
-		return Constrained
+		return constrainedMode
 	}
-	return Tolerant
+	return tolerant
 }
 
 // reasoningTags are the tags reasoning models (behind OpenAI-compatible
@@ -38,13 +38,13 @@ func reasoningTags() []string {
 	return []string{"think", "thinking", "thought", "reasoning", "reflection"}
 }
 
-// StripReasoning removes what a model thought before answering, so that
+// stripReasoning removes what a model thought before answering, so that
 // only its final answer is parsed: <think>…</think> blocks (and the
 // <thinking>, <thought>, <reasoning>, <reflection> variants) that start a
 // line; an unclosed such block, which runs to the end; everything before an
 // orphan closing tag (templates that open the block in the prompt); and the
 // analysis channel of the harmony format (only the final channel is kept).
-func StripReasoning(s string) string {
+func stripReasoning(s string) string {
 	s = harmonyFinal(s)
 	lower := asciiLower(s)
 	for _, tag := range reasoningTags() {
@@ -141,7 +141,7 @@ func asciiLower(s string) string {
 // finalAnswer is the text that decides: reasoning removed, line endings
 // normalized, blanks trimmed.
 func finalAnswer(text string) (string, error) {
-	s := strings.TrimSpace(StripReasoning(normalizeNewlines(text)))
+	s := strings.TrimSpace(stripReasoning(normalizeNewlines(text)))
 	if s == "" {
 		if strings.TrimSpace(text) != "" {
 			return "", errors.New("the answer holds only reasoning, no final answer")
@@ -368,13 +368,13 @@ func hasKey(obj json.RawMessage, key string) bool {
 
 // answerObject finds the object of an answer that must hold key: the whole
 // answer when constrained, else the last top-level JSON object.
-func answerObject(text, key string, mode Mode) (json.RawMessage, error) {
+func answerObject(text, key string, mode mode) (json.RawMessage, error) {
 	s, err := finalAnswer(text)
 	if err != nil {
 		return nil, err
 	}
 	var obj json.RawMessage
-	if mode == Constrained {
+	if mode == constrainedMode {
 		if obj, err = wholeObject(s); err != nil {
 			return nil, fmt.Errorf("%w (the answer was constrained to the schema: nothing else may surround the object)", err)
 		}

@@ -45,13 +45,13 @@ func TestVerdictNeverApprovesWhatIsNotTheFinalAnswer(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, mode := range []Mode{Tolerant, Constrained} {
-				v, err := ParseVerdict(tc.text, mode)
+			for _, mode := range []mode{tolerant, constrainedMode} {
+				v, err := parseVerdict(tc.text, mode)
 				if err == nil {
 					assert.False(t, v.Approved(), "mode %d approved %q", mode, tc.text)
 				}
 			}
-			v, err := ParseVerdict(tc.text, Tolerant)
+			v, err := parseVerdict(tc.text, tolerant)
 			if tc.rejection {
 				require.NoError(t, err)
 				assert.Equal(t, refactor.VerdictNeedsImprovement, v.Verdict)
@@ -65,21 +65,21 @@ func TestVerdictNeverApprovesWhatIsNotTheFinalAnswer(t *testing.T) {
 func TestVerdictFinalAnswerAfterReasoningCounts(t *testing.T) {
 	cases := []struct {
 		name, text string
-		mode       Mode
+		mode       mode
 		want       refactor.VerdictKind
 	}{
-		{"constrained object", approve, Constrained, refactor.VerdictApproved},
-		{"think block, then the object", "<think>\nIt renames x. " + reject + " no wait, it is fine.\n</think>\n\n" + approve, Constrained, refactor.VerdictApproved},
-		{"orphan closing tag (template opened it)", "the names look fine " + reject + "\n</think>\n" + approve, Constrained, refactor.VerdictApproved},
-		{"thinking tag in upper case", "<THINKING>draft</THINKING>\n" + reject, Constrained, refactor.VerdictNeedsImprovement},
-		{"tolerant fenced object alone", "```json\n" + approve + "\n```", Tolerant, refactor.VerdictApproved},
-		{"tolerant rejection in prose", "Sorry: " + reject + " Thanks.", Tolerant, refactor.VerdictNeedsImprovement},
-		{"harmony final channel", "<|channel|>analysis<|message|>" + reject + "<|end|><|start|>assistant<|channel|>final<|message|>" + approve + "<|return|>", Tolerant, refactor.VerdictApproved},
-		{"quoted rejection inside an approval's feedback", `{"verdict": "APPROVED", "feedback": "earlier I said {\"verdict\": \"NEEDS_IMPROVEMENT\"}"}`, Constrained, refactor.VerdictApproved},
+		{"constrained object", approve, constrainedMode, refactor.VerdictApproved},
+		{"think block, then the object", "<think>\nIt renames x. " + reject + " no wait, it is fine.\n</think>\n\n" + approve, constrainedMode, refactor.VerdictApproved},
+		{"orphan closing tag (template opened it)", "the names look fine " + reject + "\n</think>\n" + approve, constrainedMode, refactor.VerdictApproved},
+		{"thinking tag in upper case", "<THINKING>draft</THINKING>\n" + reject, constrainedMode, refactor.VerdictNeedsImprovement},
+		{"tolerant fenced object alone", "```json\n" + approve + "\n```", tolerant, refactor.VerdictApproved},
+		{"tolerant rejection in prose", "Sorry: " + reject + " Thanks.", tolerant, refactor.VerdictNeedsImprovement},
+		{"harmony final channel", "<|channel|>analysis<|message|>" + reject + "<|end|><|start|>assistant<|channel|>final<|message|>" + approve + "<|return|>", tolerant, refactor.VerdictApproved},
+		{"quoted rejection inside an approval's feedback", `{"verdict": "APPROVED", "feedback": "earlier I said {\"verdict\": \"NEEDS_IMPROVEMENT\"}"}`, constrainedMode, refactor.VerdictApproved},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := ParseVerdict(tc.text, tc.mode)
+			v, err := parseVerdict(tc.text, tc.mode)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, v.Verdict)
 		})
@@ -94,12 +94,12 @@ func TestConstrainedAnswersAreTheObjectAlone(t *testing.T) {
 		review + "\n" + review,
 		review + " trailing",
 	} {
-		_, err := ParseReview(text, Constrained)
+		_, err := parseReview(text, constrainedMode)
 		assert.Error(t, err, text)
-		_, err = ParseReview(text, Tolerant)
+		_, err = parseReview(text, tolerant)
 		assert.NoError(t, err, "tolerant: the last top-level object counts: %s", text)
 	}
-	_, err := ParseCandidate("```smalltalk\nsum: a with: b\n\t^ a + b\n```", "Calculator", Constrained)
+	_, err := parseCandidate("```smalltalk\nsum: a with: b\n\t^ a + b\n```", "Calculator", constrainedMode)
 	assert.Error(t, err, "no fenced-code fallback under a schema")
 }
 
@@ -114,12 +114,12 @@ func TestTolerantCandidateTakesTheLastTopLevelObject(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := ParseCandidate(tc.text, "Calculator", Tolerant)
+			c, err := parseCandidate(tc.text, "Calculator", tolerant)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, c.Code)
 		})
 	}
-	_, err := ParseCandidate(`{"code": "sum: a with: b\n\t^ a + b"} {"notes": "more"}`, "Calculator", Tolerant)
+	_, err := parseCandidate(`{"code": "sum: a with: b\n\t^ a + b"} {"notes": "more"}`, "Calculator", tolerant)
 	assert.Error(t, err, "the last object has no code: an earlier one does not stand in")
 }
 
@@ -134,17 +134,17 @@ func TestStripReasoning(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, StripReasoning(tc.in))
+			assert.Equal(t, tc.want, stripReasoning(tc.in))
 		})
 	}
 }
 
 // Reasoning is stripped for every role, not only the validator.
 func TestReasoningIsStrippedForEveryRole(t *testing.T) {
-	r, err := ParseReview("<think>{\"severity\": \"HIGH\", \"summary\": \"draft\"}</think>\n{\"severity\": \"LOW\", \"summary\": \"fine\"}", Constrained)
+	r, err := parseReview("<think>{\"severity\": \"HIGH\", \"summary\": \"draft\"}</think>\n{\"severity\": \"LOW\", \"summary\": \"fine\"}", constrainedMode)
 	require.NoError(t, err)
 	assert.Equal(t, refactor.SeverityLow, r.Severity)
-	_, err = ParseReview("<think>{\"severity\": \"HIGH\", \"summary\": \"draft\"}</think>", Tolerant)
+	_, err = parseReview("<think>{\"severity\": \"HIGH\", \"summary\": \"draft\"}</think>", tolerant)
 	assert.ErrorContains(t, err, "only reasoning")
 }
 
@@ -156,8 +156,8 @@ func FuzzParseVerdict(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, mode := range []Mode{Tolerant, Constrained} {
-			v, err := ParseVerdict(text, mode)
+		for _, mode := range []mode{tolerant, constrainedMode} {
+			v, err := parseVerdict(text, mode)
 			if err != nil || !v.Approved() {
 				continue
 			}
@@ -175,7 +175,7 @@ func TestDuplicateKeysFoldLikeEncodingJSON(t *testing.T) {
 		`{"feedback": "x", "Verdict": "NEEDS_IMPROVEMENT", "verdict": "APPROVED"}`,
 		`{"feedback": "x", "verdict": "NEEDS_IMPROVEMENT", "VERDICT": "APPROVED"}`,
 	} {
-		_, err := ParseVerdict(text, Constrained)
+		_, err := parseVerdict(text, constrainedMode)
 		assert.ErrorContains(t, err, "more than once", text)
 	}
 	assert.Equal(t, foldKey("feedback"), foldKey("FEEDBAC\u212a"))

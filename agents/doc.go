@@ -9,7 +9,7 @@
 // constrained to the schema must be the object alone; otherwise the last
 // top-level JSON object counts (fences, prose around JSON, `Foo >> bar`
 // prefixes and Tonel brackets are tolerated), and a verdict approves only
-// when it is the whole answer (see Mode, ParseVerdict). An answer that is
+// when it is the whole answer (see mode, parseVerdict). An answer that is
 // empty, cut off, unparseable or ambiguous is retried once with a
 // corrective note, then fails with kind.ModelBadOutput.
 //

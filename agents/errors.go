@@ -29,7 +29,7 @@ func ClassifyError(ctx context.Context, provider string, status int, detail stri
 	if ctx.Err() != nil {
 		return contextError(ctx, provider, err)
 	}
-	if errors.Is(err, ErrResponseTooLarge) {
+	if errors.Is(err, errResponseTooLarge) {
 		return refactor.Wrap(refactor.ModelBadOutput, err, "%s: the answer exceeds the size limit", provider)
 	}
 	if status == 0 {

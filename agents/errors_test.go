@@ -27,7 +27,7 @@ func TestClassifyError(t *testing.T) {
 		msg    string
 	}{
 		{"deadline", expired, 0, context.DeadlineExceeded, refactor.Timeout, "deadline passed"},
-		{"too large", live, 200, fmt.Errorf("reading: %w", ErrResponseTooLarge), refactor.ModelBadOutput, "size limit"},
+		{"too large", live, 200, fmt.Errorf("reading: %w", errResponseTooLarge), refactor.ModelBadOutput, "size limit"},
 		{"transport", live, 0, cause, refactor.ModelUnavailable, "no usable response"},
 		{"auth", live, 401, cause, refactor.ModelUnavailable, "refused the credentials (HTTP 401)"},
 		{"bad request", live, 400, cause, refactor.ModelUnavailable, "rejected the request (HTTP 400): detail"},

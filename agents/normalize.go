@@ -15,7 +15,7 @@ var (
 	patternRE = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*:[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*)+|^[-+/\\*~<>=@,%|&?!]+[ \t]*[A-Za-z_][A-Za-z0-9_]*|^[A-Za-z_][A-Za-z0-9_]*`)
 )
 
-// NormalizeCode turns a model's rendering of a method into plain method
+// normalizeCode turns a model's rendering of a method into plain method
 // source: line endings become LF; a surrounding code fence (```smalltalk,
 // ```st, ```), a leading "Foo >> " or "Foo class >> " (with or without #)
 // and Tonel brackets around the body ("Foo >> bar [ ... ]") are removed, as
@@ -25,7 +25,7 @@ var (
 // names in a prefix are removed too, since models sometimes misname the
 // class and the method is installed into the requested class anyway. A
 // method whose body legitimately ends in "]" ("foo\n\t^ [ 1 ]") is kept.
-func NormalizeCode(code, className string) string {
+func normalizeCode(code, className string) string {
 	s := normalizeNewlines(code)
 	s = strings.TrimSpace(stripFence(strings.TrimSpace(s)))
 	s, prefixed := stripPrefix(s, className)

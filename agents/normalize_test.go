@@ -40,7 +40,7 @@ func TestNormalizeCode(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, NormalizeCode(tc.in, "Foo"))
+			assert.Equal(t, tc.want, normalizeCode(tc.in, "Foo"))
 		})
 	}
 }
@@ -50,7 +50,7 @@ func FuzzNormalizeCode(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		out := NormalizeCode(in, "Foo")
+		out := normalizeCode(in, "Foo")
 		if strings.ContainsRune(out, '\r') {
 			t.Fatalf("CR left in %q", out)
 		}
@@ -71,7 +71,7 @@ func FuzzParseCandidate(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		c, err := ParseCandidate(in, "Foo", Tolerant)
+		c, err := parseCandidate(in, "Foo", tolerant)
 		if err == nil && c.Code == "" {
 			t.Fatalf("accepted empty code from %q", in)
 		}

@@ -12,10 +12,10 @@ import (
 // tries, so that a huge answer full of braces costs little.
 const maxObjectStarts = 64
 
-// ParseReview reads the reviewer's answer (see Mode for where the object
+// parseReview reads the reviewer's answer (see Mode for where the object
 // may sit). The severity is normalized ("high", "High." → HIGH); an
 // unknown one is an error.
-func ParseReview(text string, mode Mode) (refactor.Review, error) {
+func parseReview(text string, mode mode) (refactor.Review, error) {
 	var raw struct {
 		Severity string    `json:"severity"`
 		Summary  string    `json:"summary"`
@@ -35,33 +35,33 @@ func ParseReview(text string, mode Mode) (refactor.Review, error) {
 	return r, nil
 }
 
-// ParseCandidate reads the writer's or refiner's answer: a JSON object with
+// parseCandidate reads the writer's or refiner's answer: a JSON object with
 // "code" or, on the tolerant path only, the last fenced Smalltalk code
-// block. The code is normalized with NormalizeCode.
-func ParseCandidate(text, className string, mode Mode) (refactor.Candidate, error) {
+// block. The code is normalized with normalizeCode.
+func parseCandidate(text, className string, mode mode) (refactor.Candidate, error) {
 	var raw struct {
 		Code  string `json:"code"`
 		Notes string `json:"notes"`
 	}
 	err := decodeAnswer(text, "code", mode, &raw)
 	if err != nil {
-		if mode == Constrained {
+		if mode == constrainedMode {
 			return refactor.Candidate{}, err
 		}
-		code, ok := fencedCode(StripReasoning(text))
+		code, ok := fencedCode(stripReasoning(text))
 		if !ok {
 			return refactor.Candidate{}, err
 		}
 		raw.Code, raw.Notes = code, ""
 	}
-	c := refactor.Candidate{Code: NormalizeCode(raw.Code, className), Notes: strings.TrimSpace(raw.Notes)}
+	c := refactor.Candidate{Code: normalizeCode(raw.Code, className), Notes: strings.TrimSpace(raw.Notes)}
 	if c.Code == "" {
 		return refactor.Candidate{}, errors.New(`"code" is empty`)
 	}
 	return c, nil
 }
 
-// ParseVerdict reads the validator's answer; only its final answer
+// parseVerdict reads the validator's answer; only its final answer
 // decides, and anything ambiguous is never approval:
 //   - reasoning blocks are ignored (an approval only inside <think> is none);
 //   - constrained, the whole answer must be the one object;
@@ -76,12 +76,12 @@ func ParseCandidate(text, className string, mode Mode) (refactor.Candidate, erro
 // The verdict is normalized ("approved", "Approved.", "needs improvement");
 // anything else — "NOT APPROVED", "APPROVED WITH CHANGES" — is an error. A
 // NEEDS_IMPROVEMENT verdict must say what to improve.
-func ParseVerdict(text string, mode Mode) (refactor.Verdict, error) {
+func parseVerdict(text string, mode mode) (refactor.Verdict, error) {
 	s, err := finalAnswer(text)
 	if err != nil {
 		return refactor.Verdict{}, err
 	}
-	if mode == Constrained {
+	if mode == constrainedMode {
 		obj, err := wholeObject(s)
 		if err != nil {
 			return refactor.Verdict{}, fmt.Errorf("%w (the answer was constrained to the schema: nothing else may surround the object)", err)
@@ -188,7 +188,7 @@ func (l *issueList) UnmarshalJSON(b []byte) error {
 
 // decodeAnswer decodes the object of an answer that must hold key (see
 // answerObject) into dst.
-func decodeAnswer(text, key string, mode Mode, dst any) error {
+func decodeAnswer(text, key string, mode mode, dst any) error {
 	obj, err := answerObject(text, key, mode)
 	if err != nil {
 		return err

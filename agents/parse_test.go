@@ -31,7 +31,7 @@ func TestParseCandidateShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := ParseCandidate(tc.text, "Calculator", Tolerant)
+			c, err := parseCandidate(tc.text, "Calculator", tolerant)
 			require.NoError(t, err)
 			assert.Equal(t, want, c.Code)
 			assert.Equal(t, tc.notes, c.Notes)
@@ -50,7 +50,7 @@ func TestParseCandidateRejects(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseCandidate(tc.text, "Calculator", Tolerant)
+			_, err := parseCandidate(tc.text, "Calculator", tolerant)
 			assert.Error(t, err)
 		})
 	}
@@ -70,14 +70,14 @@ func TestParseReview(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseReview(tc.text, Tolerant)
+			r, err := parseReview(tc.text, tolerant)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, r.Severity)
 			assert.Len(t, r.Issues, tc.issues)
 		})
 	}
 	for _, bad := range []string{`{"severity": "CATASTROPHIC", "summary": "x"}`, `{"severity": "LOW"}`, `{"summary": "x"}`, "looks fine to me", ""} {
-		_, err := ParseReview(bad, Tolerant)
+		_, err := parseReview(bad, tolerant)
 		assert.Error(t, err, bad)
 	}
 }
@@ -95,7 +95,7 @@ func TestParseVerdict(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := ParseVerdict(tc.text, Tolerant)
+			v, err := parseVerdict(tc.text, tolerant)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, v.Verdict)
 			assert.Equal(t, tc.want == refactor.VerdictApproved, v.Approved())
@@ -115,7 +115,7 @@ func TestParseVerdictNeverGuessesApproval(t *testing.T) {
 		"VERDICT: APPROVED",
 		"APPROVED",
 	} {
-		_, err := ParseVerdict(text, Tolerant)
+		_, err := parseVerdict(text, tolerant)
 		assert.Error(t, err, text)
 	}
 }

@@ -25,9 +25,9 @@ const (
 	DefaultMaxResponseBytes = 4 << 20
 )
 
-// ErrResponseTooLarge is returned when a provider's HTTP response exceeds
+// errResponseTooLarge is returned when a provider's HTTP response exceeds
 // RetryPolicy.MaxResponseBytes.
-var ErrResponseTooLarge = errors.New("the model's response is too large")
+var errResponseTooLarge = errors.New("the model's response is too large")
 
 // RetryPolicy is the one retry implementation of the HTTP providers. Neither
 // SDK's own retries fit: genai's backoff ignores Retry-After, openai-go's
@@ -288,7 +288,7 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 		var one [1]byte
 		n, err := b.rc.Read(one[:])
 		if n > 0 {
-			return 0, ErrResponseTooLarge
+			return 0, errResponseTooLarge
 		}
 		return 0, err
 	}

@@ -168,7 +168,7 @@ func TestResponseSizeIsBounded(t *testing.T) {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	_, err = io.ReadAll(resp.Body)
-	assert.True(t, errors.Is(err, ErrResponseTooLarge), "%v", err)
+	assert.True(t, errors.Is(err, errResponseTooLarge), "%v", err)
 
 	p.MaxResponseBytes = 2000
 	resp2, err := post(context.Background(), t, p.Client(nil), srv.URL)

@@ -12,9 +12,9 @@ import (
 
 // Defaults of Config's zero fields.
 const (
-	DefaultMaxAnswerBytes       = 256 << 10
-	DefaultMaxToolResultBytes   = 16 << 10
-	DefaultMaxToolCallsPerRound = 8
+	defaultMaxAnswerBytes       = 256 << 10
+	defaultMaxToolResultBytes   = 16 << 10
+	defaultMaxToolCallsPerRound = 8
 )
 
 // Config builds Roles. Each role has its own Model (REVIEWER_MODEL_ID etc.);
@@ -53,9 +53,9 @@ func New(cfg Config) (*Roles, error) {
 	if cfg.MaxToolRounds < 0 {
 		return nil, errors.New("agents: MaxToolRounds must not be negative")
 	}
-	cfg.MaxAnswerBytes = orDefault(cfg.MaxAnswerBytes, DefaultMaxAnswerBytes)
-	cfg.MaxToolResultBytes = orDefault(cfg.MaxToolResultBytes, DefaultMaxToolResultBytes)
-	cfg.MaxToolCallsPerRound = orDefault(cfg.MaxToolCallsPerRound, DefaultMaxToolCallsPerRound)
+	cfg.MaxAnswerBytes = orDefault(cfg.MaxAnswerBytes, defaultMaxAnswerBytes)
+	cfg.MaxToolResultBytes = orDefault(cfg.MaxToolResultBytes, defaultMaxToolResultBytes)
+	cfg.MaxToolCallsPerRound = orDefault(cfg.MaxToolCallsPerRound, defaultMaxToolCallsPerRound)
 	p, err := loadPrompts()
 	if err != nil {
 		return nil, fmt.Errorf("agents: %w", err)
@@ -99,7 +99,7 @@ func (r *Roles) Review(ctx context.Context, in refactor.Input) (refactor.Review,
 	stats, err := r.converse(ctx, conversation{
 		role: refactor.RoleReviewer, in: in, data: data,
 		schema: ReviewSchema(), toolRounds: rounds,
-		parse: func(text string, mode Mode) (err error) { out, err = ParseReview(text, mode); return err },
+		parse: func(text string, mode mode) (err error) { out, err = parseReview(text, mode); return err },
 	})
 	return out, stats, err
 }
@@ -111,7 +111,7 @@ func (r *Roles) Write(ctx context.Context, in refactor.Input, review refactor.Re
 	data.ReviewText = reviewText(review)
 	stats, err := r.converse(ctx, conversation{
 		role: refactor.RoleWriter, in: in, data: data, schema: CandidateSchema(),
-		parse: func(text string, mode Mode) (err error) { out, err = ParseCandidate(text, in.Class, mode); return err },
+		parse: func(text string, mode mode) (err error) { out, err = parseCandidate(text, in.Class, mode); return err },
 	})
 	return out, stats, err
 }
@@ -123,7 +123,7 @@ func (r *Roles) Validate(ctx context.Context, in refactor.Input, review refactor
 	data.ReviewText, data.Candidate = reviewText(review), candidateCode
 	stats, err := r.converse(ctx, conversation{
 		role: refactor.RoleValidator, in: in, data: data, schema: VerdictSchema(),
-		parse: func(text string, mode Mode) (err error) { out, err = ParseVerdict(text, mode); return err },
+		parse: func(text string, mode mode) (err error) { out, err = parseVerdict(text, mode); return err },
 	})
 	return out, stats, err
 }
@@ -136,7 +136,7 @@ func (r *Roles) Refine(ctx context.Context, in refactor.Input, review refactor.R
 	data.ReviewText, data.Candidate, data.Feedback = reviewText(review), previousCode, feedback
 	stats, err := r.converse(ctx, conversation{
 		role: refactor.RoleRefiner, in: in, data: data, schema: CandidateSchema(),
-		parse: func(text string, mode Mode) (err error) { out, err = ParseCandidate(text, in.Class, mode); return err },
+		parse: func(text string, mode mode) (err error) { out, err = parseCandidate(text, in.Class, mode); return err },
 	})
 	return out, stats, err
 }
@@ -153,7 +153,7 @@ type conversation struct {
 	schema     *Schema
 	toolRounds int
 	// parse stores the parsed answer or says why it cannot.
-	parse func(text string, mode Mode) error
+	parse func(text string, mode mode) error
 }
 
 // converse runs the calls of one role: tool rounds (reviewer), then the
@@ -226,7 +226,7 @@ func orWord(s, def string) string {
 }
 
 // diagnose says why an answer cannot be used, or "" when parse took it.
-func diagnose(resp Response, parse func(string, Mode) error) string {
+func diagnose(resp Response, parse func(string, mode) error) string {
 	switch {
 	case len(resp.ToolCalls) > 0:
 		return "it called a tool, but no tools are available now"
@@ -235,7 +235,7 @@ func diagnose(resp Response, parse func(string, Mode) error) string {
 	case strings.TrimSpace(resp.Text) == "":
 		return "it was empty"
 	}
-	if err := parse(resp.Text, ModeOf(resp)); err != nil {
+	if err := parse(resp.Text, modeOf(resp)); err != nil {
 		return err.Error()
 	}
 	return ""

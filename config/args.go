@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// SplitArgs splits a command line like a POSIX shell would, without any
+// splitArgs splits a command line like a POSIX shell would, without any
 // expansion: blanks separate words; single quotes keep everything literally;
 // double quotes keep blanks and allow \" and \\; a backslash outside quotes
 // escapes the next character.
-func SplitArgs(s string) ([]string, error) {
+func splitArgs(s string) ([]string, error) {
 	var (
 		args    []string
 		cur     strings.Builder

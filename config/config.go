@@ -347,19 +347,10 @@ func (r *reader) args(key string, def []string) []string {
 	if !ok {
 		return def
 	}
-	args, err := SplitArgs(s)
+	args, err := splitArgs(s)
 	if err != nil {
 		r.errs = append(r.errs, fmt.Errorf("%s: %w", key, err))
 		return def
 	}
 	return args
-}
-
-// RedactedURL hides credentials in a URL for logs.
-func RedactedURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unparseable URL)"
-	}
-	return u.Redacted()
 }

@@ -159,7 +159,7 @@ func TestSplitArgs(t *testing.T) {
 		{`trailing\`, nil, true},
 	}
 	for _, tc := range cases {
-		got, err := SplitArgs(tc.in)
+		got, err := splitArgs(tc.in)
 		if tc.err {
 			assert.Error(t, err, tc.in)
 			continue

@@ -39,15 +39,15 @@ type Config struct {
 	BackoffMin   time.Duration // first delay after consecutive failures (default 500ms)
 	BackoffMax   time.Duration // cap (default 30s)
 
-	// RequiredTools must be listed by the server; default DefaultRequiredTools().
+	// RequiredTools must be listed by the server; default defaultRequiredTools().
 	RequiredTools []string
 	// StderrSink also receives the subprocess's stderr (e.g. the service log).
 	StderrSink io.Writer
 	Logger     *zap.Logger
 }
 
-// DefaultRequiredTools are the tools the service cannot work without.
-func DefaultRequiredTools() []string {
+// defaultRequiredTools are the tools the service cannot work without.
+func defaultRequiredTools() []string {
 	return []string{
 		"eval", "get_method_source", "get_class_source", "get_class_comment",
 		"search_implementors", "search_references", "search_references_to_class",
@@ -72,7 +72,7 @@ func (c *Config) withDefaults() {
 		c.BackoffMax = 30 * time.Second
 	}
 	if c.RequiredTools == nil {
-		c.RequiredTools = DefaultRequiredTools()
+		c.RequiredTools = defaultRequiredTools()
 	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()

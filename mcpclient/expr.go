@@ -20,8 +20,8 @@ func classExpr(r refactor.MethodRef) string {
 	return e
 }
 
-// ProtocolExpr reads a method's protocol (portable across Pharo 11–13).
-func ProtocolExpr(r refactor.MethodRef) (string, error) {
+// protocolExpr reads a method's protocol (portable across Pharo 11–13).
+func protocolExpr(r refactor.MethodRef) (string, error) {
 	if err := r.Validate(); err != nil {
 		return "", err
 	}
@@ -29,9 +29,9 @@ func ProtocolExpr(r refactor.MethodRef) (string, error) {
 		"(p isNil or: [ p isString ]) ifTrue: [ p ] ifFalse: [ p name ]", nil
 }
 
-// DryCompileExpr checks that source compiles in the ref's class without
+// dryCompileExpr checks that source compiles in the ref's class without
 // installing it; the image answers 'OK' or 'ERR|<position>|<message>'.
-func DryCompileExpr(r refactor.MethodRef, source string) (string, error) {
+func dryCompileExpr(r refactor.MethodRef, source string) (string, error) {
 	if err := refactor.ValidateClassName(r.Class); err != nil {
 		return "", err
 	}
@@ -49,16 +49,16 @@ func InstallExpr(r refactor.MethodRef, source, protocol string) (string, error) 
 		" classified: " + smalltalk.QuoteString(protocol), nil
 }
 
-// RemoveExpr removes the ref's method (the image answers nil when absent).
-func RemoveExpr(r refactor.MethodRef) (string, error) {
+// removeExpr removes the ref's method (the image answers nil when absent).
+func removeExpr(r refactor.MethodRef) (string, error) {
 	if err := r.Validate(); err != nil {
 		return "", err
 	}
 	return classExpr(r) + " removeSelector: " + smalltalk.QuoteSymbol(r.Selector), nil
 }
 
-// ClassExistsExpr asks whether a global of that name exists.
-func ClassExistsExpr(class string) (string, error) {
+// classExistsExpr asks whether a global of that name exists.
+func classExistsExpr(class string) (string, error) {
 	if err := refactor.ValidateClassName(class); err != nil {
 		return "", err
 	}

@@ -34,11 +34,11 @@ func TestBuiltExpressionsParse(t *testing.T) {
 	}
 	for _, ref := range refs {
 		for name, build := range map[string]func() (string, error){
-			"protocol": func() (string, error) { return ProtocolExpr(ref) },
-			"dry":      func() (string, error) { return DryCompileExpr(ref, ref.Selector+" ^ 'x'") },
+			"protocol": func() (string, error) { return protocolExpr(ref) },
+			"dry":      func() (string, error) { return dryCompileExpr(ref, ref.Selector+" ^ 'x'") },
 			"install":  func() (string, error) { return InstallExpr(ref, "foo ^ 1", "accessing") },
-			"remove":   func() (string, error) { return RemoveExpr(ref) },
-			"exists":   func() (string, error) { return ClassExistsExpr(ref.Class) },
+			"remove":   func() (string, error) { return removeExpr(ref) },
+			"exists":   func() (string, error) { return classExistsExpr(ref.Class) },
 		} {
 			expr, err := build()
 			require.NoError(t, err, "%s %s", name, ref)
@@ -50,16 +50,16 @@ func TestBuiltExpressionsParse(t *testing.T) {
 
 func TestExpressionShapes(t *testing.T) {
 	ref := refactor.MethodRef{Class: "Foo", Selector: "at:put:", ClassSide: true}
-	e, err := ProtocolExpr(ref)
+	e, err := protocolExpr(ref)
 	require.NoError(t, err)
 	assert.Equal(t, "| p | p := ((Smalltalk globals at: #Foo) class >> #at:put:) protocol. (p isNil or: [ p isString ]) ifTrue: [ p ] ifFalse: [ p name ]", e)
 	e, err = InstallExpr(refactor.MethodRef{Class: "Foo", Selector: "bar"}, "bar\n\t^ 'it''s'", "acc'ess")
 	require.NoError(t, err)
 	assert.Equal(t, "(Smalltalk globals at: #Foo) compile: 'bar\r\t^ ''it''''s''' classified: 'acc''ess'", e)
-	e, err = RemoveExpr(refactor.MethodRef{Class: "Foo", Selector: "+"})
+	e, err = removeExpr(refactor.MethodRef{Class: "Foo", Selector: "+"})
 	require.NoError(t, err)
 	assert.Equal(t, "(Smalltalk globals at: #Foo) removeSelector: #+", e)
-	e, err = ClassExistsExpr("Foo")
+	e, err = classExistsExpr("Foo")
 	require.NoError(t, err)
 	assert.Equal(t, "Smalltalk globals includesKey: #Foo", e)
 }
@@ -68,15 +68,15 @@ func TestBuildersRejectBadNames(t *testing.T) {
 	bad := []refactor.MethodRef{{Class: "Foo. Smalltalk", Selector: "x"}, {Class: "Foo", Selector: "bar: x ] value"}, {Class: "Foo", Selector: "#foo"}}
 	for _, ref := range bad {
 		for _, build := range []func() (string, error){
-			func() (string, error) { return ProtocolExpr(ref) },
+			func() (string, error) { return protocolExpr(ref) },
 			func() (string, error) { return InstallExpr(ref, "x", "y") },
-			func() (string, error) { return RemoveExpr(ref) },
+			func() (string, error) { return removeExpr(ref) },
 		} {
 			_, err := build()
 			assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), "%s", ref)
 		}
 	}
-	_, err := DryCompileExpr(refactor.MethodRef{Class: "Foo bar"}, "x")
+	_, err := dryCompileExpr(refactor.MethodRef{Class: "Foo bar"}, "x")
 	assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err))
 }
 
@@ -93,7 +93,7 @@ func FuzzInstallExprLiterals(f *testing.F) {
 		require.Len(t, lits, 2, expr)
 		assert.Equal(t, imageLineEndings(source), lits[0])
 		assert.Equal(t, protocol, lits[1])
-		dry, err := DryCompileExpr(refactor.MethodRef{Class: "Foo"}, source)
+		dry, err := dryCompileExpr(refactor.MethodRef{Class: "Foo"}, source)
 		require.NoError(t, err)
 		dryLits := stringLiterals(t, dry)
 		require.NotEmpty(t, dryLits)

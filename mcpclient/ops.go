@@ -45,7 +45,7 @@ func (c *Client) Method(ctx context.Context, ref refactor.MethodRef) (refactor.M
 
 // Protocol reads the protocol a method is classified in.
 func (c *Client) Protocol(ctx context.Context, ref refactor.MethodRef) (string, error) {
-	expr, err := ProtocolExpr(ref)
+	expr, err := protocolExpr(ref)
 	if err != nil {
 		return "", err
 	}
@@ -62,7 +62,7 @@ func (c *Client) Protocol(ctx context.Context, ref refactor.MethodRef) (string, 
 // DryCompile compiles source in the ref's class without installing it and
 // returns the compiler's complaints (none when it compiles).
 func (c *Client) DryCompile(ctx context.Context, ref refactor.MethodRef, source string) ([]refactor.CompileError, error) {
-	expr, err := DryCompileExpr(ref, source)
+	expr, err := dryCompileExpr(ref, source)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func (c *Client) Install(ctx context.Context, ref refactor.MethodRef, source, pr
 
 // Remove removes a method; removing an absent method is not an error.
 func (c *Client) Remove(ctx context.Context, ref refactor.MethodRef) error {
-	expr, err := RemoveExpr(ref)
+	expr, err := removeExpr(ref)
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func (c *Client) Remove(ctx context.Context, ref refactor.MethodRef) error {
 
 // ClassExists asks the image whether a global of that name exists.
 func (c *Client) ClassExists(ctx context.Context, class string) (bool, error) {
-	expr, err := ClassExistsExpr(class)
+	expr, err := classExistsExpr(class)
 	if err != nil {
 		return false, err
 	}
@@ -171,7 +171,7 @@ func (c *Client) RunTests(ctx context.Context, class string) (refactor.TestRepor
 	if err := c.callInto(ctx, "run_class_test", map[string]any{"class_name": class}, &text); err != nil {
 		return refactor.TestReport{}, fmt.Errorf("running %s: %w", class, err)
 	}
-	rep, err := ParseTestReport(text)
+	rep, err := parseTestReport(text)
 	if err != nil {
 		return refactor.TestReport{}, refactor.Wrap(refactor.PharoError, err, "running %s", class)
 	}
@@ -199,8 +199,8 @@ func (c *Client) search(ctx context.Context, tool, arg, selector string) ([]refa
 	return locs, nil
 }
 
-// ReadOnlyTools are the tools a reviewer may call (DESIGN.md, "One run").
-func ReadOnlyTools() []string {
+// readOnlyTools are the tools a reviewer may call (DESIGN.md, "One run").
+func readOnlyTools() []string {
 	return []string{
 		"get_method_source", "get_class_source", "get_class_comment", "search_implementors",
 		"search_references", "search_references_to_class", "search_classes_like",
@@ -208,11 +208,11 @@ func ReadOnlyTools() []string {
 }
 
 // CallTool passes a read-only tool call through and answers the JSON of its
-// result. Anything outside ReadOnlyTools is refused without being sent: the
+// result. Anything outside readOnlyTools is refused without being sent: the
 // model must never reach eval or anything that writes.
 func (c *Client) CallTool(ctx context.Context, name string, args map[string]any) (string, error) {
 	allowed := false
-	for _, t := range ReadOnlyTools() {
+	for _, t := range readOnlyTools() {
 		allowed = allowed || t == name
 	}
 	if !allowed {

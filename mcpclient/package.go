@@ -18,9 +18,9 @@ const (
 	packageNameArgName = "package_name"
 )
 
-// ValidatePackageName refuses names no Pharo package has: empty, too long,
+// validatePackageName refuses names no Pharo package has: empty, too long,
 // or holding control characters or line breaks.
-func ValidatePackageName(name string) error {
+func validatePackageName(name string) error {
 	if name == "" || len(name) > maxPackageNameLen || strings.TrimSpace(name) != name {
 		return refactor.Errorf(refactor.InvalidRequest, "%.80q is not a package name", name)
 	}
@@ -35,7 +35,7 @@ func ValidatePackageName(name string) error {
 // PackageClasses lists the classes (and traits) a package defines, with
 // the list_classes tool. An unknown package is a PharoError from the image.
 func (c *Client) PackageClasses(ctx context.Context, pkg string) ([]string, error) {
-	if err := ValidatePackageName(pkg); err != nil {
+	if err := validatePackageName(pkg); err != nil {
 		return nil, err
 	}
 	var names []string

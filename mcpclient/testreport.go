@@ -11,8 +11,8 @@ import (
 // summaryField matches one "<n> <noun>" part of TestResult>>printOn:.
 var summaryField = regexp.MustCompile(`^(\d+) (ran|passed|skipped|expected failures?|failures?|errors?|passed unexpected)$`)
 
-// ParseTestReport reads the summary text of pharo-interop.md ("Test summaries").
-func ParseTestReport(text string) (refactor.TestReport, error) {
+// parseTestReport reads the summary text of pharo-interop.md ("Test summaries").
+func parseTestReport(text string) (refactor.TestReport, error) {
 	lines := strings.Split(refactor.NormalizeSource(text), "\n")
 	first := strings.TrimSpace(lines[0])
 	rep := refactor.TestReport{Summary: first, FailedTests: []string{}, ErroredTests: []string{}}

@@ -49,7 +49,7 @@ func TestParseTestReport(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseTestReport(tc.text)
+			got, err := parseTestReport(tc.text)
 			if tc.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.wantErr)

@@ -53,7 +53,7 @@ func TestBeginReleaseSurvivesSIGKILL(t *testing.T) {
 	s, err := store.Open(context.Background(), path)
 	require.NoError(t, err)
 	defer func() { assert.NoError(t, s.Close()) }()
-	got, err := s.Releasing(context.Background())
+	got, err := s.Unsettled(context.Background())
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, "crashed", got[0].ID)

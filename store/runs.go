@@ -255,17 +255,6 @@ func (s *Store) Get(ctx context.Context, id string) (refactor.Run, error) {
 	return r, nil
 }
 
-// Releasing returns the runs left in releasing, oldest first: on start-up
-// these are the releases a crash interrupted, to be settled with Reconcile.
-func (s *Store) Releasing(ctx context.Context) ([]refactor.Run, error) {
-	runs, err := s.query(ctx, "SELECT "+runColumns+
-		" FROM runs WHERE status = 'releasing' ORDER BY created_at, id")
-	if err != nil {
-		return nil, fmt.Errorf("store: list releasing runs: %w", err)
-	}
-	return runs, nil
-}
-
 // Unsettled returns the runs start-up reconciliation must settle (running,
 // releasing, restore_failed), oldest first.
 func (s *Store) Unsettled(ctx context.Context) ([]refactor.Run, error) {

@@ -316,7 +316,7 @@ func TestBeginRelease(t *testing.T) {
 	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "m", "p", ""), store.ErrInvalid)
 }
 
-func TestReleasingOldestFirst(t *testing.T) {
+func TestUnsettledOldestFirst(t *testing.T) {
 	s, _ := openStore(t)
 	ctx := context.Background()
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -330,9 +330,9 @@ func TestReleasingOldestFirst(t *testing.T) {
 	}
 	require.NoError(t, s.Reconcile(ctx, "a", refactor.StatusNotReleased, ""))
 
-	got, err := s.Releasing(ctx)
+	got, err := s.Unsettled(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"c", "b"}, ids(got))
+	assert.Equal(t, []string{"c", "b", "idle"}, ids(got), "releasing and running rows, oldest first; the settled one is not")
 	assert.Equal(t, "m ^1", got[0].OriginalSource)
 }
 
