@@ -136,7 +136,7 @@ type Run struct {
 	Selector      string  `json:"selector"`
 	IsClassMethod bool    `json:"is_class_method"`
 	DryRun        bool    `json:"dry_run"`
-	RunTests      bool    `json:"run_tests"` // whether the test gate ran
+	RunTests      bool    `json:"run_tests"` // whether the method's tests ran around the release
 	Status        Status  `json:"status"`
 	ErrorCode     string  `json:"error_code"` // an error Kind of the domain, "" on success
 	ErrorMessage  string  `json:"error_message"`

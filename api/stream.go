@@ -20,7 +20,7 @@ func wantsStream(c echo.Context) bool {
 }
 
 // eventQueue collects a run's events without ever blocking the run: the
-// run must finish (and release the gate) even when nobody reads.
+// run must finish (and free the run slot) even when nobody reads.
 type eventQueue struct {
 	mu      sync.Mutex
 	pending []refactor.Event

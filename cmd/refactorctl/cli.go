@@ -176,7 +176,7 @@ func commands() []command {
 func refactorFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.classSide, "class-side", o.classSide, "the method is on the class side (same as CLASS class>>SELECTOR)")
 	fs.BoolVar(&o.dryRun, "dry-run", o.dryRun, "stop before release: outcome proposed, the image is not changed")
-	fs.BoolVar(&o.noTests, "no-tests", o.noTests, "do not gate the release on the method's tests")
+	fs.BoolVar(&o.noTests, "no-tests", o.noTests, "do not run the method's tests around the release")
 	fs.BoolVar(&o.events, "events", o.events, "debug: also print every raw stream event on stderr")
 }
 

@@ -14,17 +14,17 @@ func testsSummary(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &runs) == nil {
 		return runsSummary(runs)
 	}
-	var gate refactor.Tests
-	if json.Unmarshal(raw, &gate) != nil {
+	var tests refactor.Tests
+	if json.Unmarshal(raw, &tests) != nil {
 		return ""
 	}
-	if len(gate.Regressions) > 0 {
-		return "regressed: " + strings.Join(gate.Regressions, ", ")
+	if len(tests.Regressions) > 0 {
+		return "regressed: " + strings.Join(tests.Regressions, ", ")
 	}
-	if len(gate.After) > 0 {
-		return runsSummary(gate.After)
+	if len(tests.After) > 0 {
+		return runsSummary(tests.After)
 	}
-	return runsSummary(gate.Before)
+	return runsSummary(tests.Before)
 }
 
 func runsSummary(runs []refactor.TestRun) string {
