@@ -9,8 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	refactor "pharo-refactor"
-	wire "pharo-refactor/wire"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,6 +17,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
+	wire "pharo-refactor/wire"
 )
 
 const sumBody = `{"class_name": "Calculator", "method_name": "sum:with:"}`
@@ -57,7 +59,7 @@ func problemCode(t *testing.T, data []byte) string {
 // nothingHappened: no model call, no audit row, the Tonel file unchanged.
 func (h *harness) nothingHappened(before []byte) {
 	h.t.Helper()
-	assert.Zero(h.t, h.gem.total(), "no model was called")
+	assert.Zero(h.t, h.gem.Total(), "no model was called")
 	assert.Equal(h.t, before, h.classFile("Calculator"), "the Tonel file is byte-identical")
 	page, err := h.audit.List(context.Background(), refactor.ListQuery{})
 	require.NoError(h.t, err)
@@ -66,9 +68,9 @@ func (h *harness) nothingHappened(before []byte) {
 }
 
 func (h *harness) scriptApproval() {
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.Script("reviewer", testenv.Review())
+	h.gem.Script("writer", testenv.Code(newSum))
+	h.gem.Script("validator", testenv.Approved())
 }
 
 // TestMutatingRoutesTakeOnlyJSON: a browser page may POST text/plain, a
@@ -394,13 +396,9 @@ func TestLongRunOutlivesTheReadDeadlines(t *testing.T) {
 	for _, streamed := range []bool{false, true} {
 		t.Run(map[bool]string{false: "json", true: "stream"}[streamed], func(t *testing.T) {
 			h := newHarness(t, harnessOpts{readBody: 200 * time.Millisecond, readHeader: 200 * time.Millisecond})
-			slow := review()
-			slow.before = func() { time.Sleep(1500 * time.Millisecond) }
-			h.gem.script("reviewer", slow)
-			h.gem.script("writer", code(newSum))
-			validator := approved()
-			validator.before = func() { time.Sleep(500 * time.Millisecond) }
-			h.gem.script("validator", validator)
+			h.gem.Script("reviewer", testenv.Review().Delayed(1500*time.Millisecond))
+			h.gem.Script("writer", testenv.Code(newSum))
+			h.gem.Script("validator", testenv.Approved().Delayed(500*time.Millisecond))
 			if !streamed {
 				resp, out := h.refactor(sumBody)
 				require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
@@ -425,11 +423,11 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 	h := newHarness(t, harnessOpts{readBody: 10 * time.Minute})
 	before := h.classFile("Calculator")
 	inReview, hold := make(chan struct{}), make(chan struct{})
-	held := review()
-	held.before = func() { close(inReview); <-hold }
-	h.gem.script("reviewer", held)
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	held := testenv.Review()
+	held.Before = func() { close(inReview); <-hold }
+	h.gem.Script("reviewer", held)
+	h.gem.Script("writer", testenv.Code(newSum))
+	h.gem.Script("validator", testenv.Approved())
 	type answer struct {
 		status int
 		out    map[string]any
@@ -456,5 +454,5 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 	assert.NotEmpty(t, a.out["id"], "the run is named")
 	h.pipe.WaitIdle()
 	assert.Equal(t, before, h.classFile("Calculator"), "nothing was released")
-	assert.Zero(t, h.gem.count("validator"), "the run stopped")
+	assert.Zero(t, h.gem.Count("validator"), "the run stopped")
 }
