@@ -9,8 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,29 +22,6 @@ import (
 )
 
 const sumBody = `{"class_name": "Calculator", "method_name": "sum:with:"}`
-
-// send sends req exactly as built (no default headers) and validates the
-// response against openapi.yaml.
-func (h *harness) send(req *http.Request) (*http.Response, []byte) {
-	h.t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(h.t, err)
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	require.NoError(h.t, err)
-	h.validate(req, resp, data)
-	return resp, data
-}
-
-func (h *harness) request(method, path, body string, header map[string]string) *http.Request {
-	h.t.Helper()
-	req, err := http.NewRequest(method, h.url+path, strings.NewReader(body))
-	require.NoError(h.t, err)
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	return req
-}
 
 // problemCode decodes a problem body's code.
 func problemCode(t *testing.T, data []byte) string {
@@ -327,11 +302,7 @@ func (h *harness) metric(name string) float64 {
 	h.t.Helper()
 	resp, data := h.do(http.MethodGet, "/metrics", "", nil)
 	require.Equal(h.t, http.StatusOK, resp.StatusCode)
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` (\S+)$`).FindSubmatch(data)
-	if m == nil {
-		return 0
-	}
-	v, err := strconv.ParseFloat(string(m[1]), 64)
+	v, err := testenv.Metric(data, name)
 	require.NoError(h.t, err)
 	return v
 }

@@ -129,17 +129,35 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	return &harness{t: t, url: hs.URL, srv: srv, dir: dir, image: image, gem: gem, pipe: pipe, audit: audit, router: router, doc: doc}
 }
 
-// do sends a request and validates the response against openapi.yaml.
+// do sends a request (a JSON body when there is one) and validates the
+// response against openapi.yaml.
 func (h *harness) do(method, path string, body string, header map[string]string) (*http.Response, []byte) {
 	h.t.Helper()
-	req, err := http.NewRequest(method, h.url+path, strings.NewReader(body))
-	require.NoError(h.t, err)
+	req := h.request(method, path, body, nil)
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
+	return h.send(req)
+}
+
+// request builds a request with exactly these headers.
+func (h *harness) request(method, path, body string, header map[string]string) *http.Request {
+	h.t.Helper()
+	req, err := http.NewRequest(method, h.url+path, strings.NewReader(body))
+	require.NoError(h.t, err)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	return req
+}
+
+// send sends req exactly as built (no default headers) and validates the
+// response against openapi.yaml.
+func (h *harness) send(req *http.Request) (*http.Response, []byte) {
+	h.t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(h.t, err)
 	defer resp.Body.Close()
