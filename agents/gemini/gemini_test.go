@@ -20,9 +20,7 @@ const testKey = "test-key-123"
 // answers one request, whatever its role, and a request past them fails t.
 func newFake(t *testing.T, replies ...testenv.Reply) (*testenv.FakeGemini, string) {
 	f := &testenv.FakeGemini{Key: testKey}
-	f.Strict(t)
-	f.Script("", replies...)
-	return f, testenv.Serve(t, f)
+	return f, testenv.ServeStrict(t, f, replies...)
 }
 
 func apiErr(code int, status, msg string) map[string]any {

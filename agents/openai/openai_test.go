@@ -22,9 +22,7 @@ const testKey = "sk-test-123"
 // past them fails t.
 func newFake(t *testing.T, replies ...testenv.Reply) (*testenv.FakeOpenAI, string) {
 	f := &testenv.FakeOpenAI{Key: testKey}
-	f.Strict(t)
-	f.Script("", replies...)
-	return f, testenv.Serve(t, f)
+	return f, testenv.ServeStrict(t, f, replies...)
 }
 
 func errReply(code int, typ, msg string, header map[string]string) testenv.Reply {

@@ -52,7 +52,7 @@ type fakeModel struct {
 // Script appends replies to role's queue. A request is answered from the
 // queue of the role it names, else from the queue of "" (provider tests
 // call the model without a role). The last reply of a queue answers every
-// later request, unless Strict.
+// later request (ServeStrict: none).
 func (f *fakeModel) Script(role refactor.Role, replies ...Reply) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -80,12 +80,26 @@ func (f *fakeModel) Reset() {
 	f.queues, f.seen = nil, nil
 }
 
-// Strict makes each reply answer one request only: a request the script
-// has no reply for fails t.
-func (f *fakeModel) Strict(t testing.TB) {
+func (f *fakeModel) strictFor(t testing.TB) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.strict = t
+}
+
+// fake is a fake model server.
+type fake interface {
+	http.Handler
+	Script(role refactor.Role, replies ...Reply)
+	strictFor(t testing.TB)
+}
+
+// ServeStrict serves f for a provider test and returns its URL: replies
+// answer the requests in order, one each, whatever role they name, and a
+// request past them fails t.
+func ServeStrict[F fake](t testing.TB, f F, replies ...Reply) string {
+	f.strictFor(t)
+	f.Script("", replies...)
+	return Serve(t, f)
 }
 
 // Requests lists the requests received, oldest first.
@@ -116,10 +130,11 @@ func (f *fakeModel) Total() int {
 }
 
 // protocol is one provider's API: what it refuses before any scripted
-// reply, and how a reply is written.
+// reply, and the bodies of its errors and answers.
 type protocol interface {
 	refuse(r *http.Request, body []byte) *Reply
-	write(w http.ResponseWriter, reply Reply)
+	errorBody(status int, message string) any
+	answerBody(reply Reply) any
 }
 
 // serve records r, then answers it: the protocol's refusal, or the next
@@ -134,7 +149,7 @@ func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request, p protocol) {
 	f.seen = append(f.seen, req)
 	f.mu.Unlock()
 	if refusal := p.refuse(r, body); refusal != nil {
-		p.write(w, *refusal)
+		write(w, p, *refusal)
 		return
 	}
 	reply := f.next(req.Role)
@@ -148,7 +163,7 @@ func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request, p protocol) {
 			return
 		}
 	}
-	p.write(w, reply)
+	write(w, p, reply)
 }
 
 // next takes the reply for a request of role.
@@ -172,9 +187,18 @@ func (f *fakeModel) next(role refactor.Role) Reply {
 	return q[0]
 }
 
-// writeJSON writes an answer: status (0 means 200), reply's headers, body.
-func writeJSON(w http.ResponseWriter, status int, header map[string]string, body any) {
-	for k, v := range header {
+// write sends reply as p's API would: its Body as it is, else an error of
+// its Status, else an answer of its Text or Call.
+func write(w http.ResponseWriter, p protocol, reply Reply) {
+	body, status := reply.Body, reply.Status
+	switch {
+	case body != nil:
+	case status != 0 && status != http.StatusOK:
+		body = p.errorBody(status, reply.Text)
+	default:
+		body = p.answerBody(reply)
+	}
+	for k, v := range reply.Header {
 		w.Header().Set(k, v)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
@@ -184,8 +208,6 @@ func writeJSON(w http.ResponseWriter, status int, header map[string]string, body
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(body)
 }
-
-func failed(status int) bool { return status != 0 && status != http.StatusOK }
 
 // FakeGemini speaks the Gemini API's generateContent on loopback, with the
 // real API's refusals: an unknown path (404), a wrong key when Key is set,
@@ -214,25 +236,21 @@ func (f *FakeGemini) refuse(r *http.Request, body []byte) *Reply {
 	return nil
 }
 
-func (f *FakeGemini) write(w http.ResponseWriter, reply Reply) {
-	switch {
-	case reply.Body != nil:
-		writeJSON(w, reply.Status, reply.Header, reply.Body)
-	case failed(reply.Status):
-		writeJSON(w, reply.Status, reply.Header, map[string]any{"error": map[string]any{
-			"code": reply.Status, "message": reply.Text, "status": geminiStatus(reply.Status)}})
-	default:
-		part := map[string]any{"text": reply.Text}
-		if reply.Call != nil {
-			part = map[string]any{"functionCall": reply.Call}
-		}
-		writeJSON(w, reply.Status, reply.Header, map[string]any{
-			"candidates": []any{map[string]any{
-				"content":      map[string]any{"role": "model", "parts": []any{part}},
-				"finishReason": "STOP",
-			}},
-			"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
-		})
+func (f *FakeGemini) errorBody(status int, message string) any {
+	return map[string]any{"error": map[string]any{"code": status, "message": message, "status": geminiStatus(status)}}
+}
+
+func (f *FakeGemini) answerBody(reply Reply) any {
+	part := map[string]any{"text": reply.Text}
+	if reply.Call != nil {
+		part = map[string]any{"functionCall": reply.Call}
+	}
+	return map[string]any{
+		"candidates": []any{map[string]any{
+			"content":      map[string]any{"role": "model", "parts": []any{part}},
+			"finishReason": "STOP",
+		}},
+		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
 	}
 }
 
@@ -274,31 +292,27 @@ func (f *FakeOpenAI) refuse(r *http.Request, _ []byte) *Reply {
 	return nil
 }
 
-func (f *FakeOpenAI) write(w http.ResponseWriter, reply Reply) {
-	switch {
-	case reply.Body != nil:
-		writeJSON(w, reply.Status, reply.Header, reply.Body)
-	case failed(reply.Status):
-		typ := "invalid_request_error"
-		if reply.Status >= 500 {
-			typ = "server_error"
-		}
-		writeJSON(w, reply.Status, reply.Header, map[string]any{"error": map[string]any{
-			"message": reply.Text, "type": typ, "param": nil, "code": nil}})
-	default:
-		message, finish := map[string]any{"role": "assistant", "content": reply.Text}, "stop"
-		if reply.Call != nil {
-			args, _ := json.Marshal(reply.Call["args"])
-			message["content"], finish = nil, "tool_calls"
-			message["tool_calls"] = []any{map[string]any{
-				"id": "call_1", "type": "function", "function": map[string]any{"name": reply.Call["name"], "arguments": string(args)},
-			}}
-		}
-		writeJSON(w, reply.Status, reply.Header, map[string]any{
-			"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": "fake",
-			"choices": []any{map[string]any{"index": 0, "message": message, "finish_reason": finish, "logprobs": nil}},
-			"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-		})
+func (f *FakeOpenAI) errorBody(status int, message string) any {
+	typ := "invalid_request_error"
+	if status >= 500 {
+		typ = "server_error"
+	}
+	return map[string]any{"error": map[string]any{"message": message, "type": typ, "param": nil, "code": nil}}
+}
+
+func (f *FakeOpenAI) answerBody(reply Reply) any {
+	message, finish := map[string]any{"role": "assistant", "content": reply.Text}, "stop"
+	if reply.Call != nil {
+		args, _ := json.Marshal(reply.Call["args"])
+		message["content"], finish = nil, "tool_calls"
+		message["tool_calls"] = []any{map[string]any{
+			"id": "call_1", "type": "function", "function": map[string]any{"name": reply.Call["name"], "arguments": string(args)},
+		}}
+	}
+	return map[string]any{
+		"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": "fake",
+		"choices": []any{map[string]any{"index": 0, "message": message, "finish_reason": finish, "logprobs": nil}},
+		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
 	}
 }
 
