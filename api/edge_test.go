@@ -43,9 +43,7 @@ func (h *harness) nothingHappened(before []byte) {
 }
 
 func (h *harness) scriptApproval() {
-	h.gem.Script("reviewer", testenv.Review())
-	h.gem.Script("writer", testenv.Code(newSum))
-	h.gem.Script("validator", testenv.Approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 }
 
 // TestMutatingRoutesTakeOnlyJSON: a browser page may POST text/plain, a

@@ -45,9 +45,7 @@ func TestApprovedInRoundOneIsReleasedWithThreeCalls(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{})
-			h.gem.Script("reviewer", testenv.Review())
-			h.gem.Script("writer", testenv.Code(tc.code))
-			h.gem.Script("validator", testenv.Approved())
+			h.gem.ScriptAll(testenv.ApprovedInRoundOne(tc.code))
 			resp, out := h.refactor(tc.body)
 			require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 			assert.Equal(t, "released", out["outcome"])
@@ -68,10 +66,7 @@ func TestApprovedInRoundOneIsReleasedWithThreeCalls(t *testing.T) {
 
 func TestApprovedInRoundTwo(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.gem.Script("reviewer", testenv.Review())
-	h.gem.Script("writer", testenv.Code("sum: a with: b\n\t^ b + a"))
-	h.gem.Script("validator", testenv.NeedsWork("Say what it answers."), testenv.Approved())
-	h.gem.Script("refiner", testenv.Code(newSum))
+	h.gem.ScriptAll(testenv.ApprovedInRoundTwo("sum: a with: b\n\t^ b + a", "Say what it answers.", newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 	assert.Equal(t, 2.0, out["iterations"])
@@ -140,9 +135,7 @@ func TestNeverApprovedReleasesNothing(t *testing.T) {
 func TestDryRunProposes(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
-	h.gem.Script("reviewer", testenv.Review())
-	h.gem.Script("writer", testenv.Code(newSum))
-	h.gem.Script("validator", testenv.Approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 	assert.Equal(t, "proposed", out["outcome"])

@@ -43,9 +43,7 @@ func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
 			"PHARO_SIM_KILL_AT=" + strconv.Itoa(compileCall) + ":after", "PHARO_SIM_KILL_MARKER=" + marker}})
 	before := h.classFile("Calculator")
 
-	h.gem.Script("reviewer", testenv.Review())
-	h.gem.Script("writer", testenv.Code(newSum))
-	h.gem.Script("validator", testenv.Approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "run_tests": false}`)
 	require.FileExists(t, marker, "the image died at the compile")
 	require.Equal(t, http.StatusInternalServerError, resp.StatusCode, "%v", out)

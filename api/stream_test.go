@@ -80,10 +80,7 @@ func (h *harness) schemaCheck(name string, data json.RawMessage) {
 
 func TestStreamTwoRoundRunEventByEvent(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.gem.Script("reviewer", testenv.Review())
-	h.gem.Script("writer", testenv.Code("sum: a with: b\n\t^ b + a"))
-	h.gem.Script("validator", testenv.NeedsWork("Say what it answers."), testenv.Approved())
-	h.gem.Script("refiner", testenv.Code(newSum))
+	h.gem.ScriptAll(testenv.ApprovedInRoundTwo("sum: a with: b\n\t^ b + a", "Say what it answers.", newSum))
 	resp := h.openStream(context.Background(), `{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)

@@ -24,7 +24,8 @@ type callScenario struct {
 
 func callScenarios() []callScenario {
 	review, approved, code := testenv.Review(), testenv.Approved(), testenv.Code
-	needsWork := testenv.NeedsWork("Name the roles better.")
+	const needsWorkFeedback = "Name the roles better."
+	needsWork := testenv.NeedsWork(needsWorkFeedback)
 	v3 := "sum: left with: right\n\n\t^ left + right"
 	broken := "sum: a with: b\n\t^ (a + b"
 	return []callScenario{
@@ -36,7 +37,7 @@ func callScenarios() []callScenario {
 		},
 		{
 			name:    "approved_round_2",
-			answers: testenv.Answers{"reviewer": {review}, "writer": {code(sumVersions[1])}, "validator": {needsWork, approved}, "refiner": {code(v3)}},
+			answers: testenv.ApprovedInRoundTwo(sumVersions[1], needsWorkFeedback, v3),
 			status:  http.StatusOK, design: 5,
 			original: "≥7 agent turns", how: "review, write, validate, refine, validate",
 		},
@@ -76,9 +77,7 @@ func modelCallsSuite(e env) ([]figure, error) {
 	client := &http.Client{Timeout: time.Minute}
 	for _, sc := range callScenarios() {
 		fake.Reset()
-		for role, replies := range sc.answers {
-			fake.Script(role, replies...)
-		}
+		fake.ScriptAll(sc.answers)
 		resp, data, err := post(e.ctx, client, svc.URL+"/api/v1/refactor", refactorBody(benchMethod.Class, benchMethod.Selector))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sc.name, err)

@@ -164,12 +164,9 @@ func TestBusy(t *testing.T) {
 // TestStreamTwoRoundRun asserts the event sequence of a two-round run as
 // the progress lines show it, and the raw events of --events.
 func TestStreamTwoRoundRun(t *testing.T) {
-	svc := startService(t, testenv.Script{"Calculator>>sum:with:": {
-		"reviewer":  {testenv.Review()},
-		"writer":    {testenv.Code("sum: a with: b\n\t^ b + a")},
-		"validator": {testenv.NeedsWork("Say what it answers."), testenv.Approved()},
-		"refiner":   {testenv.Code(newSum)},
-	}}, serviceOpts{})
+	svc := startService(t, testenv.Script{
+		"Calculator>>sum:with:": testenv.ApprovedInRoundTwo("sum: a with: b\n\t^ b + a", "Say what it answers.", newSum),
+	}, serviceOpts{})
 	out := ctl(t, svc, "", "refactor", "Calculator", "sum:with:", "--no-tests", "--events")
 	require.Equal(t, exitOK, out.code, out.stderr)
 

@@ -78,6 +78,17 @@ func ApprovedInRoundOne(source string) Answers {
 	return Answers{refactor.RoleReviewer: {Review()}, refactor.RoleWriter: {Code(source)}, refactor.RoleValidator: {Approved()}}
 }
 
+// ApprovedInRoundTwo scripts a run that releases second: a review, first
+// as the candidate, rejected with feedback, then second, approved.
+func ApprovedInRoundTwo(first, feedback, second string) Answers {
+	return Answers{
+		refactor.RoleReviewer:  {Review()},
+		refactor.RoleWriter:    {Code(first)},
+		refactor.RoleValidator: {NeedsWork(feedback), Approved()},
+		refactor.RoleRefiner:   {Code(second)},
+	}
+}
+
 func jsonReply(v any) Reply {
 	b, err := json.Marshal(v)
 	if err != nil {

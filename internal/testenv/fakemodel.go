@@ -59,6 +59,13 @@ func (f *fakeModel) Script(role refactor.Role, replies ...Reply) {
 	f.queue(role, append(f.queues[role], replies...))
 }
 
+// ScriptAll appends the replies of every role of a.
+func (f *fakeModel) ScriptAll(a Answers) {
+	for role, replies := range a {
+		f.Script(role, replies...)
+	}
+}
+
 // Set replaces role's queue, so that one server serves many runs.
 func (f *fakeModel) Set(role refactor.Role, replies ...Reply) {
 	f.mu.Lock()
