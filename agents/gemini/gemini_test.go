@@ -16,13 +16,6 @@ import (
 
 const testKey = "test-key-123"
 
-// newFake serves the one fake Gemini of the tests, strict: each reply
-// answers one request, whatever its role, and a request past them fails t.
-func newFake(t *testing.T, replies ...testenv.Reply) (*testenv.FakeGemini, string) {
-	f := &testenv.FakeGemini{Key: testKey}
-	return f, testenv.ServeStrict(t, f, replies...)
-}
-
 func apiErr(code int, status, msg string) map[string]any {
 	return map[string]any{"error": map[string]any{"code": code, "message": msg, "status": status}}
 }
@@ -98,7 +91,7 @@ func TestGenerateSendsKeySystemSchemaAndTools(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, url := newFake(t, textReply("hello", "STOP"))
+			f, url := testenv.StrictGemini(t, testKey, textReply("hello", "STOP"))
 			resp, err := newModel(t, url).Generate(context.Background(), tc.req)
 			require.NoError(t, err)
 			assert.Equal(t, "hello", resp.Text, "thought parts are skipped")
@@ -119,7 +112,7 @@ func TestGenerateSendsKeySystemSchemaAndTools(t *testing.T) {
 }
 
 func TestGenerateReadsAFunctionCall(t *testing.T) {
-	f, url := newFake(t, callReply("get_class_comment", map[string]any{"class_name": "Calculator"}))
+	f, url := testenv.StrictGemini(t, testKey, callReply("get_class_comment", map[string]any{"class_name": "Calculator"}))
 	resp, err := newModel(t, url).Generate(context.Background(), agents.Request{Messages: []agents.Message{agents.UserText("x")}, Tools: agents.ToolDecls()})
 	require.NoError(t, err)
 	assert.NotContains(t, f.Requests()[0].Header, agents.RoleHeader, "a call made for no role names none")
@@ -154,7 +147,7 @@ func TestReviewerToolRoundOnGemini(t *testing.T) {
 			if tc.rounds == 1 {
 				final = reviewJSON
 			}
-			f, url := newFake(t, tc.call, textReply(final, "STOP"))
+			f, url := testenv.StrictGemini(t, testKey, tc.call, textReply(final, "STOP"))
 			tools := &testenv.RecordingTools{Answers: map[string]string{"get_class_comment": "I add numbers."}}
 			rev, stats, err := testenv.NewRoles(t, newModel(t, url), tools, tc.rounds).Review(context.Background(), testenv.SumInput())
 			require.NoError(t, err)
@@ -187,7 +180,7 @@ func TestReviewerToolRoundOnGemini(t *testing.T) {
 
 func TestRetriesOnGemini(t *testing.T) {
 	t.Run("429 with Retry-After, then success", func(t *testing.T) {
-		f, url := newFake(t, errReply(429, "RESOURCE_EXHAUSTED", "quota", map[string]string{"Retry-After": "1"}), textReply(goodCandidate, "STOP"))
+		f, url := testenv.StrictGemini(t, testKey, errReply(429, "RESOURCE_EXHAUSTED", "quota", map[string]string{"Retry-After": "1"}), textReply(goodCandidate, "STOP"))
 		cand, stats, err := testenv.NewRoles(t, newModel(t, url), nil, 0).Write(context.Background(), testenv.SumInput(), review)
 		require.NoError(t, err)
 		assert.Equal(t, "renamed", cand.Notes)
@@ -209,7 +202,7 @@ func TestRetriesOnGemini(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, url := newFake(t, tc.replies...)
+			f, url := testenv.StrictGemini(t, testKey, tc.replies...)
 			m, err := New(context.Background(), Config{APIKey: tc.key, BaseURL: url, Model: "gemini-test", Retry: testenv.FastRetry()})
 			require.NoError(t, err)
 			_, _, err = testenv.NewRoles(t, m, nil, 0).Write(context.Background(), testenv.SumInput(), review)
@@ -224,7 +217,7 @@ func TestRetriesOnGemini(t *testing.T) {
 // A request with tools and a JSON schema is refused by the API (and by the
 // fake), with a 400 that is not retried. The roles never send one.
 func TestToolsWithJSONSchemaAreRefused(t *testing.T) {
-	f, url := newFake(t, textReply("unused", "STOP"))
+	f, url := testenv.StrictGemini(t, testKey, textReply("unused", "STOP"))
 	_, err := newModel(t, url).Generate(context.Background(), agents.Request{
 		Messages: []agents.Message{agents.UserText("x")}, Tools: agents.ToolDecls(), Schema: agents.ReviewSchema(),
 	})
@@ -251,7 +244,7 @@ func TestUnusableAnswersOnGemini(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, url := newFake(t, tc.replies...)
+			f, url := testenv.StrictGemini(t, testKey, tc.replies...)
 			cand, stats, err := testenv.NewRoles(t, newModel(t, url), nil, 0).Write(context.Background(), testenv.SumInput(), review)
 			reqs := f.Requests()
 			assert.Len(t, reqs, tc.requests)
@@ -283,7 +276,7 @@ func TestNewNeedsAKey(t *testing.T) {
 // responseSchema constrains the decoding: the roles read such an answer as
 // the object alone; without a schema (a tool round) tolerantly.
 func TestGenerateSaysWhetherTheAnswerWasConstrained(t *testing.T) {
-	_, url := newFake(t, textReply(`{"severity": "LOW"}`, "STOP"), textReply("prose", "STOP"))
+	_, url := testenv.StrictGemini(t, testKey, textReply(`{"severity": "LOW"}`, "STOP"), textReply("prose", "STOP"))
 	m := newModel(t, url)
 	resp, err := m.Generate(context.Background(), agents.Request{Messages: []agents.Message{agents.UserText("x")}, Schema: agents.ReviewSchema()})
 	require.NoError(t, err)

@@ -17,14 +17,6 @@ import (
 
 const testKey = "sk-test-123"
 
-// newFake serves the one fake OpenAI-compatible server of the tests,
-// strict: each reply answers one request, whatever its role, and a request
-// past them fails t.
-func newFake(t *testing.T, replies ...testenv.Reply) (*testenv.FakeOpenAI, string) {
-	f := &testenv.FakeOpenAI{Key: testKey}
-	return f, testenv.ServeStrict(t, f, replies...)
-}
-
 func errReply(code int, typ, msg string, header map[string]string) testenv.Reply {
 	return testenv.Reply{Status: code, Header: header, Body: map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}}}
 }
@@ -102,7 +94,7 @@ func TestGenerateSendsKeySystemSchemaAndTools(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, url := newFake(t, textReply("hello", "stop"))
+			f, url := testenv.StrictOpenAI(t, testKey, textReply("hello", "stop"))
 			resp, err := newModel(t, url, testKey, tc.format).Generate(context.Background(), tc.req)
 			require.NoError(t, err)
 			assert.Equal(t, "hello", resp.Text)
@@ -127,7 +119,7 @@ func TestGenerateReadsToolCalls(t *testing.T) {
 	bad := completion(map[string]any{"content": nil, "tool_calls": []any{map[string]any{
 		"id": "call_9", "type": "function", "function": map[string]any{"name": "get_class_comment", "arguments": "{not json"},
 	}}}, "tool_calls")
-	f, url := newFake(t, callReply("get_class_comment", map[string]any{"class_name": "Calculator"}), bad)
+	f, url := testenv.StrictOpenAI(t, testKey, callReply("get_class_comment", map[string]any{"class_name": "Calculator"}), bad)
 	m := newModel(t, url, testKey, "")
 	req := agents.Request{Messages: []agents.Message{agents.UserText("x")}, Tools: agents.ToolDecls()}
 
@@ -166,7 +158,7 @@ func TestReviewerToolRoundOnOpenAI(t *testing.T) {
 			if tc.rounds == 1 {
 				final = reviewJSON
 			}
-			f, url := newFake(t, tc.call, textReply(final, "stop"))
+			f, url := testenv.StrictOpenAI(t, testKey, tc.call, textReply(final, "stop"))
 			tools := &testenv.RecordingTools{Answers: map[string]string{"search_implementors": `[{"class": "Calculator", "method": "Calculator>>#sum:with:"}]`}}
 			rev, stats, err := testenv.NewRoles(t, newModel(t, url, testKey, ""), tools, tc.rounds).Review(context.Background(), testenv.SumInput())
 			require.NoError(t, err)
@@ -200,7 +192,7 @@ func TestReviewerToolRoundOnOpenAI(t *testing.T) {
 
 func TestRetriesOnOpenAI(t *testing.T) {
 	t.Run("429 with Retry-After, then success", func(t *testing.T) {
-		f, url := newFake(t, errReply(429, "rate_limit_exceeded", "slow down", map[string]string{"Retry-After": "1"}), textReply(goodCandidate, "stop"))
+		f, url := testenv.StrictOpenAI(t, testKey, errReply(429, "rate_limit_exceeded", "slow down", map[string]string{"Retry-After": "1"}), textReply(goodCandidate, "stop"))
 		cand, stats, err := testenv.NewRoles(t, newModel(t, url, testKey, ""), nil, 0).Write(context.Background(), testenv.SumInput(), review)
 		require.NoError(t, err)
 		assert.Equal(t, "renamed", cand.Notes)
@@ -222,7 +214,7 @@ func TestRetriesOnOpenAI(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, url := newFake(t, tc.replies...)
+			f, url := testenv.StrictOpenAI(t, testKey, tc.replies...)
 			_, _, err := testenv.NewRoles(t, newModel(t, url, tc.key, ""), nil, 0).Write(context.Background(), testenv.SumInput(), review)
 			require.Error(t, err)
 			assert.Equal(t, refactor.ModelUnavailable, refactor.KindOf(err))
@@ -248,7 +240,7 @@ func TestUnusableAnswersOnOpenAI(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, url := newFake(t, tc.replies...)
+			f, url := testenv.StrictOpenAI(t, testKey, tc.replies...)
 			cand, stats, err := testenv.NewRoles(t, newModel(t, url, testKey, ""), nil, 0).Write(context.Background(), testenv.SumInput(), review)
 			reqs := f.Requests()
 			assert.Len(t, reqs, tc.requests)
@@ -289,7 +281,7 @@ func TestGenerateSaysWhetherTheAnswerWasConstrained(t *testing.T) {
 		{FormatJSONSchema, false, false},
 	}
 	for _, tc := range cases {
-		_, url := newFake(t, textReply(`{"severity": "LOW"}`, "stop"))
+		_, url := testenv.StrictOpenAI(t, testKey, textReply(`{"severity": "LOW"}`, "stop"))
 		req := agents.Request{Messages: []agents.Message{agents.UserText("x")}}
 		if tc.schema {
 			req.Schema = agents.ReviewSchema()

@@ -52,7 +52,7 @@ type fakeModel struct {
 // Script appends replies to role's queue. A request is answered from the
 // queue of the role it names, else from the queue of "" (provider tests
 // call the model without a role). The last reply of a queue answers every
-// later request (ServeStrict: none).
+// later request (StrictGemini, StrictOpenAI: none).
 func (f *fakeModel) Script(role refactor.Role, replies ...Reply) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -100,10 +100,21 @@ type fake interface {
 	strictFor(t testing.TB)
 }
 
-// ServeStrict serves f for a provider test and returns its URL: replies
-// answer the requests in order, one each, whatever role they name, and a
-// request past them fails t.
-func ServeStrict[F fake](t testing.TB, f F, replies ...Reply) string {
+// StrictGemini serves a FakeGemini for a provider test, accepting only
+// key: replies answer the requests in order, one each, whatever role they
+// name, and a request past them fails t. It returns the fake and its URL.
+func StrictGemini(t testing.TB, key string, replies ...Reply) (*FakeGemini, string) {
+	f := &FakeGemini{Key: key}
+	return f, serveStrict(t, f, replies)
+}
+
+// StrictOpenAI is StrictGemini for a FakeOpenAI.
+func StrictOpenAI(t testing.TB, key string, replies ...Reply) (*FakeOpenAI, string) {
+	f := &FakeOpenAI{Key: key}
+	return f, serveStrict(t, f, replies)
+}
+
+func serveStrict(t testing.TB, f fake, replies []Reply) string {
 	f.strictFor(t)
 	f.Script("", replies...)
 	return Serve(t, f)
