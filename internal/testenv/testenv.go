@@ -35,8 +35,8 @@ func Root() (string, error) {
 	}
 }
 
-// Build compiles ./cmd/NAME into dir and returns the binary's path.
-func Build(dir, name string) (string, error) {
+// build compiles ./cmd/NAME into dir and returns the binary's path.
+func build(dir, name string) (string, error) {
 	root, err := Root()
 	if err != nil {
 		return "", err
@@ -90,7 +90,7 @@ func binaries(names ...string) (paths map[string]string, cleanup func(), err err
 	cleanup = func() { _ = os.RemoveAll(dir) }
 	paths = map[string]string{}
 	for _, name := range names {
-		if paths[name], err = Build(dir, name); err != nil {
+		if paths[name], err = build(dir, name); err != nil {
 			cleanup()
 			return nil, nil, err
 		}
