@@ -20,7 +20,6 @@ type RefactorRequest struct {
 	RunTests *bool `json:"run_tests,omitempty"`
 }
 
-
 // Ref is the method the request names.
 func (r RefactorRequest) Ref() refactor.MethodRef {
 	return refactor.MethodRef{Class: r.ClassName, Selector: r.MethodName, ClassSide: r.IsClassMethod}
