@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -252,21 +251,6 @@ func TestKeysAreExactAndUnique(t *testing.T) {
 	}
 }
 
-// rawConn is a client that writes what it wants, when it wants.
-func (h *harness) rawConn(head string) net.Conn {
-	h.t.Helper()
-	u, err := url.Parse(h.url)
-	require.NoError(h.t, err)
-	conn, err := net.Dial("tcp", u.Host)
-	require.NoError(h.t, err)
-	h.t.Cleanup(func() { _ = conn.Close() })
-	if head != "" {
-		_, err = io.WriteString(conn, head)
-		require.NoError(h.t, err)
-	}
-	return conn
-}
-
 // stalledPost is the head of a POST whose body never fully comes.
 func stalledPost(path string, header ...string) string {
 	return fmt.Sprintf("POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200\r\n%s\r\n{\"class_name\": ", path, strings.Join(header, ""))
@@ -288,14 +272,6 @@ func (h *harness) readAnswer(conn net.Conn, method, path string, bound time.Dura
 	return resp, data
 }
 
-// closedByServer reports whether the server closed conn (EOF) before bound.
-func closedByServer(t *testing.T, conn net.Conn, bound time.Duration) bool {
-	t.Helper()
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(bound)))
-	_, err := io.Copy(io.Discard, conn)
-	return err == nil // io.Copy answers nil at EOF; a timeout is an error
-}
-
 func (h *harness) metric(name string) float64 {
 	h.t.Helper()
 	resp, data := h.do(http.MethodGet, "/metrics", "", nil)
@@ -312,17 +288,17 @@ func TestStalledClientsAreCut(t *testing.T) {
 	before := h.classFile("Calculator")
 	h.scriptApproval()
 
-	body := h.rawConn(stalledPost("/api/v1/refactor", "Content-Type: application/json\r\n"))
+	body := testenv.Dial(t, h.url, stalledPost("/api/v1/refactor", "Content-Type: application/json\r\n"))
 	resp, data := h.readAnswer(body, http.MethodPost, "/api/v1/refactor", 20*time.Second)
 	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, "%s", data)
 	assert.Equal(t, "request_timeout", problemCode(t, data))
 	assert.True(t, resp.Close, "the connection is closed after the answer")
-	assert.True(t, closedByServer(t, body, 20*time.Second))
+	assert.True(t, testenv.ClosedWithin(t, body, 20*time.Second))
 
-	headers := h.rawConn("POST /api/v1/refactor HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
-	assert.True(t, closedByServer(t, headers, 20*time.Second), "slow headers are cut")
-	silent := h.rawConn("")
-	assert.True(t, closedByServer(t, silent, 20*time.Second), "a connection that sends nothing is cut")
+	headers := testenv.Dial(t, h.url, "POST /api/v1/refactor HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
+	assert.True(t, testenv.ClosedWithin(t, headers, 20*time.Second), "slow headers are cut")
+	silent := testenv.Dial(t, h.url, "")
+	assert.True(t, testenv.ClosedWithin(t, silent, 20*time.Second), "a connection that sends nothing is cut")
 
 	assert.Equal(t, 1.0, h.metric(`refactord_http_stalled_clients_total{phase="body"}`))
 	assert.Equal(t, 2.0, h.metric(`refactord_http_stalled_clients_total{phase="headers"}`))
@@ -347,11 +323,11 @@ func TestRefusedBeforeTheBodyIsRead(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			conn := h.rawConn(stalledPost("/api/v1/refactor", tc.header))
+			conn := testenv.Dial(t, h.url, stalledPost("/api/v1/refactor", tc.header))
 			resp, data := h.readAnswer(conn, http.MethodPost, "/api/v1/refactor", 20*time.Second)
 			assert.Equal(t, tc.status, resp.StatusCode, "%s", data)
 			assert.True(t, resp.Close, "the unread body is not waited for: the connection closes")
-			assert.True(t, closedByServer(t, conn, 20*time.Second))
+			assert.True(t, testenv.ClosedWithin(t, conn, 20*time.Second))
 		})
 	}
 	assert.Zero(t, h.metric(`refactord_http_stalled_clients_total{phase="body"}`), "refused, not stalled")
@@ -407,7 +383,7 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 		done <- answer{resp.StatusCode, out}
 	}()
 	<-inReview
-	upload := h.rawConn(stalledPost("/api/v1/refactor", "Content-Type: application/json\r\n"))
+	upload := testenv.Dial(t, h.url, stalledPost("/api/v1/refactor", "Content-Type: application/json\r\n"))
 	require.Eventually(t, func() bool { return h.srv.Inflight() == 2 }, 10*time.Second, 10*time.Millisecond, "the upload is being read, beside the run")
 
 	h.srv.BeginShutdown()

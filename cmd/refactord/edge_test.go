@@ -69,19 +69,6 @@ func (s *service) runs() []map[string]any {
 	return runs
 }
 
-// dial opens a raw connection and writes head.
-func (s *service) dial(head string) net.Conn {
-	s.t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
-	require.NoError(s.t, err)
-	s.t.Cleanup(func() { _ = conn.Close() })
-	if head != "" {
-		_, err = io.WriteString(conn, head)
-		require.NoError(s.t, err)
-	}
-	return conn
-}
-
 // stalledUpload is a POST whose body never fully comes.
 const stalledUpload = "POST /api/v1/refactor HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"class_name\": "
 
@@ -98,14 +85,6 @@ func answerOn(t *testing.T, conn net.Conn, bound time.Duration) (*http.Response,
 	var out map[string]any
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
 	return resp, out
-}
-
-// closedWithin reports whether the server closed conn before bound.
-func closedWithin(t *testing.T, conn net.Conn, bound time.Duration) bool {
-	t.Helper()
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(bound)))
-	_, err := io.Copy(io.Discard, conn)
-	return err == nil // nil at EOF, a timeout error otherwise
 }
 
 // stillOpen reports whether conn has neither an answer nor an EOF yet.
@@ -133,13 +112,13 @@ func TestStalledClientsAreCutWithinTheLimits(t *testing.T) {
 	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 	s := start(t, dir, append(env, "READ_HEADER_TIMEOUT=500ms", "READ_BODY_TIMEOUT=500ms")...)
 
-	headers := s.dial(slowHeaders)
-	body := s.dial(stalledUpload)
+	headers := testenv.Dial(t, s.URL, slowHeaders)
+	body := testenv.Dial(t, s.URL, stalledUpload)
 	resp, out := answerOn(t, body, 30*time.Second)
 	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, "%v", out)
 	assert.Equal(t, "request_timeout", out["code"])
-	assert.True(t, closedWithin(t, body, 30*time.Second), "the stalled body's connection is closed")
-	assert.True(t, closedWithin(t, headers, 30*time.Second), "the slow headers' connection is closed")
+	assert.True(t, testenv.ClosedWithin(t, body, 30*time.Second), "the stalled body's connection is closed")
+	assert.True(t, testenv.ClosedWithin(t, headers, 30*time.Second), "the slow headers' connection is closed")
 
 	assert.Equal(t, 1.0, s.metric(`refactord_http_stalled_clients_total{phase="body"}`))
 	assert.Equal(t, 1.0, s.metric(`refactord_http_stalled_clients_total{phase="headers"}`))
@@ -159,7 +138,7 @@ func TestTwoHundredStalledClients(t *testing.T) {
 		if i%2 == 1 {
 			head = slowHeaders
 		}
-		stalled = append(stalled, s.dial(head))
+		stalled = append(stalled, testenv.Dial(t, s.URL, head))
 	}
 	assert.Equal(t, http.StatusOK, s.get("/health"))
 	resp, body, err := s.post("/api/v1/refactor", sumRequest)
@@ -182,8 +161,8 @@ func TestTwoHundredStalledClients(t *testing.T) {
 func TestSIGTERMWithAStalledUploadExitsZero(t *testing.T) {
 	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 	s := start(t, dir, append(env, "READ_HEADER_TIMEOUT=10m", "READ_BODY_TIMEOUT=10m", "SHUTDOWN_GRACE=10m")...)
-	upload := s.dial(stalledUpload)
-	headers := s.dial(slowHeaders)
+	upload := testenv.Dial(t, s.URL, stalledUpload)
+	headers := testenv.Dial(t, s.URL, slowHeaders)
 	require.Eventually(t, func() bool { return stillOpen(t, upload) && stillOpen(t, headers) }, 5*time.Second, 20*time.Millisecond)
 
 	require.NoError(t, s.Signal(syscall.SIGTERM))
@@ -191,7 +170,7 @@ func TestSIGTERMWithAStalledUploadExitsZero(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "%v", out)
 	assert.Equal(t, "shutting_down", out["code"])
 	assert.NoError(t, s.WaitExit(t, 60*time.Second), "exit status 0")
-	assert.True(t, closedWithin(t, headers, 5*time.Second))
+	assert.True(t, testenv.ClosedWithin(t, headers, 5*time.Second))
 }
 
 // TestBrowserRequestsAreRefused: what a web page can send — a text/plain
