@@ -87,37 +87,12 @@ func (f *fakeModel) Reset() {
 	f.queues, f.seen = nil, nil
 }
 
+// strictFor makes each reply answer one request, and a request past them
+// fail t.
 func (f *fakeModel) strictFor(t testing.TB) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.strict = t
-}
-
-// fake is a fake model server.
-type fake interface {
-	http.Handler
-	Script(role refactor.Role, replies ...Reply)
-	strictFor(t testing.TB)
-}
-
-// StrictGemini serves a FakeGemini for a provider test, accepting only
-// key: replies answer the requests in order, one each, whatever role they
-// name, and a request past them fails t. It returns the fake and its URL.
-func StrictGemini(t testing.TB, key string, replies ...Reply) (*FakeGemini, string) {
-	f := &FakeGemini{Key: key}
-	return f, serveStrict(t, f, replies)
-}
-
-// StrictOpenAI is StrictGemini for a FakeOpenAI.
-func StrictOpenAI(t testing.TB, key string, replies ...Reply) (*FakeOpenAI, string) {
-	f := &FakeOpenAI{Key: key}
-	return f, serveStrict(t, f, replies)
-}
-
-func serveStrict(t testing.TB, f fake, replies []Reply) string {
-	f.strictFor(t)
-	f.Script("", replies...)
-	return Serve(t, f)
 }
 
 // Requests lists the requests received, oldest first.
@@ -145,6 +120,33 @@ func (f *fakeModel) Total() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.seen)
+}
+
+// fake is a fake model server.
+type fake interface {
+	http.Handler
+	Script(role refactor.Role, replies ...Reply)
+	strictFor(t testing.TB)
+}
+
+// StrictGemini serves a FakeGemini for a provider test, accepting only
+// key: replies answer the requests in order, one each, whatever role they
+// name, and a request past them fails t. It returns the fake and its URL.
+func StrictGemini(t testing.TB, key string, replies ...Reply) (*FakeGemini, string) {
+	f := &FakeGemini{Key: key}
+	return f, serveStrict(t, f, replies)
+}
+
+// StrictOpenAI is StrictGemini for a FakeOpenAI.
+func StrictOpenAI(t testing.TB, key string, replies ...Reply) (*FakeOpenAI, string) {
+	f := &FakeOpenAI{Key: key}
+	return f, serveStrict(t, f, replies)
+}
+
+func serveStrict(t testing.TB, f fake, replies []Reply) string {
+	f.strictFor(t)
+	f.Script("", replies...)
+	return Serve(t, f)
 }
 
 // protocol is one provider's API: what it refuses before any scripted
@@ -188,10 +190,11 @@ func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request, p protocol) {
 func (f *fakeModel) next(role refactor.Role) Reply {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.queues[role]) == 0 {
-		role = ""
+	from := role
+	if len(f.queues[from]) == 0 {
+		from = ""
 	}
-	q := f.queues[role]
+	q := f.queues[from]
 	switch {
 	case len(q) == 0:
 		if f.strict != nil {
@@ -200,7 +203,7 @@ func (f *fakeModel) next(role refactor.Role) Reply {
 		// Not retried: a run that reaches past its script fails at once.
 		return Reply{Status: http.StatusBadRequest, Text: fmt.Sprintf("no scripted reply for role %q", role)}
 	case len(q) > 1 || f.strict != nil:
-		f.queues[role] = q[1:]
+		f.queues[from] = q[1:]
 	}
 	return q[0]
 }
