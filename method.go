@@ -56,7 +56,7 @@ func ValidateClassName(name string) error {
 	case len(name) > maxClassNameLen:
 		return Errorf(InvalidRequest, "the class name is longer than %d characters", maxClassNameLen)
 	case !classNameRE.MatchString(name):
-		return Errorf(InvalidRequest, "%q is not a Smalltalk class name (a capital letter, then letters, digits or _)", name)
+		return Errorf(InvalidRequest, "%q is not a class name (a capital letter, then letters, digits or _)", name)
 	}
 	return nil
 }
@@ -70,7 +70,7 @@ func ValidateSelector(sel string) error {
 	case len(sel) > maxSelectorLen:
 		return Errorf(InvalidRequest, "the selector is longer than %d characters", maxSelectorLen)
 	case !selectorRE.MatchString(sel):
-		return Errorf(InvalidRequest, "%q is not a Smalltalk selector (unary foo, binary +, keyword at:put:)", sel)
+		return Errorf(InvalidRequest, "%q is not a selector (unary foo, binary +, keyword at:put:)", sel)
 	}
 	return nil
 }

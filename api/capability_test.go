@@ -7,15 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// set replaces a role's queue (the last answer repeats), so that one
-// harness serves many runs.
-func (f *fakeGemini) set(role string, answers ...answer) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.queues[role] = answers
-}
+	"pharo-refactor/internal/testenv"
+)
 
 // hostileCandidates reach for a capability Calculator>>sum:with: never
 // uses, each in a method that is otherwise fine. family and name are what
@@ -75,11 +69,11 @@ func TestHostileCandidatesAreNeverReleased(t *testing.T) {
 	require.GreaterOrEqual(t, len(hostileCandidates), 30)
 	h := newHarness(t, harnessOpts{maxIterations: 1})
 	before := h.classFile("Calculator")
-	h.gem.set("reviewer", review())
-	h.gem.set("validator", approved())
+	h.gem.Set("reviewer", testenv.Review())
+	h.gem.Set("validator", testenv.Approved())
 	for _, tc := range hostileCandidates {
 		t.Run(tc.name, func(t *testing.T) {
-			h.gem.set("writer", code("sum: a with: b\n\t"+tc.body))
+			h.gem.Set("writer", testenv.Code("sum: a with: b\n\t"+tc.body))
 			resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 			require.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%v", out)
 			assert.Equal(t, "not_approved", out["code"])
@@ -94,7 +88,7 @@ func TestHostileCandidatesAreNeverReleased(t *testing.T) {
 			assert.Equal(t, "failed", h.row(out["id"].(string))["status"])
 		})
 	}
-	assert.Zero(t, h.gem.count("validator"), "no hostile candidate reached the validator")
+	assert.Zero(t, h.gem.Count("validator"), "no hostile candidate reached the validator")
 	assert.Equal(t, before, h.classFile("Calculator"), "nothing was compiled")
 }
 
@@ -102,8 +96,8 @@ func TestHostileCandidatesAreNeverReleased(t *testing.T) {
 // and harmless value classes: no false refusal.
 func TestOrdinaryRewritesPassTheCapabilityCheck(t *testing.T) {
 	h := newHarness(t, harnessOpts{maxIterations: 1})
-	h.gem.set("reviewer", review())
-	h.gem.set("validator", approved())
+	h.gem.Set("reviewer", testenv.Review())
+	h.gem.Set("validator", testenv.Approved())
 	for _, body := range []string{
 		"^ (OrderedCollection with: a with: b) inject: 0 into: [ :sum :each | sum + each ]",
 		"^ (Array with: a with: b) detectSum: [ :each | each ]",
@@ -111,7 +105,7 @@ func TestOrdinaryRewritesPassTheCapabilityCheck(t *testing.T) {
 		"(a isNumber and: [ b isNumber ]) ifFalse: [ ^ Error signal: 'numbers only' ].\n\t^ a + b",
 		"^ CalculatorTest name size * 0 + a + b",
 	} {
-		h.gem.set("writer", code("sum: a with: b\n\t"+body))
+		h.gem.Set("writer", testenv.Code("sum: a with: b\n\t"+body))
 		resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`)
 		assert.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", body, out)
 	}
@@ -121,8 +115,8 @@ func TestOrdinaryRewritesPassTheCapabilityCheck(t *testing.T) {
 // package (list_classes) are allowed, anything else is refused.
 func TestCapabilityCheckKnowsTheClassAndItsPackage(t *testing.T) {
 	h := newHarness(t, harnessOpts{maxIterations: 1, image: "pharosim/testdata/extras"})
-	h.gem.set("reviewer", review())
-	h.gem.set("validator", approved())
+	h.gem.Set("reviewer", testenv.Review())
+	h.gem.Set("validator", testenv.Approved())
 	cases := []struct {
 		body    string
 		refused string
@@ -132,7 +126,7 @@ func TestCapabilityCheckKnowsTheClassAndItsPackage(t *testing.T) {
 		{"^ (base -> child) -> Smalltalk version", "global"},
 	}
 	for _, tc := range cases {
-		h.gem.set("writer", code("both\n\t"+tc.body))
+		h.gem.Set("writer", testenv.Code("both\n\t"+tc.body))
 		resp, out := h.refactor(`{"class_name": "SimChild", "method_name": "both", "dry_run": true}`)
 		if tc.refused == "" {
 			assert.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", tc.body, out)

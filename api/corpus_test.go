@@ -25,13 +25,13 @@ func TestCorpusMethodsAreNotRefusedAsTheirOwnCandidates(t *testing.T) {
 	tree, err := tonel.ReadTree(filepath.Join(root, "testdata", "corpus"))
 	require.NoError(t, err)
 	h := newHarness(t, harnessOpts{maxIterations: 1, image: "testdata/corpus"})
-	h.gem.set("reviewer", review())
-	h.gem.set("validator", approved())
+	h.gem.Set("reviewer", testenv.Review())
+	h.gem.Set("validator", testenv.Approved())
 	methods, proposed := 0, 0
 	for _, f := range tree.Files() {
 		for _, m := range f.Methods {
 			methods++
-			h.gem.set("writer", code(m.Source))
+			h.gem.Set("writer", testenv.Code(m.Source))
 			body, _ := json.Marshal(map[string]any{"class_name": f.Def.Name, "method_name": m.Selector,
 				"is_class_method": m.Side == tonel.ClassSide, "dry_run": true})
 			// Plain HTTP: validating 444 answers against openapi.yaml would

@@ -8,43 +8,19 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
-	refactor "pharo-refactor"
-	wire "pharo-refactor/wire"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
+	wire "pharo-refactor/wire"
 )
 
 const sumBody = `{"class_name": "Calculator", "method_name": "sum:with:"}`
-
-// send sends req exactly as built (no default headers) and validates the
-// response against openapi.yaml.
-func (h *harness) send(req *http.Request) (*http.Response, []byte) {
-	h.t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(h.t, err)
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	require.NoError(h.t, err)
-	h.validate(req, resp, data)
-	return resp, data
-}
-
-func (h *harness) request(method, path, body string, header map[string]string) *http.Request {
-	h.t.Helper()
-	req, err := http.NewRequest(method, h.url+path, strings.NewReader(body))
-	require.NoError(h.t, err)
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	return req
-}
 
 // problemCode decodes a problem body's code.
 func problemCode(t *testing.T, data []byte) string {
@@ -57,7 +33,7 @@ func problemCode(t *testing.T, data []byte) string {
 // nothingHappened: no model call, no audit row, the Tonel file unchanged.
 func (h *harness) nothingHappened(before []byte) {
 	h.t.Helper()
-	assert.Zero(h.t, h.gem.total(), "no model was called")
+	assert.Zero(h.t, h.gem.Total(), "no model was called")
 	assert.Equal(h.t, before, h.classFile("Calculator"), "the Tonel file is byte-identical")
 	page, err := h.audit.List(context.Background(), refactor.ListQuery{})
 	require.NoError(h.t, err)
@@ -66,9 +42,7 @@ func (h *harness) nothingHappened(before []byte) {
 }
 
 func (h *harness) scriptApproval() {
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 }
 
 // TestMutatingRoutesTakeOnlyJSON: a browser page may POST text/plain, a
@@ -277,21 +251,6 @@ func TestKeysAreExactAndUnique(t *testing.T) {
 	}
 }
 
-// rawConn is a client that writes what it wants, when it wants.
-func (h *harness) rawConn(head string) net.Conn {
-	h.t.Helper()
-	u, err := url.Parse(h.url)
-	require.NoError(h.t, err)
-	conn, err := net.Dial("tcp", u.Host)
-	require.NoError(h.t, err)
-	h.t.Cleanup(func() { _ = conn.Close() })
-	if head != "" {
-		_, err = io.WriteString(conn, head)
-		require.NoError(h.t, err)
-	}
-	return conn
-}
-
 // stalledPost is the head of a POST whose body never fully comes.
 func stalledPost(path string, header ...string) string {
 	return fmt.Sprintf("POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200\r\n%s\r\n{\"class_name\": ", path, strings.Join(header, ""))
@@ -313,23 +272,11 @@ func (h *harness) readAnswer(conn net.Conn, method, path string, bound time.Dura
 	return resp, data
 }
 
-// closedByServer reports whether the server closed conn (EOF) before bound.
-func closedByServer(t *testing.T, conn net.Conn, bound time.Duration) bool {
-	t.Helper()
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(bound)))
-	_, err := io.Copy(io.Discard, conn)
-	return err == nil // io.Copy answers nil at EOF; a timeout is an error
-}
-
 func (h *harness) metric(name string) float64 {
 	h.t.Helper()
 	resp, data := h.do(http.MethodGet, "/metrics", "", nil)
 	require.Equal(h.t, http.StatusOK, resp.StatusCode)
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` (\S+)$`).FindSubmatch(data)
-	if m == nil {
-		return 0
-	}
-	v, err := strconv.ParseFloat(string(m[1]), 64)
+	v, err := testenv.Metric(data, name)
 	require.NoError(h.t, err)
 	return v
 }
@@ -341,17 +288,17 @@ func TestStalledClientsAreCut(t *testing.T) {
 	before := h.classFile("Calculator")
 	h.scriptApproval()
 
-	body := h.rawConn(stalledPost("/api/v1/refactor", "Content-Type: application/json\r\n"))
+	body := testenv.Dial(t, h.url, stalledPost("/api/v1/refactor", "Content-Type: application/json\r\n"))
 	resp, data := h.readAnswer(body, http.MethodPost, "/api/v1/refactor", 20*time.Second)
 	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, "%s", data)
 	assert.Equal(t, "request_timeout", problemCode(t, data))
 	assert.True(t, resp.Close, "the connection is closed after the answer")
-	assert.True(t, closedByServer(t, body, 20*time.Second))
+	assert.True(t, testenv.ClosedWithin(t, body, 20*time.Second))
 
-	headers := h.rawConn("POST /api/v1/refactor HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
-	assert.True(t, closedByServer(t, headers, 20*time.Second), "slow headers are cut")
-	silent := h.rawConn("")
-	assert.True(t, closedByServer(t, silent, 20*time.Second), "a connection that sends nothing is cut")
+	headers := testenv.Dial(t, h.url, "POST /api/v1/refactor HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
+	assert.True(t, testenv.ClosedWithin(t, headers, 20*time.Second), "slow headers are cut")
+	silent := testenv.Dial(t, h.url, "")
+	assert.True(t, testenv.ClosedWithin(t, silent, 20*time.Second), "a connection that sends nothing is cut")
 
 	assert.Equal(t, 1.0, h.metric(`refactord_http_stalled_clients_total{phase="body"}`))
 	assert.Equal(t, 2.0, h.metric(`refactord_http_stalled_clients_total{phase="headers"}`))
@@ -376,11 +323,11 @@ func TestRefusedBeforeTheBodyIsRead(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			conn := h.rawConn(stalledPost("/api/v1/refactor", tc.header))
+			conn := testenv.Dial(t, h.url, stalledPost("/api/v1/refactor", tc.header))
 			resp, data := h.readAnswer(conn, http.MethodPost, "/api/v1/refactor", 20*time.Second)
 			assert.Equal(t, tc.status, resp.StatusCode, "%s", data)
 			assert.True(t, resp.Close, "the unread body is not waited for: the connection closes")
-			assert.True(t, closedByServer(t, conn, 20*time.Second))
+			assert.True(t, testenv.ClosedWithin(t, conn, 20*time.Second))
 		})
 	}
 	assert.Zero(t, h.metric(`refactord_http_stalled_clients_total{phase="body"}`), "refused, not stalled")
@@ -394,13 +341,9 @@ func TestLongRunOutlivesTheReadDeadlines(t *testing.T) {
 	for _, streamed := range []bool{false, true} {
 		t.Run(map[bool]string{false: "json", true: "stream"}[streamed], func(t *testing.T) {
 			h := newHarness(t, harnessOpts{readBody: 200 * time.Millisecond, readHeader: 200 * time.Millisecond})
-			slow := review()
-			slow.before = func() { time.Sleep(1500 * time.Millisecond) }
-			h.gem.script("reviewer", slow)
-			h.gem.script("writer", code(newSum))
-			validator := approved()
-			validator.before = func() { time.Sleep(500 * time.Millisecond) }
-			h.gem.script("validator", validator)
+			h.gem.Script("reviewer", testenv.Review().Delayed(1500*time.Millisecond))
+			h.gem.Script("writer", testenv.Code(newSum))
+			h.gem.Script("validator", testenv.Approved().Delayed(500*time.Millisecond))
 			if !streamed {
 				resp, out := h.refactor(sumBody)
 				require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
@@ -425,11 +368,11 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 	h := newHarness(t, harnessOpts{readBody: 10 * time.Minute})
 	before := h.classFile("Calculator")
 	inReview, hold := make(chan struct{}), make(chan struct{})
-	held := review()
-	held.before = func() { close(inReview); <-hold }
-	h.gem.script("reviewer", held)
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	held := testenv.Review()
+	held.Before = func() { close(inReview); <-hold }
+	h.gem.Script("reviewer", held)
+	h.gem.Script("writer", testenv.Code(newSum))
+	h.gem.Script("validator", testenv.Approved())
 	type answer struct {
 		status int
 		out    map[string]any
@@ -440,7 +383,7 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 		done <- answer{resp.StatusCode, out}
 	}()
 	<-inReview
-	upload := h.rawConn(stalledPost("/api/v1/refactor", "Content-Type: application/json\r\n"))
+	upload := testenv.Dial(t, h.url, stalledPost("/api/v1/refactor", "Content-Type: application/json\r\n"))
 	require.Eventually(t, func() bool { return h.srv.Inflight() == 2 }, 10*time.Second, 10*time.Millisecond, "the upload is being read, beside the run")
 
 	h.srv.BeginShutdown()
@@ -456,5 +399,5 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 	assert.NotEmpty(t, a.out["id"], "the run is named")
 	h.pipe.WaitIdle()
 	assert.Equal(t, before, h.classFile("Calculator"), "nothing was released")
-	assert.Zero(t, h.gem.count("validator"), "the run stopped")
+	assert.Zero(t, h.gem.Count("validator"), "the run stopped")
 }

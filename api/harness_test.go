@@ -3,14 +3,12 @@ package api_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -37,122 +35,6 @@ var pharoSim string
 
 func TestMain(m *testing.M) {
 	testenv.RunWithBinaries(m, func(p map[string]string) { pharoSim = p["pharo-sim"] }, "pharo-sim")
-}
-
-// answer is one scripted reply of the fake Gemini server.
-type answer struct {
-	status int    // 0 = 200
-	text   string // candidate text (JSON for structured roles)
-	// before runs before the reply is sent (to edit the image mid-run, or
-	// to hold the run until the test says so).
-	before func()
-	// call, when set, answers with this function call instead of text.
-	call map[string]any
-}
-
-// fakeGemini speaks generateContent on loopback. It tells the roles apart
-// by their system instructions (agents/prompts/*.md) and answers each from
-// its own queue; the last answer of a queue repeats.
-type fakeGemini struct {
-	mu      sync.Mutex
-	queues  map[string][]answer
-	calls   map[string]int
-	keySeen []string
-	bodies  map[string][]string // raw request bodies per role
-}
-
-func roleOf(system string) string {
-	switch {
-	case strings.Contains(system, "senior Pharo Smalltalk reviewer"):
-		return "reviewer"
-	case strings.Contains(system, "strict Pharo Smalltalk code validator"):
-		return "validator"
-	case strings.Contains(system, "was not\naccepted") || strings.Contains(system, "was not accepted"):
-		return "refiner"
-	case strings.Contains(system, "You rewrite one method"):
-		return "writer"
-	}
-	return "unknown"
-}
-
-func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		SystemInstruction struct {
-			Parts []struct {
-				Text string `json:"text"`
-			} `json:"parts"`
-		} `json:"systemInstruction"`
-	}
-	raw, _ := io.ReadAll(r.Body)
-	if err := json.Unmarshal(raw, &req); err != nil || len(req.SystemInstruction.Parts) == 0 {
-		http.Error(w, `{"error":{"code":400,"message":"bad request","status":"INVALID_ARGUMENT"}}`, http.StatusBadRequest)
-		return
-	}
-	role := roleOf(req.SystemInstruction.Parts[0].Text)
-	f.mu.Lock()
-	f.keySeen = append(f.keySeen, r.Header.Get("x-goog-api-key"))
-	f.calls[role]++
-	f.bodies[role] = append(f.bodies[role], string(raw))
-	q := f.queues[role]
-	var a answer
-	switch len(q) {
-	case 0:
-		a = answer{status: 500, text: "no scripted answer for " + role}
-	case 1:
-		a = q[0]
-	default:
-		a, f.queues[role] = q[0], q[1:]
-	}
-	f.mu.Unlock()
-	if a.before != nil {
-		a.before()
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if a.status != 0 && a.status != 200 {
-		w.WriteHeader(a.status)
-		fmt.Fprintf(w, `{"error":{"code":%d,"message":%q,"status":"INTERNAL"}}`, a.status, a.text)
-		return
-	}
-	part := map[string]any{"text": a.text}
-	if a.call != nil {
-		part = map[string]any{"functionCall": a.call}
-	}
-	body, _ := json.Marshal(map[string]any{
-		"candidates": []any{map[string]any{
-			"content":      map[string]any{"role": "model", "parts": []any{part}},
-			"finishReason": "STOP",
-		}},
-		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
-	})
-	_, _ = w.Write(body)
-}
-
-func (f *fakeGemini) script(role string, answers ...answer) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.queues[role] = append(f.queues[role], answers...)
-}
-
-func (f *fakeGemini) requests(role string) []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.bodies[role]...)
-}
-
-func (f *fakeGemini) count(role string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[role]
-}
-
-func (f *fakeGemini) total() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	n := 0
-	for _, c := range f.calls {
-		n += c
-	}
-	return n
 }
 
 type harnessOpts struct {
@@ -182,7 +64,7 @@ type harness struct {
 	srv    *api.Server
 	dir    string // the image's Tonel tree
 	image  *mcpclient.Client
-	gem    *fakeGemini
+	gem    *testenv.FakeGemini
 	pipe   *pipeline.Pipeline
 	audit  *store.Store
 	router routers.Router
@@ -208,11 +90,9 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = image.Close() })
 
-	gem := &fakeGemini{queues: map[string][]answer{}, calls: map[string]int{}, bodies: map[string][]string{}}
-	gsrv := httptest.NewServer(gem)
-	t.Cleanup(gsrv.Close)
+	gem := &testenv.FakeGemini{}
 	model, err := gemini.New(context.Background(), gemini.Config{
-		APIKey: "test-key", BaseURL: gsrv.URL, Model: "gemini-test",
+		APIKey: "test-key", BaseURL: testenv.Serve(t, gem), Model: "gemini-test",
 		Retry: agents.RetryPolicy{MaxRetries: o.modelRetries, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
 	})
 	require.NoError(t, err)
@@ -249,17 +129,35 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	return &harness{t: t, url: hs.URL, srv: srv, dir: dir, image: image, gem: gem, pipe: pipe, audit: audit, router: router, doc: doc}
 }
 
-// do sends a request and validates the response against openapi.yaml.
+// do sends a request (a JSON body when there is one) and validates the
+// response against openapi.yaml.
 func (h *harness) do(method, path string, body string, header map[string]string) (*http.Response, []byte) {
 	h.t.Helper()
-	req, err := http.NewRequest(method, h.url+path, strings.NewReader(body))
-	require.NoError(h.t, err)
+	req := h.request(method, path, body, nil)
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
+	return h.send(req)
+}
+
+// request builds a request with exactly these headers.
+func (h *harness) request(method, path, body string, header map[string]string) *http.Request {
+	h.t.Helper()
+	req, err := http.NewRequest(method, h.url+path, strings.NewReader(body))
+	require.NoError(h.t, err)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	return req
+}
+
+// send sends req exactly as built (no default headers) and validates the
+// response against openapi.yaml.
+func (h *harness) send(req *http.Request) (*http.Response, []byte) {
+	h.t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(h.t, err)
 	defer resp.Body.Close()
@@ -332,25 +230,6 @@ func (h *harness) classFile(name string) []byte {
 	data, err := os.ReadFile(filepath.Join(h.dir, "src", "Sample-Shop", name+".class.st"))
 	require.NoError(h.t, err)
 	return data
-}
-
-// The scripted answers.
-func review() answer {
-	return answer{text: `{"severity": "MEDIUM", "summary": "Poor names.", "issues": [{"principle": "Intention-revealing names", "problem": "a, b", "suggestion": "rename"}]}`}
-}
-
-func code(c string) answer {
-	b, _ := json.Marshal(map[string]string{"code": c, "notes": "n"})
-	return answer{text: string(b)}
-}
-
-func approved() answer {
-	return answer{text: `{"verdict": "APPROVED", "feedback": "Good.", "issues": []}`}
-}
-
-func needsWork(feedback string) answer {
-	b, _ := json.Marshal(map[string]any{"verdict": "NEEDS_IMPROVEMENT", "feedback": feedback, "issues": []any{}})
-	return answer{text: string(b)}
 }
 
 func jsonBody(v any) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	refactor "pharo-refactor"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +12,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
 )
 
 const newSum = "sum: a with: b\n\t\"Answer the sum of a and b\"\n\n\t^ a + b"
@@ -43,9 +45,7 @@ func TestApprovedInRoundOneIsReleasedWithThreeCalls(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{})
-			h.gem.script("reviewer", review())
-			h.gem.script("writer", code(tc.code))
-			h.gem.script("validator", approved())
+			h.gem.ScriptAll(testenv.ApprovedInRoundOne(tc.code))
 			resp, out := h.refactor(tc.body)
 			require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 			assert.Equal(t, "released", out["outcome"])
@@ -53,12 +53,12 @@ func TestApprovedInRoundOneIsReleasedWithThreeCalls(t *testing.T) {
 			assert.Equal(t, tc.classSide, out["is_class_method"])
 			assert.Equal(t, tc.protocol, out["protocol"])
 			assert.Equal(t, 3.0, out["usage"].(map[string]any)["model_calls"])
-			assert.Equal(t, 3, h.gem.total(), "exactly 3 requests reached the model")
+			assert.Equal(t, 3, h.gem.Total(), "exactly 3 requests reached the model")
 			assert.Equal(t, 1.0, out["iterations"])
 			assert.Equal(t, tc.code, out["result"].(map[string]any)["refactored_code"], "the original's result object is kept")
 			assert.Contains(t, string(h.classFile(tc.file)), tc.wantDecl, "the Tonel file holds the new method in its old protocol")
-			for _, k := range h.gem.keySeen {
-				assert.Equal(t, "test-key", k)
+			for _, r := range h.gem.Requests() {
+				assert.Equal(t, "test-key", r.Header.Get("x-goog-api-key"))
 			}
 		})
 	}
@@ -66,14 +66,11 @@ func TestApprovedInRoundOneIsReleasedWithThreeCalls(t *testing.T) {
 
 func TestApprovedInRoundTwo(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code("sum: a with: b\n\t^ b + a"))
-	h.gem.script("validator", needsWork("Say what it answers."), approved())
-	h.gem.script("refiner", code(newSum))
+	h.gem.ScriptAll(testenv.ApprovedInRoundTwo("sum: a with: b\n\t^ b + a", "Say what it answers.", newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 	assert.Equal(t, 2.0, out["iterations"])
-	assert.Equal(t, 5, h.gem.total(), "review, write, validate, refine, validate")
+	assert.Equal(t, 5, h.gem.Total(), "review, write, validate, refine, validate")
 	assert.Equal(t, 5.0, out["usage"].(map[string]any)["model_calls"])
 	assert.Equal(t, newSum, out["refactored_code"])
 }
@@ -97,14 +94,14 @@ func TestBrokenCandidatesCostNoValidatorCall(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{})
-			h.gem.script("reviewer", review())
-			h.gem.script("writer", code(tc.candidate))
-			h.gem.script("refiner", code(newSum))
-			h.gem.script("validator", approved())
+			h.gem.Script("reviewer", testenv.Review())
+			h.gem.Script("writer", testenv.Code(tc.candidate))
+			h.gem.Script("refiner", testenv.Code(newSum))
+			h.gem.Script("validator", testenv.Approved())
 			resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 			require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
-			assert.Equal(t, 1, h.gem.count("validator"), "only the good candidate was validated")
-			assert.Equal(t, 1, h.gem.count("refiner"))
+			assert.Equal(t, 1, h.gem.Count("validator"), "only the good candidate was validated")
+			assert.Equal(t, 1, h.gem.Count("refiner"))
 			assert.Equal(t, 4.0, out["usage"].(map[string]any)["model_calls"])
 			rounds := out["rounds"].([]any)
 			require.Len(t, rounds, 2)
@@ -120,10 +117,10 @@ func TestBrokenCandidatesCostNoValidatorCall(t *testing.T) {
 func TestNeverApprovedReleasesNothing(t *testing.T) {
 	h := newHarness(t, harnessOpts{maxIterations: 3})
 	before := h.classFile("Calculator")
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code("sum: a with: b\n\t^ b + a"))
-	h.gem.script("validator", needsWork("Still unclear."))
-	h.gem.script("refiner", code("sum: a with: b\n\t^ a + b + 0"))
+	h.gem.Script("reviewer", testenv.Review())
+	h.gem.Script("writer", testenv.Code("sum: a with: b\n\t^ b + a"))
+	h.gem.Script("validator", testenv.NeedsWork("Still unclear."))
+	h.gem.Script("refiner", testenv.Code("sum: a with: b\n\t^ a + b + 0"))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%v", out)
 	assert.Equal(t, "not_approved", out["code"])
@@ -131,16 +128,14 @@ func TestNeverApprovedReleasesNothing(t *testing.T) {
 	assert.Equal(t, "sum: a with: b\n\t^ a + b + 0", out["refactored_code"], "the body carries the last candidate")
 	assert.Contains(t, out["feedback"], "Still unclear.")
 	assert.Equal(t, 3.0, out["iterations"])
-	assert.Equal(t, 7, h.gem.total(), "review, write, 3 validations, 2 refinements")
+	assert.Equal(t, 7, h.gem.Total(), "review, write, 3 validations, 2 refinements")
 	assert.Equal(t, before, h.classFile("Calculator"), "the Tonel file is byte-for-byte unchanged")
 }
 
 func TestDryRunProposes(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 	assert.Equal(t, "proposed", out["outcome"])
@@ -152,13 +147,13 @@ func TestMethodEditedDuringRunIsNotOverwritten(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	ref := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 	edit := "sum: a with: b\n\t\"edited by a person meanwhile\"\n\t^ a + b"
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(newSum))
-	validatorAnswer := approved()
-	validatorAnswer.before = func() {
+	h.gem.Script("reviewer", testenv.Review())
+	h.gem.Script("writer", testenv.Code(newSum))
+	validatorAnswer := testenv.Approved()
+	validatorAnswer.Before = func() {
 		require.NoError(t, h.image.Install(context.Background(), ref, edit, "calculating"))
 	}
-	h.gem.script("validator", validatorAnswer)
+	h.gem.Script("validator", validatorAnswer)
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.Equal(t, http.StatusConflict, resp.StatusCode, "%v", out)
 	assert.Equal(t, "method_changed", out["code"])
@@ -171,11 +166,11 @@ func TestMethodEditedDuringRunIsNotOverwritten(t *testing.T) {
 func TestConcurrentRequestsOneBusy(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	hold := make(chan struct{})
-	held := review()
-	held.before = func() { <-hold }
-	h.gem.script("reviewer", held)
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	held := testenv.Review()
+	held.Before = func() { <-hold }
+	h.gem.Script("reviewer", held)
+	h.gem.Script("writer", testenv.Code(newSum))
+	h.gem.Script("validator", testenv.Approved())
 
 	type result struct {
 		status     int
@@ -199,7 +194,7 @@ func TestConcurrentRequestsOneBusy(t *testing.T) {
 	require.NoError(t, err, "Retry-After is whole seconds")
 	assert.GreaterOrEqual(t, ra, 1)
 
-	require.Eventually(t, func() bool { return h.gem.count("reviewer") == 1 }, 10*time.Second, 10*time.Millisecond, "the winner is in review")
+	require.Eventually(t, func() bool { return h.gem.Count("reviewer") == 1 }, 10*time.Second, 10*time.Millisecond, "the winner is in review")
 	resp, data := h.do(http.MethodGet, "/health", "", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	var health map[string]any
@@ -247,7 +242,7 @@ func TestErrorsMapToStatuses(t *testing.T) {
 			assert.Equal(t, resp.Header.Get("X-Request-ID"), out["request_id"])
 		})
 	}
-	assert.Zero(t, h.gem.total(), "no model call for a request that fails before review")
+	assert.Zero(t, h.gem.Total(), "no model call for a request that fails before review")
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:"}`)
 	assert.Equal(t, 404, resp.StatusCode)
 	assert.Equal(t, "method_not_found", out["code"])
@@ -326,20 +321,18 @@ func TestPharoDown(t *testing.T) {
 
 func TestModelPersistentServerError(t *testing.T) {
 	h := newHarness(t, harnessOpts{modelRetries: 2})
-	h.gem.script("reviewer", answer{status: 500, text: "backend exploded"})
+	h.gem.Script("reviewer", testenv.Reply{Status: 500, Text: "backend exploded"})
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	assert.Equal(t, http.StatusBadGateway, resp.StatusCode, "%v", out)
 	assert.Equal(t, "model_unavailable", out["code"])
-	assert.Equal(t, 3, h.gem.count("reviewer"), "the first attempt and MODEL_MAX_RETRIES=2 retries")
+	assert.Equal(t, 3, h.gem.Count("reviewer"), "the first attempt and MODEL_MAX_RETRIES=2 retries")
 	assert.Contains(t, out["detail"], "HTTP 500")
 	assert.NotContains(t, out["detail"], "test-key", "no credentials in problem details")
 }
 
 func TestRunDeadline(t *testing.T) {
 	h := newHarness(t, harnessOpts{timeout: 500 * time.Millisecond})
-	slow := review()
-	slow.before = func() { time.Sleep(2 * time.Second) }
-	h.gem.script("reviewer", slow)
+	h.gem.Script("reviewer", testenv.Review().Delayed(2*time.Second))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "%v", out)
 	assert.Equal(t, "timeout", out["code"])
@@ -364,17 +357,22 @@ func TestReadyAndOpenAPI(t *testing.T) {
 // tool gets pharo-sim's answer back, and each tool round costs one call.
 func TestReviewerToolRoundReadsTheImage(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.gem.script("reviewer",
-		answer{call: map[string]any{"name": "get_class_comment", "args": map[string]any{"class_name": "Calculator"}}},
-		answer{call: map[string]any{"name": "eval", "args": map[string]any{"code": "Smalltalk at: #Pwned put: 1"}}},
-		review())
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.Script("reviewer",
+		testenv.Reply{Call: map[string]any{"name": "get_class_comment", "args": map[string]any{"class_name": "Calculator"}}},
+		testenv.Reply{Call: map[string]any{"name": "eval", "args": map[string]any{"code": "Smalltalk at: #Pwned put: 1"}}},
+		testenv.Review())
+	h.gem.Script("writer", testenv.Code(newSum))
+	h.gem.Script("validator", testenv.Approved())
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
-	assert.Equal(t, 5, h.gem.total(), "3 calls plus one per tool round")
+	assert.Equal(t, 5, h.gem.Total(), "3 calls plus one per tool round")
 	assert.Equal(t, 5.0, out["usage"].(map[string]any)["model_calls"])
-	reqs := h.gem.requests("reviewer")
+	var reqs []string
+	for _, r := range h.gem.Requests() {
+		if r.Role == refactor.RoleReviewer {
+			reqs = append(reqs, string(r.Body))
+		}
+	}
 	require.Len(t, reqs, 3)
 	assert.Contains(t, reqs[1], "functionResponse", "the tool result went back to the model")
 	assert.Contains(t, reqs[1], "arithmetic", "…holding the class comment read from the image")

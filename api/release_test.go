@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
 )
 
 // A candidate the validator approves but CalculatorTest>>#testSum rejects
@@ -20,9 +22,7 @@ const subtractingSum = "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b nega
 func TestReleaseThatBreaksATestIsRolledBack(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(subtractingSum))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(subtractingSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%v", out)
 	assert.Equal(t, "tests_regressed", out["code"])
@@ -46,9 +46,7 @@ func TestAlreadyFailingTestDoesNotBlock(t *testing.T) {
 	// before the run and after it.
 	divide := refactor.MethodRef{Class: "Calculator", Selector: "divide:by:"}
 	require.NoError(t, h.image.Install(context.Background(), divide, "divide: a by: b\n\tb isZero ifTrue: [ ^ nil ].\n\t^ a * b reciprocal", "calculating"))
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 	assert.Equal(t, "released", out["outcome"])
@@ -60,9 +58,7 @@ func TestAlreadyFailingTestDoesNotBlock(t *testing.T) {
 
 func TestRunTestsFalseSkipsTheGate(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(subtractingSum))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(subtractingSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "run_tests": false}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 	assert.Equal(t, false, out["tests"].(map[string]any)["ran"], "the result says the tests did not run")
@@ -88,9 +84,7 @@ func (h *harness) revert(id string) (*http.Response, map[string]any) {
 
 func (h *harness) releaseNewSum() string {
 	h.t.Helper()
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.Equal(h.t, http.StatusOK, resp.StatusCode, "%v", out)
 	return out["id"].(string)
@@ -136,9 +130,7 @@ func TestRevertAfterManualEditIsRefused(t *testing.T) {
 
 func TestRevertingANotReleasedRunIsRefused(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	_, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`)
 	resp, rev := h.revert(out["id"].(string))
 	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%v", rev)
@@ -149,9 +141,7 @@ func TestHistoryListing(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	first := h.releaseNewSum()
 	_, _ = h.refactor(`{"class_name": "NoSuchClass", "method_name": "foo"}`)
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	_, dry := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`)
 
 	list := func(query string) map[string]any {
@@ -192,9 +182,7 @@ func TestHistoryListing(t *testing.T) {
 func TestOtherTonelTree(t *testing.T) {
 	h := newHarness(t, harnessOpts{image: "testdata/corpus"})
 	blank := "tkIsBlank\n\t\"Answer whether the receiver holds only separators\"\n\n\t^ self allSatisfy: [ :each | each isSeparator ]"
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(blank))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(blank))
 	resp, out := h.refactor(`{"class_name": "String", "method_name": "tkIsBlank"}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 	assert.Equal(t, "*TextKit-Core", out["protocol"])

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"strconv"
 	"testing"
 	"time"
@@ -14,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
+	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
 )
@@ -42,9 +43,7 @@ func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
 			"PHARO_SIM_KILL_AT=" + strconv.Itoa(compileCall) + ":after", "PHARO_SIM_KILL_MARKER=" + marker}})
 	before := h.classFile("Calculator")
 
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "run_tests": false}`)
 	require.FileExists(t, marker, "the image died at the compile")
 	require.Equal(t, http.StatusInternalServerError, resp.StatusCode, "%v", out)

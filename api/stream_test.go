@@ -13,6 +13,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // sseEvent is one parsed Server-Sent Event.
@@ -78,10 +80,7 @@ func (h *harness) schemaCheck(name string, data json.RawMessage) {
 
 func TestStreamTwoRoundRunEventByEvent(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code("sum: a with: b\n\t^ b + a"))
-	h.gem.script("validator", needsWork("Say what it answers."), approved())
-	h.gem.script("refiner", code(newSum))
+	h.gem.ScriptAll(testenv.ApprovedInRoundTwo("sum: a with: b\n\t^ b + a", "Say what it answers.", newSum))
 	resp := h.openStream(context.Background(), `{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -161,9 +160,9 @@ func atoi(t *testing.T, s string) int {
 
 func TestStreamEndsWithErrorEvent(t *testing.T) {
 	h := newHarness(t, harnessOpts{maxIterations: 1})
-	h.gem.script("reviewer", review())
-	h.gem.script("writer", code("sum: a with: b\n\t^ b + a"))
-	h.gem.script("validator", needsWork("No."))
+	h.gem.Script("reviewer", testenv.Review())
+	h.gem.Script("writer", testenv.Code("sum: a with: b\n\t^ b + a"))
+	h.gem.Script("validator", testenv.NeedsWork("No."))
 	resp := h.openStream(context.Background(), `{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	defer resp.Body.Close()
 	events, _ := readSSE(t, resp.Body, nil)
@@ -187,11 +186,9 @@ func TestStreamRefusalsStayOrdinaryResponses(t *testing.T) {
 
 func TestStreamKeepAliveComments(t *testing.T) {
 	h := newHarness(t, harnessOpts{keepAlive: 20 * time.Millisecond})
-	slow := review()
-	slow.before = func() { time.Sleep(300 * time.Millisecond) }
-	h.gem.script("reviewer", slow)
-	h.gem.script("writer", code(newSum))
-	h.gem.script("validator", approved())
+	h.gem.Script("reviewer", testenv.Review().Delayed(300*time.Millisecond))
+	h.gem.Script("writer", testenv.Code(newSum))
+	h.gem.Script("validator", testenv.Approved())
 	resp := h.openStream(context.Background(), `{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	defer resp.Body.Close()
 	events, comments := readSSE(t, resp.Body, nil)
@@ -209,11 +206,11 @@ func TestDroppedClientFreesTheGate(t *testing.T) {
 			before := h.classFile("Calculator")
 			inReview := make(chan struct{})
 			hold := make(chan struct{})
-			held := review()
-			held.before = func() { close(inReview); <-hold }
-			h.gem.script("reviewer", held)
-			h.gem.script("writer", code(newSum))
-			h.gem.script("validator", approved())
+			held := testenv.Review()
+			held.Before = func() { close(inReview); <-hold }
+			h.gem.Script("reviewer", held)
+			h.gem.Script("writer", testenv.Code(newSum))
+			h.gem.Script("validator", testenv.Approved())
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
 			go func() {
@@ -237,7 +234,7 @@ func TestDroppedClientFreesTheGate(t *testing.T) {
 			close(hold)
 			require.Eventually(t, func() bool { return !h.pipe.Busy() }, 10*time.Second, 10*time.Millisecond, "the gate is free again")
 			assert.Equal(t, before, h.classFile("Calculator"), "nothing was released")
-			assert.Zero(t, h.gem.count("validator"), "the run stopped")
+			assert.Zero(t, h.gem.Count("validator"), "the run stopped")
 			resp, data := h.do(http.MethodGet, "/api/v1/refactorings?limit=1", "", nil)
 			require.Equal(t, http.StatusOK, resp.StatusCode)
 			var page struct {

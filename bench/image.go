@@ -2,18 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand"
 	"net/http"
 	"os"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"slices"
 	"sort"
 	"time"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/smalltalk/tonel"
@@ -285,11 +284,10 @@ func keywordsIn(src string) []string {
 // measurePipelines times full runs on the sample image and on the
 // generated one, back to back with the same scripted model.
 func measurePipelines(e env, bigImage string) ([]figure, error) {
-	script, err := writeScript(e)
+	vars, err := benchScript().Env(e.tmp, true)
 	if err != nil {
 		return nil, err
 	}
-	vars := map[string]string{"MODEL_PROVIDER": "scripted", "SCRIPTED_MODEL_FILE": script}
 	small, err := startService(e, "image-sample", vars)
 	if err != nil {
 		return nil, err
@@ -345,17 +343,4 @@ func timePipeline(e env, svc *service) (samples, string, error) {
 		return nil, "", errors.New("no run measured")
 	}
 	return lat, gate, nil
-}
-
-// writeScript writes the scripted model of the service suites once.
-func writeScript(e env) (string, error) {
-	path := filepath.Join(e.tmp, "bench-model.json")
-	if _, err := os.Stat(path); err == nil {
-		return path, nil
-	}
-	script, err := json.MarshalIndent(scriptedFile(), "", "  ")
-	if err != nil {
-		return "", err
-	}
-	return path, os.WriteFile(path, script, 0o644)
 }

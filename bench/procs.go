@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"pharo-refactor/internal/testenv"
+	"pharo-refactor/wire"
 )
 
 // buildBinaries compiles refactord and pharo-sim from this checkout into
@@ -40,22 +40,18 @@ func copyImage(e env, name string) (string, error) {
 	return dir, nil
 }
 
-// service is refactord running as a real subprocess in its own process
-// group, its log (stdout and stderr) in a file.
+// service is refactord running as a real subprocess (testenv's launcher,
+// with a clean environment), its log in a file.
 type service struct {
+	*testenv.Service
 	name    string
-	cmd     *exec.Cmd
-	url     string
 	logPath string
-	exited  chan struct{}
 	simPID  int
 }
 
-// startService starts refactord on a copy of the sample image with a clean
-// environment (only PATH/HOME/TMPDIR of ours, plus vars) in its own working
-// directory, so that no .env or key of the caller leaks in, and waits until
-// /health answers with the MCP server up.
-func startService(e env, name string, vars map[string]string) (*service, error) {
+// startService starts refactord on a copy of the sample image with the
+// extra environment vars, and waits until it is ready.
+func startService(e env, name string, vars []string) (*service, error) {
 	image, err := copyImage(e, filepath.Join(name, "image"))
 	if err != nil {
 		return nil, err
@@ -65,13 +61,9 @@ func startService(e env, name string, vars map[string]string) (*service, error) 
 
 // startServiceOn starts refactord as startService does, on the Tonel tree
 // at image (which its compiles change).
-func startServiceOn(e env, name, image string, vars map[string]string) (*service, error) {
+func startServiceOn(e env, name, image string, vars []string) (*service, error) {
 	base := filepath.Join(e.tmp, name)
 	if err := os.MkdirAll(base, 0o755); err != nil {
-		return nil, err
-	}
-	port, err := freePort()
-	if err != nil {
 		return nil, err
 	}
 	logPath := filepath.Join(base, "refactord.log")
@@ -80,60 +72,35 @@ func startServiceOn(e env, name, image string, vars map[string]string) (*service
 		return nil, err
 	}
 	defer logFile.Close() // the child holds its own copy
-	environ := []string{
-		"LISTEN_ADDR=127.0.0.1:" + strconv.Itoa(port),
-		"DATA_DIR=" + filepath.Join(base, "data"),
-		"PHARO_MCP_COMMAND=" + e.pharoSim,
-		"PHARO_MCP_ARGS=serve --dir '" + image + "'",
-		"SHUTDOWN_GRACE=2s",
+	env := append(testenv.ServiceEnv(e.pharoSim, image, filepath.Join(base, "data")), "SHUTDOWN_GRACE=2s")
+	svc, err := testenv.StartService(testenv.ServiceConfig{Binary: e.refactord, Dir: base, Env: append(env, vars...), Log: logFile})
+	if err != nil {
+		return nil, err
 	}
-	for _, k := range []string{"PATH", "HOME", "TMPDIR"} {
-		if v, ok := os.LookupEnv(k); ok {
-			environ = append(environ, k+"="+v)
-		}
-	}
-	for k, v := range vars {
-		environ = append(environ, k+"="+v)
-	}
-	cmd := exec.Command(e.refactord)
-	cmd.Dir = base
-	cmd.Env = environ
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting refactord: %w", err)
-	}
-	s := &service{name: name, cmd: cmd, url: "http://127.0.0.1:" + strconv.Itoa(port), logPath: logPath, exited: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(s.exited) }()
-	if err := s.waitHealthy(e.ctx, 30*time.Second); err != nil {
+	s := &service{Service: svc, name: name, logPath: logPath}
+	if err := s.waitReady(e.ctx); err != nil {
 		s.stop()
-		return nil, fmt.Errorf("%w\n%s", err, s.logTail())
+		return nil, fmt.Errorf("refactord (%s): %w\n%s", name, err, s.logTail())
 	}
 	return s, nil
 }
 
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
+// waitReady waits until refactord is ready and notes pharo-sim's PID.
+func (s *service) waitReady(ctx context.Context) error {
+	if err := s.WaitFor("/ready", 30*time.Second); err != nil {
+		return err
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	h, err := s.health(ctx, &http.Client{Timeout: 2 * time.Second})
+	if err != nil {
+		return err
+	}
+	s.simPID = h.MCP.PID
+	return nil
 }
 
-// healthBody is the part of /health the bench reads.
-type healthBody struct {
-	Status string `json:"status"`
-	Busy   bool   `json:"busy"`
-	MCP    struct {
-		Up  bool `json:"up"`
-		PID int  `json:"pid"`
-	} `json:"mcp"`
-}
-
-func (s *service) health(ctx context.Context, client *http.Client) (healthBody, error) {
-	var h healthBody
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url+"/health", nil)
+func (s *service) health(ctx context.Context, client *http.Client) (wire.HealthBody, error) {
+	var h wire.HealthBody
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/health", nil)
 	if err != nil {
 		return h, err
 	}
@@ -152,43 +119,11 @@ func (s *service) health(ctx context.Context, client *http.Client) (healthBody, 
 	return h, json.Unmarshal(body, &h)
 }
 
-func (s *service) waitHealthy(ctx context.Context, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	client := &http.Client{Timeout: 2 * time.Second}
-	var last error
-	for time.Now().Before(deadline) {
-		select {
-		case <-s.exited:
-			return fmt.Errorf("refactord (%s) exited during start-up", s.name)
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-		h, err := s.health(ctx, client)
-		if err == nil && h.MCP.Up {
-			s.simPID = h.MCP.PID
-			return nil
-		}
-		if err == nil {
-			err = errors.New("the MCP server is not up")
-		}
-		last = err
-	}
-	return fmt.Errorf("refactord (%s) not healthy after %s: %v", s.name, limit, last)
-}
-
-// stop ends refactord: SIGTERM (a graceful shutdown closes pharo-sim), then
-// SIGKILL to its process group; pharo-sim, which has a group of its own,
-// is killed by PID if it outlived its parent.
+// stop ends refactord (a graceful shutdown closes pharo-sim, else its
+// process group is killed); pharo-sim, which has a group of its own, is
+// killed by PID if it outlived its parent.
 func (s *service) stop() {
-	pid := s.cmd.Process.Pid
-	_ = syscall.Kill(pid, syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(5 * time.Second):
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		<-s.exited
-	}
+	s.Stop(5 * time.Second)
 	if s.simPID > 0 && processAlive(s.simPID) {
 		time.Sleep(200 * time.Millisecond) // it exits on stdin EOF
 		if processAlive(s.simPID) {

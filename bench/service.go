@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"pharo-refactor/wire"
 	"strings"
 	"time"
+
+	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
+	"pharo-refactor/wire"
 )
 
 const (
@@ -33,34 +36,22 @@ var sumVersions = []string{
 
 const divideVersion = "divide: dividend by: divisor\n\t\"Answer dividend divided by divisor, or nil when divisor is zero\"\n\n\tdivisor isZero ifTrue: [ ^ nil ].\n\t^ dividend / divisor"
 
-var benchReview = map[string]any{
-	"severity": "LOW", "summary": "Argument names say nothing about their roles.",
-	"issues": []any{map[string]any{"principle": "Intention-revealing names", "problem": "a and b", "suggestion": "name the roles"}},
-}
-
-var benchApproved = map[string]any{"verdict": "APPROVED", "feedback": "Good.", "issues": []any{}}
-
-// scriptedFile is the instant model of the service suite: sum:with: answers
-// at once; divide:by: holds its run in the reviewer for heldReviewDelay.
-func scriptedFile() map[string]any {
-	code := func(c string) map[string]any {
-		return map[string]any{"json": map[string]any{"code": c, "notes": "bench"}}
-	}
-	return map[string]any{
-		"repeat": true,
-		"answers": map[string]any{
-			"Calculator>>sum:with:": map[string]any{
-				"reviewer":  []any{map[string]any{"json": benchReview}},
-				"writer":    []any{code(sumVersions[0]), code(sumVersions[1])},
-				"validator": []any{map[string]any{"json": benchApproved}},
-				"refiner":   []any{code(sumVersions[0])},
-			},
-			"Calculator>>divide:by:": map[string]any{
-				"reviewer":  []any{map[string]any{"json": benchReview, "delay_ms": heldReviewDelay.Milliseconds()}},
-				"writer":    []any{code(divideVersion)},
-				"validator": []any{map[string]any{"json": benchApproved}},
-				"refiner":   []any{code(divideVersion)},
-			},
+// benchScript is the instant model of the service suites: sum:with:
+// answers at once; divide:by: holds its run in the reviewer for
+// heldReviewDelay.
+func benchScript() testenv.Script {
+	return testenv.Script{
+		"Calculator>>sum:with:": {
+			refactor.RoleReviewer:  {testenv.Review()},
+			refactor.RoleWriter:    {testenv.Code(sumVersions[0]), testenv.Code(sumVersions[1])},
+			refactor.RoleValidator: {testenv.Approved()},
+			refactor.RoleRefiner:   {testenv.Code(sumVersions[0])},
+		},
+		"Calculator>>divide:by:": {
+			refactor.RoleReviewer:  {testenv.Review().Delayed(heldReviewDelay)},
+			refactor.RoleWriter:    {testenv.Code(divideVersion)},
+			refactor.RoleValidator: {testenv.Approved()},
+			refactor.RoleRefiner:   {testenv.Code(divideVersion)},
 		},
 	}
 }
@@ -74,13 +65,11 @@ func refactorBody(class, selector string) []byte {
 // measures its memory after one run, the overhead of full runs, and how
 // it refuses load while a run is in flight.
 func serviceSuite(e env) ([]figure, error) {
-	scriptPath, err := writeScript(e)
+	script, err := benchScript().Env(e.tmp, true)
 	if err != nil {
 		return nil, err
 	}
-	svc, err := startService(e, "service", map[string]string{
-		"MODEL_PROVIDER": "scripted", "SCRIPTED_MODEL_FILE": scriptPath,
-	})
+	svc, err := startService(e, "service", script)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +96,7 @@ func measureService(e env, svc *service) ([]figure, error) {
 	if _, err := run(0); err != nil {
 		return nil, err
 	}
-	rss, err := rssMB(svc.cmd.Process.Pid)
+	rss, err := rssMB(svc.PID())
 	if err != nil {
 		return nil, fmt.Errorf("reading refactord's RSS: %w", err)
 	}
@@ -155,7 +144,7 @@ func measureService(e env, svc *service) ([]figure, error) {
 // an error.
 func releaseRun(ctx context.Context, client *http.Client, svc *service, i int) (time.Duration, string, error) {
 	start := time.Now()
-	resp, data, err := post(ctx, client, svc.url+"/api/v1/refactor", refactorBody(benchMethod.Class, benchMethod.Selector))
+	resp, data, err := post(ctx, client, svc.URL+"/api/v1/refactor", refactorBody(benchMethod.Class, benchMethod.Selector))
 	d := time.Since(start)
 	if err != nil {
 		return 0, "", fmt.Errorf("run %d: %w", i, err)
@@ -193,7 +182,7 @@ func busyLoad(ctx context.Context, svc *service) (busyResult, error) {
 	defer cancelHeld()
 	heldDone := make(chan error, 1)
 	go func() {
-		resp, data, err := post(heldCtx, &http.Client{}, svc.url+"/api/v1/refactor", refactorBody("Calculator", "divide:by:"))
+		resp, data, err := post(heldCtx, &http.Client{}, svc.URL+"/api/v1/refactor", refactorBody("Calculator", "divide:by:"))
 		if err == nil {
 			err = fmt.Errorf("the held run ended early: %d %s", resp.StatusCode, clip(data, 400))
 		}
@@ -206,7 +195,7 @@ func busyLoad(ctx context.Context, svc *service) (busyResult, error) {
 	healthStop := make(chan struct{})
 	healthDone := make(chan healthProbe, 1)
 	go func() { healthDone <- probeHealth(ctx, svc, healthStop) }()
-	res := generateLoad(ctx, svc.url+"/api/v1/refactor", refactorBody(benchMethod.Class, benchMethod.Selector), loadOptions{
+	res := generateLoad(ctx, svc.URL+"/api/v1/refactor", refactorBody(benchMethod.Class, benchMethod.Selector), loadOptions{
 		conns: busyConns, duration: busyDuration, maxRequests: busyMaxRequests,
 	})
 	close(healthStop)

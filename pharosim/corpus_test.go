@@ -3,10 +3,11 @@ package pharosim
 import (
 	"testing"
 
-	"pharo-refactor/smalltalk/tonel"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
+	"pharo-refactor/smalltalk/tonel"
 )
 
 // The shared test corpus is real Pharo code: the simulator must load it,
@@ -14,7 +15,7 @@ import (
 // of its own class (no false "Undeclared variable").
 func TestCorpusLoadsAndEveryMethodCompiles(t *testing.T) {
 	root := t.TempDir()
-	copyTree(t, "../testdata/corpus", root)
+	require.NoError(t, testenv.CopyTree("testdata/corpus", root))
 	img, err := LoadImage(root, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = img.Close() })

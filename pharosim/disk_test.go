@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/smalltalk/tonel"
 )
 
@@ -237,7 +238,7 @@ func TestIndexesFollowCompilesRemovesAndDiskEdits(t *testing.T) {
 }
 
 func TestSkippedFilesAreReportedAndTheRestServed(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	src := filepath.Join(root, "src")
 	require.NoError(t, writeFile(filepath.Join(src, "Sample-Shop", "Broken1.class.st"), "Class { #name : 'Broken1' }\n\nBroken1 >> a [\n\t^ 'x\n]\n"))
 	require.NoError(t, writeFile(filepath.Join(src, "Sample-Shop", "Broken2.class.st"), "Class {\n\t#name : 'Broken2',\n\t#superclass 'Object'\n}\n"))
@@ -266,7 +267,7 @@ func TestSkippedFilesAreReportedAndTheRestServed(t *testing.T) {
 }
 
 func TestEscapedMetadataInTheImage(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	path := filepath.Join(root, "src", "Sample-Shop", "Quoting.class.st")
 	text := "Class {\n\t#name : 'Quoting',\n\t#superclass : 'Object',\n\t#instVars : [\n\t\t'#owner => ToOneRelationSlot inverse: #items inClass: #\\'Basket\\''\n\t],\n\t#category : 'Sample-Shop'\n}\n\n" +
 		"{ #category : 'drag\\'n\\'drop' }\nQuoting >> drop [\n\t^ owner\n]\n"
@@ -306,7 +307,7 @@ func hugeClass(n int) string {
 }
 
 func TestA3000MethodClassInTheImage(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	path := filepath.Join(root, "src", "Sample-Shop", "Huge.class.st")
 	require.NoError(t, writeFile(path, hugeClass(3000)))
 	img, err := LoadImage(root, nil)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/smalltalk/tonel"
 )
 
@@ -301,7 +302,7 @@ func TestCompileRefusals(t *testing.T) {
 }
 
 func TestLoadSkipsBrokenFilesAndRefusesNoTree(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	path := fileOf(root, "Sample-Shop", "Calculator.class.st")
 	require.NoError(t, writeFile(path, "Class {\n\t#name : 'Calculator'\n}\n\nCalculator >> broken [\n\t^ 1\n"))
 	img, err := LoadImage(root, nil)
@@ -316,7 +317,7 @@ func TestLoadSkipsBrokenFilesAndRefusesNoTree(t *testing.T) {
 }
 
 func TestLoadRemovesStaleTemporaries(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	stale := fileOf(root, "Sample-Shop", ".Calculator.class.st.tmp-123")
 	require.NoError(t, writeFile(stale, "half a file"))
 	img, err := LoadImage(root, nil)

@@ -11,6 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // inProcess starts a Server on a fresh test tree and an initialized
@@ -18,7 +20,7 @@ import (
 func inProcess(t *testing.T, opts Options) (*client.Client, *Server) {
 	t.Helper()
 	if opts.Dir == "" {
-		opts.Dir = testTree(t)
+		opts.Dir = testenv.SimTree(t)
 	}
 	s, err := New(opts)
 	require.NoError(t, err)

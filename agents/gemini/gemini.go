@@ -110,7 +110,8 @@ func classify(ctx context.Context, err error) error {
 	return agents.ClassifyError(ctx, "gemini", 0, "", err)
 }
 
-// config maps the request's instruction, schema and tools. Tools and a
+// config maps the request's role (agents.RoleHeader), instruction, schema
+// and tools. Tools and a
 // schema are never combined by the roles; were they, the API would refuse
 // the call (400), which is not retried.
 func (m *Model) config(req agents.Request) *genai.GenerateContentConfig {
@@ -119,6 +120,9 @@ func (m *Model) config(req agents.Request) *genai.GenerateContentConfig {
 		AutomaticContinuation: &off,
 		MaxOutputTokens:       m.cfg.MaxOutputTokens,
 		Temperature:           m.cfg.Temperature,
+	}
+	if req.Role != "" {
+		cfg.HTTPOptions = &genai.HTTPOptions{Headers: http.Header{agents.RoleHeader: {string(req.Role)}}}
 	}
 	if req.System != "" {
 		cfg.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: req.System}}}

@@ -106,7 +106,11 @@ func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Respon
 	if err != nil {
 		return agents.Response{}, refactor.Wrap(refactor.Internal, err, "openai: building the request")
 	}
-	resp, err := m.client.Chat.Completions.New(ctx, params)
+	var opts []option.RequestOption
+	if req.Role != "" {
+		opts = append(opts, option.WithHeader(agents.RoleHeader, string(req.Role)))
+	}
+	resp, err := m.client.Chat.Completions.New(ctx, params, opts...)
 	if err != nil {
 		return agents.Response{}, classify(ctx, err)
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // contractArg is one argument of a tool in pharo-interop.md's table.
@@ -46,7 +48,7 @@ var contractTools = map[string][]contractArg{
 }
 
 func TestToolSurfaceMatchesTheContract(t *testing.T) {
-	s := startSim(t, nil, "--dir", testTree(t))
+	s := startSim(t, nil, "--dir", testenv.SimTree(t))
 	listed, err := s.client.ListTools(context.Background(), mcpListTools())
 	require.NoError(t, err)
 

@@ -8,13 +8,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // The simulator keeps the image's promise: a file edited on disk between two
 // tool calls is an edit of the image, and a compile of another method of
 // the same class keeps it.
 func TestADiskEditBetweenToolCallsSurvivesACompile(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	path := filepath.Join(root, "src", "Sample-Shop", "Calculator.class.st")
 	s := startSim(t, nil, "--dir", root)
 	var src string
@@ -43,7 +45,7 @@ func TestADiskEditBetweenToolCallsSurvivesACompile(t *testing.T) {
 // A tree with files that cannot be read: serve starts on the rest, and says
 // so on stderr, in the handshake and in get_settings.
 func TestServeStartsOnTheRestOfABrokenTree(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	broken := filepath.Join(root, "src", "Sample-Shop", "Broken.class.st")
 	require.NoError(t, os.WriteFile(broken, []byte("Class { #name : 'Broken' }\n\nBroken >> a [\n\t^ 'never closed\n]\n"), 0o644))
 	s := startSim(t, nil, "--dir", root)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/smalltalk"
 )
 
@@ -71,7 +72,7 @@ func (a answer) verify(t *testing.T, e envelope) {
 }
 
 func TestEveryReadingTool(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	s := startSim(t, nil, "--dir", root)
 	calculatorFile, err := os.ReadFile(filepath.Join(root, "src", "Sample-Shop", "Calculator.class.st"))
 	require.NoError(t, err)
@@ -192,7 +193,7 @@ func TestEveryReadingTool(t *testing.T) {
 // The eval steps run in order against one image: later steps see earlier
 // changes.
 func TestEveryEvalShape(t *testing.T) {
-	s := startSim(t, nil, "--dir", testTree(t))
+	s := startSim(t, nil, "--dir", testenv.SimTree(t))
 	steps := []struct {
 		name string
 		code string
@@ -246,7 +247,7 @@ func TestEveryEvalShape(t *testing.T) {
 }
 
 func TestCompileWritesTheFileAndKeepsTheRest(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	path := filepath.Join(root, "src", "Sample-Shop", "ShoppingCart.class.st")
 	original, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -289,7 +290,7 @@ func TestCompileWritesTheFileAndKeepsTheRest(t *testing.T) {
 }
 
 func TestOracleFlipsWithTheSource(t *testing.T) {
-	s := startSim(t, nil, "--dir", testTree(t))
+	s := startSim(t, nil, "--dir", testenv.SimTree(t))
 	run := func(tool, arg, value string) string {
 		var text string
 		s.call(t, tool, map[string]any{arg: value}).result(t, &text)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/pharosim"
 	"pharo-refactor/smalltalk/tonel"
 )
@@ -35,7 +36,7 @@ const (
 // each method, never a torn mix.
 func TestKillDuringCompilesLeavesWholeFiles(t *testing.T) {
 	for round := 1; round <= killRounds; round++ {
-		root := testTree(t)
+		root := testenv.SimTree(t)
 		targets := killTargets(t, root)
 		s := startSim(t, nil, "--dir", root)
 

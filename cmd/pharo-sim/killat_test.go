@@ -6,13 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/mcpclient"
 )
 
@@ -20,7 +21,7 @@ import (
 // file), then the process SIGKILLs itself before answering; with a marker
 // the fault fires once, so a restarted simulator answers.
 func TestFaultKillAt(t *testing.T) {
-	root := testTree(t)
+	root := testenv.SimTree(t)
 	marker := filepath.Join(t.TempDir(), "killed")
 	ref := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 	expr, err := mcpclient.InstallExpr(ref, "sum: a with: b\n\t\"killed after this\"\n\t^ a + b", "arithmetic")

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/pharosim"
 )
 
@@ -95,12 +96,12 @@ func TestVerbDispatch(t *testing.T) {
 // Speak raw JSON-RPC to the binary: stdout must hold nothing but MCP
 // frames, logs go to stderr, and closing stdin ends the process with 0.
 func TestStdoutCarriesOnlyFramesAndEOFStops(t *testing.T) {
-	cmd := exec.Command(simBinary, "serve", "--dir", testTree(t), "--log-level", "debug")
+	cmd := exec.Command(simBinary, "serve", "--dir", testenv.SimTree(t), "--log-level", "debug")
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	stderr := &syncBuffer{}
+	stderr := &testenv.Buffer{}
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 
@@ -135,7 +136,7 @@ func TestStdoutCarriesOnlyFramesAndEOFStops(t *testing.T) {
 
 func TestFaultFlags(t *testing.T) {
 	t.Run("exit after N calls", func(t *testing.T) {
-		s := startSim(t, nil, "--dir", testTree(t), "--fault-exit-after", "2")
+		s := startSim(t, nil, "--dir", testenv.SimTree(t), "--fault-exit-after", "2")
 		for i := 0; i < 2; i++ {
 			s.call(t, "list_packages", nil).result(t, new([]string))
 		}
@@ -147,19 +148,19 @@ func TestFaultFlags(t *testing.T) {
 		assert.Equal(t, pharosim.ExitStatus, exit.ExitCode())
 	})
 	t.Run("fail a tool", func(t *testing.T) {
-		s := startSim(t, nil, "--dir", testTree(t), "--fault-fail", "get_method_source=ZeroDivide")
+		s := startSim(t, nil, "--dir", testenv.SimTree(t), "--fault-fail", "get_method_source=ZeroDivide")
 		e := s.call(t, "get_method_source", map[string]any{"class_name": "Calculator", "method_name": "sum:with:"})
 		assert.Equal(t, "ZeroDivide", e.errorDescription(t))
 		s.call(t, "list_packages", nil).result(t, new([]string))
 	})
 	t.Run("unreachable image, from the environment", func(t *testing.T) {
-		s := startSim(t, []string{pharosim.EnvUnreachable + "=true"}, "--dir", testTree(t))
+		s := startSim(t, []string{pharosim.EnvUnreachable + "=true"}, "--dir", testenv.SimTree(t))
 		e := s.call(t, "get_class_comment", map[string]any{"class_name": "Calculator"})
 		assert.False(t, e.Success)
 		assert.JSONEq(t, `"Connection error: All connection attempts failed"`, string(e.Error))
 	})
 	t.Run("delayed calls are still answered", func(t *testing.T) {
-		s := startSim(t, []string{pharosim.EnvDelay + "=20ms"}, "--dir", testTree(t))
+		s := startSim(t, []string{pharosim.EnvDelay + "=20ms"}, "--dir", testenv.SimTree(t))
 		var pkgs []string
 		s.call(t, "list_packages", nil).result(t, &pkgs)
 		assert.Equal(t, []string{"Sample-Shop", "Sim-Extras"}, pkgs)

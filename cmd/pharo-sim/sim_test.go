@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -24,44 +21,7 @@ import (
 var simBinary string
 
 func TestMain(m *testing.M) {
-	os.Exit(runTests(m))
-}
-
-func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "pharo-sim-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "temp dir:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	simBinary = filepath.Join(dir, "pharo-sim")
-	build := exec.Command("go", "build", "-o", simBinary, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building pharo-sim:", err)
-		return 1
-	}
-	return m.Run()
-}
-
-// testTree copies the sample image (with its oracle) and pharosim's
-// Sim-Extras fixture into a fresh directory and returns it.
-func testTree(t *testing.T) string {
-	t.Helper()
-	root := t.TempDir()
-	sample := filepath.Join("..", "..", "examples", "sample-image")
-	copyTree(t, filepath.Join(sample, "src"), filepath.Join(root, "src"))
-	copyTree(t, filepath.Join("..", "..", "pharosim", "testdata", "extras"), filepath.Join(root, "src"))
-	copyTree(t, filepath.Join(sample, "test-oracle.json"), filepath.Join(root, "test-oracle.json"))
-	return root
-}
-
-// copyTree copies a file or the files under a directory.
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	abs, err := filepath.Abs(from)
-	require.NoError(t, err)
-	require.NoError(t, testenv.CopyTree(abs, to))
+	testenv.RunWithBinaries(m, func(p map[string]string) { simBinary = p["pharo-sim"] }, "pharo-sim")
 }
 
 // sim is a running pharo-sim subprocess driven by mcp-go's stdio client.
@@ -69,32 +29,14 @@ type sim struct {
 	client *client.Client
 	mu     sync.Mutex
 	cmd    *exec.Cmd
-	stderr *syncBuffer
-}
-
-// syncBuffer is a bytes.Buffer safe for the transport's drain goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	stderr *testenv.Buffer
 }
 
 // startSim starts `pharo-sim serve` with the arguments and environment and
 // initializes an MCP session. The process is stopped at cleanup.
 func startSim(t *testing.T, env []string, args ...string) *sim {
 	t.Helper()
-	s := &sim{stderr: &syncBuffer{}}
+	s := &sim{stderr: &testenv.Buffer{}}
 	keep := func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 		cmd := exec.CommandContext(ctx, command, args...)
 		cmd.Env = append(os.Environ(), env...)

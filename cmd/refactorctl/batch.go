@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+
+	refactor "pharo-refactor"
 )
 
 // batchErr carries a batch's exit code: the worst of its methods.
@@ -60,7 +62,7 @@ func batchCode(runs []methodRun, interrupted bool) int {
 	return worst
 }
 
-func (c *cli) readBatch(name string, classSide bool) ([]method, error) {
+func (c *cli) readBatch(name string, classSide bool) ([]refactor.MethodRef, error) {
 	r := c.stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -83,8 +85,8 @@ func (c *cli) readBatch(name string, classSide bool) ([]method, error) {
 // parseBatch reads one method per line; blank lines and # comments (whole
 // lines, or after whitespace at the end of a line — no selector contains
 // #) are skipped. All bad lines are reported together.
-func parseBatch(r io.Reader, classSide bool) ([]method, error) {
-	var methods []method
+func parseBatch(r io.Reader, classSide bool) ([]refactor.MethodRef, error) {
+	var methods []refactor.MethodRef
 	var bad []string
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
@@ -97,7 +99,7 @@ func parseBatch(r io.Reader, classSide bool) ([]method, error) {
 			bad = append(bad, fmt.Sprintf("line %d: %v", n, err))
 			continue
 		}
-		m.classSide = m.classSide || classSide
+		m.ClassSide = m.ClassSide || classSide
 		methods = append(methods, m)
 	}
 	if err := sc.Err(); err != nil {

@@ -10,26 +10,29 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // Tests that run refactorctl against the real service: refactord as a
 // subprocess with pharo-sim and the scripted model.
 
 func TestBatchOfThreeWithOneNotApproved(t *testing.T) {
-	svc := startService(t, script{
-		"Calculator>>sum:with:": approvedInOneRound(newSum),
+	svc := startService(t, testenv.Script{
+		"Calculator>>sum:with:": testenv.ApprovedInRoundOne(newSum),
 		"Calculator>>average:": {
-			"reviewer":  {review("a, b, temp say nothing.")},
-			"writer":    {code("average: aCollection\n\t^ aCollection sum / aCollection size")},
-			"validator": {needsWork("Empty collections now fail."), needsWork("Still fails when empty."), needsWork("Still fails when empty.")},
-			"refiner":   {code("average: aCollection\n\t^ aCollection sum / aCollection size"), code("average: aCollection\n\t^ aCollection sum / aCollection size")},
+			"reviewer":  {testenv.Review()},
+			"writer":    {testenv.Code("average: aCollection\n\t^ aCollection sum / aCollection size")},
+			"validator": {testenv.NeedsWork("Empty collections now fail."), testenv.NeedsWork("Still fails when empty."), testenv.NeedsWork("Still fails when empty.")},
+			"refiner":   {testenv.Code("average: aCollection\n\t^ aCollection sum / aCollection size"), testenv.Code("average: aCollection\n\t^ aCollection sum / aCollection size")},
 		},
-		"ShoppingCart>>itemCount": approvedInOneRound(newItemCount),
+		"ShoppingCart>>itemCount": testenv.ApprovedInRoundOne(newItemCount),
 	}, serviceOpts{})
 	cartBefore := svc.classFile(t, "ShoppingCart")
 	calcBefore := svc.classFile(t, "Calculator")
@@ -80,7 +83,7 @@ func summaryRows(t *testing.T, stdout string) [][]string {
 }
 
 func TestBatchUsageErrorsRunNothing(t *testing.T) {
-	svc := startService(t, script{"*": approvedInOneRound(newSum)}, serviceOpts{})
+	svc := startService(t, testenv.Script{"*": testenv.ApprovedInRoundOne(newSum)}, serviceOpts{})
 	before := svc.classFile(t, "Calculator")
 	tests := []struct {
 		name  string
@@ -108,17 +111,17 @@ func TestBatchUsageErrorsRunNothing(t *testing.T) {
 // TestBusy holds run A with a scripted delay; B first gives up after a
 // short --wait-max (exit 5), then waits it out and succeeds.
 func TestBusy(t *testing.T) {
-	svc := startService(t, script{
+	svc := startService(t, testenv.Script{
 		// The warm-up run makes the gate's moving average short, so the
 		// Retry-After during A is the minimum, 1 s (the first guess is 30 s).
-		"Calculator>>percent:of:": approvedInOneRound(newPercent),
-		"Calculator>>sum:with:": {"reviewer": {delayed(4000, review("Hold."))}, "writer": {code(newSum)},
-			"validator": {approved()}},
-		"ShoppingCart>>itemCount": approvedInOneRound(newItemCount),
+		"Calculator>>percent:of:": testenv.ApprovedInRoundOne(newPercent),
+		"Calculator>>sum:with:": {"reviewer": {testenv.Review().Delayed(4 * time.Second)}, "writer": {testenv.Code(newSum)},
+			"validator": {testenv.Approved()}},
+		"ShoppingCart>>itemCount": testenv.ApprovedInRoundOne(newItemCount),
 	}, serviceOpts{})
 	require.Equal(t, exitOK, ctl(t, svc, "", "refactor", "Calculator>>percent:of:", "--dry-run").code)
 
-	var aOut, aErr lockedBuffer
+	var aOut, aErr testenv.Buffer
 	aCode := make(chan int, 1)
 	go func() {
 		aCode <- ctlWith(context.Background(), svc, nil, &aOut, &aErr, "refactor", "Calculator", "sum:with:")
@@ -135,7 +138,7 @@ func TestBusy(t *testing.T) {
 	t.Run("waits as Retry-After says, then succeeds", func(t *testing.T) {
 		var sleeps []time.Duration
 		var mu sync.Mutex
-		var stdout, stderr lockedBuffer
+		var stdout, stderr testenv.Buffer
 		code := ctlWith(context.Background(), svc, func(d *deps) {
 			d.sleep = func(ctx context.Context, dur time.Duration) error {
 				mu.Lock()
@@ -161,12 +164,9 @@ func TestBusy(t *testing.T) {
 // TestStreamTwoRoundRun asserts the event sequence of a two-round run as
 // the progress lines show it, and the raw events of --events.
 func TestStreamTwoRoundRun(t *testing.T) {
-	svc := startService(t, script{"Calculator>>sum:with:": {
-		"reviewer":  {review("Poor names.")},
-		"writer":    {code("sum: a with: b\n\t^ b + a")},
-		"validator": {needsWork("Say what it answers."), approved()},
-		"refiner":   {code(newSum)},
-	}}, serviceOpts{})
+	svc := startService(t, testenv.Script{
+		"Calculator>>sum:with:": testenv.ApprovedInRoundTwo("sum: a with: b\n\t^ b + a", "Say what it answers.", newSum),
+	}, serviceOpts{})
 	out := ctl(t, svc, "", "refactor", "Calculator", "sum:with:", "--no-tests", "--events")
 	require.Equal(t, exitOK, out.code, out.stderr)
 
@@ -235,13 +235,13 @@ func atoi(t *testing.T, s string) int {
 // context cancelled, as Ctrl-C does) leaves the gate free and the image
 // unchanged.
 func TestDroppedStreamFreesTheGate(t *testing.T) {
-	svc := startService(t, script{"Calculator>>sum:with:": {
-		"reviewer": {delayed(30000, review("Hold."))}, "writer": {code(newSum)}, "validator": {approved()},
+	svc := startService(t, testenv.Script{"Calculator>>sum:with:": {
+		"reviewer": {testenv.Review().Delayed(30 * time.Second)}, "writer": {testenv.Code(newSum)}, "validator": {testenv.Approved()},
 	}}, serviceOpts{})
 	before := svc.classFile(t, "Calculator")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr lockedBuffer
+	var stdout, stderr testenv.Buffer
 	done := make(chan int, 1)
 	go func() { done <- ctlWith(ctx, svc, nil, &stdout, &stderr, "refactor", "Calculator>>sum:with:") }()
 	require.Eventually(t, func() bool { return strings.Contains(stderr.String(), "review started") },
@@ -260,10 +260,10 @@ func TestDroppedStreamFreesTheGate(t *testing.T) {
 // TestServiceDiesMidRun: the stream breaks after `accepted` — not retried,
 // exit 7 with the run id to look up.
 func TestServiceDiesMidRun(t *testing.T) {
-	svc := startService(t, script{"Calculator>>sum:with:": {
-		"reviewer": {delayed(30000, review("Hold."))}, "writer": {code(newSum)}, "validator": {approved()},
+	svc := startService(t, testenv.Script{"Calculator>>sum:with:": {
+		"reviewer": {testenv.Review().Delayed(30 * time.Second)}, "writer": {testenv.Code(newSum)}, "validator": {testenv.Approved()},
 	}}, serviceOpts{})
-	var stdout, stderr lockedBuffer
+	var stdout, stderr testenv.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- ctlWith(context.Background(), svc, nil, &stdout, &stderr, "refactor", "Calculator>>sum:with:")
@@ -271,7 +271,7 @@ func TestServiceDiesMidRun(t *testing.T) {
 	require.Eventually(t, func() bool { return strings.Contains(stderr.String(), "review started") },
 		10*time.Second, 10*time.Millisecond)
 
-	svc.kill()
+	require.NoError(t, svc.Signal(syscall.SIGKILL))
 
 	assert.Equal(t, exitUnreachable, <-done, stderr.String())
 	assert.Regexp(t, `connection dropped during run [0-9a-f]+ .*refactorctl show [0-9a-f]+`, stderr.String())
@@ -285,7 +285,7 @@ func TestServiceDiesMidRun(t *testing.T) {
 // (the scripted model counts tokens from the prompt, which is the same for
 // the same dry run), review, verdict, codes — must be equal.
 func TestJSONEqualsTheNonStreamedBody(t *testing.T) {
-	svc := startService(t, script{"Calculator>>average:": approvedInOneRound(newAverage)}, serviceOpts{repeat: true})
+	svc := startService(t, testenv.Script{"Calculator>>average:": testenv.ApprovedInRoundOne(newAverage)}, serviceOpts{repeat: true})
 	out := ctl(t, svc, "", "refactor", "Calculator>>average:", "--dry-run", "--json")
 	require.Equal(t, exitOK, out.code, out.stderr)
 	require.Equal(t, 1, strings.Count(out.stdout, "\n"), "one line: the body")
@@ -339,7 +339,7 @@ func withoutRunSpecifics(body map[string]any) map[string]any {
 }
 
 func TestCommandsAgainstTheService(t *testing.T) {
-	svc := startService(t, script{"*": approvedInOneRound(newSum)}, serviceOpts{})
+	svc := startService(t, testenv.Script{"*": testenv.ApprovedInRoundOne(newSum)}, serviceOpts{})
 	tests := []struct {
 		name     string
 		args     []string
@@ -384,7 +384,9 @@ func TestCommandsAgainstTheService(t *testing.T) {
 }
 
 func TestUnreachableServiceExits7(t *testing.T) {
-	url := "http://" + freeAddr(t) // nothing listens there any more
+	addr, err := testenv.FreeAddr()
+	require.NoError(t, err)
+	url := "http://" + addr // nothing listens there any more
 	tests := []struct {
 		name string
 		args []string
@@ -396,7 +398,7 @@ func TestUnreachableServiceExits7(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr lockedBuffer
+			var stdout, stderr testenv.Buffer
 			var sleeps []time.Duration
 			c := newCLI([]string{"REFACTORD_URL=" + url}, strings.NewReader("Calculator>>sum:with:\n"), &stdout, &stderr)
 			c.deps.sleep = func(_ context.Context, d time.Duration) error { sleeps = append(sleeps, d); return nil }
@@ -411,7 +413,7 @@ func TestUnreachableServiceExits7(t *testing.T) {
 // TestAPIKey: the key comes from --api-key or REFACTORD_API_KEY; without
 // it a service with API_KEYS refuses the run (exit 1).
 func TestAPIKey(t *testing.T) {
-	svc := startService(t, script{"*": approvedInOneRound(newSum)}, serviceOpts{env: []string{"API_KEYS=key-one-0123456789,key-two-0123456789"}, repeat: true})
+	svc := startService(t, testenv.Script{"*": testenv.ApprovedInRoundOne(newSum)}, serviceOpts{env: []string{"API_KEYS=key-one-0123456789,key-two-0123456789"}, repeat: true})
 	tests := []struct {
 		name string
 		env  []string
@@ -425,8 +427,8 @@ func TestAPIKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr lockedBuffer
-			env := append([]string{"REFACTORD_URL=" + svc.url}, tt.env...)
+			var stdout, stderr testenv.Buffer
+			env := append([]string{"REFACTORD_URL=" + svc.URL}, tt.env...)
 			args := append([]string{"refactor", "Calculator>>sum:with:", "--dry-run"}, tt.args...)
 			code := run(args, env, strings.NewReader(""), &stdout, &stderr)
 			assert.Equal(t, tt.code, code, stderr.String())
@@ -440,7 +442,7 @@ func TestAPIKey(t *testing.T) {
 // TestTheBuiltBinary runs the real executable: exit codes reach the shell,
 // the environment is read, the diff is on stdout.
 func TestTheBuiltBinary(t *testing.T) {
-	svc := startService(t, script{"Calculator>>sum:with:": approvedInOneRound(newSum)}, serviceOpts{})
+	svc := startService(t, testenv.Script{"Calculator>>sum:with:": testenv.ApprovedInRoundOne(newSum)}, serviceOpts{})
 	tests := []struct {
 		name   string
 		args   []string
@@ -453,7 +455,7 @@ func TestTheBuiltBinary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runBinary(t, []string{"REFACTORD_URL=" + svc.url}, tt.args...)
+			code, stdout, stderr := runBinary(t, []string{"REFACTORD_URL=" + svc.URL}, tt.args...)
 			assert.Equal(t, tt.code, code, stderr)
 			assert.Contains(t, stdout, tt.stdout)
 		})
@@ -464,7 +466,7 @@ func runBinary(t *testing.T, env []string, args ...string) (int, string, string)
 	t.Helper()
 	cmd := exec.Command(built.refactorctl, args...)
 	cmd.Env = append(os.Environ(), env...)
-	var stdout, stderr lockedBuffer
+	var stdout, stderr testenv.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	var exitErr *exec.ExitError
@@ -478,7 +480,7 @@ func runBinary(t *testing.T, env []string, args ...string) (int, string, string)
 // --no-tests sends run_tests false, so the same code is released.
 func TestTestGate(t *testing.T) {
 	broken := "sum: a with: b\n\t\"Answer the difference (wrong)\"\n\n\t^ a - b"
-	svc := startService(t, script{"Calculator>>sum:with:": approvedInOneRound(broken)}, serviceOpts{repeat: true})
+	svc := startService(t, testenv.Script{"Calculator>>sum:with:": testenv.ApprovedInRoundOne(broken)}, serviceOpts{repeat: true})
 	original := svc.classFile(t, "Calculator")
 	tests := []struct {
 		name     string

@@ -17,8 +17,8 @@ import (
 )
 
 // runMethod is the method a run worked on.
-func runMethod(r refactor.Run) method {
-	return method{class: r.ClassName, selector: r.Selector, classSide: r.IsClassMethod}
+func runMethod(r refactor.Run) refactor.MethodRef {
+	return refactor.MethodRef{Class: r.ClassName, Selector: r.Selector, ClassSide: r.IsClassMethod}
 }
 
 // historyCmd prints a compact table, newest first.

@@ -15,13 +15,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // requireHistoryRoutes skips when the service does not serve the audit
 // trail yet.
 func requireHistoryRoutes(t *testing.T, svc *service) {
 	t.Helper()
-	resp, err := http.Get(svc.url + "/api/v1/refactorings")
+	resp, err := http.Get(svc.URL + "/api/v1/refactorings")
 	require.NoError(t, err)
 	_ = resp.Body.Close()
 	if resp.StatusCode == http.StatusNotFound {
@@ -43,9 +45,9 @@ func runIDOf(t *testing.T, stderr string) string {
 // first, filters and paging, one shown with its diff, reverted once (exit
 // 0, the image holds the original again) and a second time (exit 6).
 func TestHistoryShowRevert(t *testing.T) {
-	svc := startService(t, script{
-		"Calculator>>sum:with:":   approvedInOneRound(newSum),
-		"Calculator>>percent:of:": approvedInOneRound(newPercent),
+	svc := startService(t, testenv.Script{
+		"Calculator>>sum:with:":   testenv.ApprovedInRoundOne(newSum),
+		"Calculator>>percent:of:": testenv.ApprovedInRoundOne(newPercent),
 	}, serviceOpts{})
 	requireHistoryRoutes(t, svc)
 	original := svc.classFile(t, "Calculator")
@@ -231,7 +233,7 @@ func TestHistoryClientContract(t *testing.T) {
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
 	invoke := func(args ...string) (outcome, *fakeClock) {
-		var stdout, stderr lockedBuffer
+		var stdout, stderr testenv.Buffer
 		c := newCLI([]string{"REFACTORD_URL=" + srv.URL}, strings.NewReader(""), &stdout, &stderr)
 		clock := &fakeClock{now: time.Unix(0, 0)}
 		clock.install(&c.deps)

@@ -1,18 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -34,32 +28,6 @@ func TestMain(m *testing.M) {
 	}, "refactord", "pharo-sim", "refactorctl")
 }
 
-// script is a scripted model file (agents/scripted/doc.go): subject →
-// role → answers.
-type script map[string]map[string][]any
-
-func answerJSON(v any) map[string]any { return map[string]any{"json": v} }
-
-func delayed(ms int, a map[string]any) map[string]any {
-	a["delay_ms"] = ms
-	return a
-}
-
-func review(summary string) map[string]any {
-	return answerJSON(map[string]any{"severity": "MEDIUM", "summary": summary, "issues": []any{
-		map[string]any{"principle": "Intention-revealing names", "problem": "short names", "suggestion": "rename"}}})
-}
-
-func code(c string) map[string]any { return answerJSON(map[string]any{"code": c, "notes": "n"}) }
-
-func approved() map[string]any {
-	return answerJSON(map[string]any{"verdict": "APPROVED", "feedback": "Good.", "issues": []any{}})
-}
-
-func needsWork(feedback string) map[string]any {
-	return answerJSON(map[string]any{"verdict": "NEEDS_IMPROVEMENT", "feedback": feedback, "issues": []any{}})
-}
-
 // Valid refactorings of the sample image's methods: they parse, keep the
 // selector, declare every name and keep the methods' tests green.
 const (
@@ -69,17 +37,10 @@ const (
 	newPercent   = "percent: x of: y\n\t\"Answer x as a percentage of y, or 0 when y is zero\"\n\n\ty = 0 ifTrue: [ ^ 0 ].\n\t^ x * 100 / y"
 )
 
-// approvedInOneRound scripts a method approved in round 1.
-func approvedInOneRound(newCode string) map[string][]any {
-	return map[string][]any{"reviewer": {review("Could be clearer.")}, "writer": {code(newCode)}, "validator": {approved()}}
-}
-
 // service is refactord running as a subprocess on a copy of the sample image.
 type service struct {
-	url   string
+	*testenv.Service
 	image string // the Tonel tree pharo-sim serves
-	cmd   *exec.Cmd
-	log   *lockedBuffer
 }
 
 type serviceOpts struct {
@@ -87,78 +48,27 @@ type serviceOpts struct {
 	env    []string // extra environment
 }
 
-func startService(t *testing.T, s script, o serviceOpts) *service {
+// startService starts refactord answering from script and waits until it
+// is ready.
+func startService(t *testing.T, script testenv.Script, o serviceOpts) *service {
 	t.Helper()
 	dir := t.TempDir()
 	image := filepath.Join(dir, "image")
 	require.NoError(t, testenv.CopyTree("examples/sample-image", image))
-	modelFile := filepath.Join(dir, "model.json")
-	data, err := json.Marshal(map[string]any{"repeat": o.repeat, "answers": s})
+	model, err := script.Env(dir, o.repeat)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(modelFile, data, 0o644))
-
-	addr := freeAddr(t)
-	svc := &service{url: "http://" + addr, image: image, log: &lockedBuffer{}}
-	svc.cmd = exec.Command(built.refactord)
-	svc.cmd.Dir = dir
-	svc.cmd.Env = append(os.Environ(),
-		"LISTEN_ADDR="+addr, "DATA_DIR="+filepath.Join(dir, "data"),
-		"PHARO_MCP_COMMAND="+built.pharoSim, "PHARO_MCP_ARGS=serve --dir "+image,
-		"MODEL_PROVIDER=scripted", "SCRIPTED_MODEL_FILE="+modelFile,
-		"MODEL_MAX_RETRIES=0", "SHUTDOWN_GRACE=1s", "LOG_LEVEL=warn")
-	svc.cmd.Env = append(svc.cmd.Env, o.env...)
-	svc.cmd.Stdout, svc.cmd.Stderr = svc.log, svc.log
-	require.NoError(t, svc.cmd.Start())
-	exited := make(chan struct{})
-	go func() { _ = svc.cmd.Wait(); close(exited) }()
-	t.Cleanup(func() { svc.stop(exited) })
-	svc.waitReady(t, exited)
+	env := append(testenv.ServiceEnv(built.pharoSim, image, filepath.Join(dir, "data")), model...)
+	env = append(append(env, "MODEL_MAX_RETRIES=0", "SHUTDOWN_GRACE=1s", "LOG_LEVEL=warn"), o.env...)
+	svc := &service{Service: testenv.LaunchService(t, testenv.ServiceConfig{Binary: built.refactord, Dir: dir, Env: env}), image: image}
+	require.NoError(t, svc.WaitFor("/ready", 30*time.Second))
 	return svc
-}
-
-func (s *service) stop(exited chan struct{}) {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-exited:
-	case <-time.After(10 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-exited
-	}
-}
-
-// kill ends the service at once, as a crash would.
-func (s *service) kill() { _ = s.cmd.Process.Kill() }
-
-func (s *service) waitReady(t *testing.T, exited chan struct{}) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			t.Fatalf("refactord exited before it was ready:\n%s", s.log.String())
-		default:
-		}
-		if resp, err := http.Get(s.url + "/ready"); err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("refactord was not ready within 30s:\n%s", s.log.String())
 }
 
 // busy reads /health's busy flag.
 func (s *service) busy(t *testing.T) bool {
 	t.Helper()
-	resp, err := http.Get(s.url + "/health")
+	h, err := s.Health()
 	require.NoError(t, err)
-	defer resp.Body.Close()
-	var h struct {
-		Busy bool `json:"busy"`
-	}
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&h))
 	return h.Busy
 }
 
@@ -173,40 +83,12 @@ func (s *service) classFile(t *testing.T, class string) string {
 // post sends a JSON request without the stream.
 func (s *service) post(t *testing.T, path, body string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Post(s.url+path, "application/json", strings.NewReader(body))
+	resp, err := http.Post(s.URL+path, "application/json", strings.NewReader(body))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	return resp.StatusCode, data
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
-}
-
-// lockedBuffer is written by a run on another goroutine while the test
-// reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // outcome is one in-process invocation's result.
@@ -220,10 +102,10 @@ type outcome struct {
 // real clock.
 func ctl(t *testing.T, svc *service, stdin string, args ...string) outcome {
 	t.Helper()
-	var stdout, stderr lockedBuffer
+	var stdout, stderr testenv.Buffer
 	env := []string{}
 	if svc != nil {
-		env = append(env, "REFACTORD_URL="+svc.url)
+		env = append(env, "REFACTORD_URL="+svc.URL)
 	}
 	code := run(args, env, strings.NewReader(stdin), &stdout, &stderr)
 	return outcome{code: code, stdout: stdout.String(), stderr: stderr.String()}
@@ -232,7 +114,7 @@ func ctl(t *testing.T, svc *service, stdin string, args ...string) outcome {
 // ctlWith runs an invocation with changed deps and a context, on the
 // caller's goroutine.
 func ctlWith(ctx context.Context, svc *service, change func(*deps), stdout, stderr io.Writer, args ...string) int {
-	c := newCLI([]string{"REFACTORD_URL=" + svc.url}, strings.NewReader(""), stdout, stderr)
+	c := newCLI([]string{"REFACTORD_URL=" + svc.URL}, strings.NewReader(""), stdout, stderr)
 	if change != nil {
 		change(&c.deps)
 	}

@@ -7,63 +7,41 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/cmd/refactorctl/internal/udiff"
 	"pharo-refactor/wire"
 )
 
-// method names one method of the image.
-type method struct {
-	class     string
-	selector  string
-	classSide bool
-}
-
-// String is the method as Pharo prints it, the batch file's syntax.
-func (m method) String() string {
-	if m.classSide {
-		return m.class + " class>>" + m.selector
-	}
-	return m.class + ">>" + m.selector
-}
-
-// The shapes the service accepts (openapi.yaml ClassName, Selector), checked
-// here so that a typo is a usage error (2) before anything is sent.
-var (
-	classPattern    = regexp.MustCompile(`^[A-Z][A-Za-z0-9_]*$`)
-	selectorPattern = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*|[-+/\\*~<>=@,%|&?!]+|([A-Za-z_][A-Za-z0-9_]*:)+)$`)
-)
-
-// newMethod checks the names; "Foo class" as the class selects the class side.
-func newMethod(class, selector string, classSide bool) (method, error) {
+// newMethod names a method with the domain's one validation of names, so
+// that a typo is a usage error (2) before anything is sent; "Foo class" as
+// the class selects the class side.
+func newMethod(class, selector string, classSide bool) (refactor.MethodRef, error) {
 	class, selector = strings.TrimSpace(class), strings.TrimSpace(selector)
 	if base, ok := strings.CutSuffix(class, " class"); ok {
 		class, classSide = strings.TrimSpace(base), true
 	}
-	if !classPattern.MatchString(class) {
-		return method{}, usagef("%q is not a class name (a capital letter, then letters, digits or _)", class)
+	m := refactor.MethodRef{Class: class, Selector: selector, ClassSide: classSide}
+	if err := m.Validate(); err != nil {
+		return refactor.MethodRef{}, &usageError{msg: err.Error()}
 	}
-	if !selectorPattern.MatchString(selector) {
-		return method{}, usagef("%q is not a selector (unary foo, binary +, keyword at:put:)", selector)
-	}
-	return method{class: class, selector: selector, classSide: classSide}, nil
+	return m, nil
 }
 
 // parseMethod reads "Class>>selector" or "Class class>>selector".
-func parseMethod(s string) (method, error) {
+func parseMethod(s string) (refactor.MethodRef, error) {
 	class, selector, ok := strings.Cut(s, ">>")
 	if !ok {
-		return method{}, usagef("%q is not Class>>selector or Class class>>selector", s)
+		return refactor.MethodRef{}, usagef("%q is not Class>>selector or Class class>>selector", s)
 	}
 	return newMethod(class, selector, false)
 }
 
 // methodArgs reads the refactor command's positional arguments.
-func methodArgs(args []string, classSide bool) (method, error) {
-	var m method
+func methodArgs(args []string, classSide bool) (refactor.MethodRef, error) {
+	var m refactor.MethodRef
 	var err error
 	switch len(args) {
 	case 1:
@@ -71,15 +49,15 @@ func methodArgs(args []string, classSide bool) (method, error) {
 	case 2:
 		m, err = newMethod(args[0], args[1], false)
 	default:
-		return method{}, usagef("refactor takes CLASS SELECTOR or CLASS>>SELECTOR, got %d argument(s)", len(args))
+		return refactor.MethodRef{}, usagef("refactor takes CLASS SELECTOR or CLASS>>SELECTOR, got %d argument(s)", len(args))
 	}
-	m.classSide = m.classSide || classSide
+	m.ClassSide = m.ClassSide || classSide
 	return m, err
 }
 
 // methodRun is one method's run as this client saw it.
 type methodRun struct {
-	m         method
+	m         refactor.MethodRef
 	requestID string
 	runID     string
 	result    *wire.RefactorBody
@@ -107,7 +85,7 @@ func (c *cli) newProgress(o options) *progress {
 }
 
 // refactorOne runs one method over the event stream.
-func (c *cli) refactorOne(ctx context.Context, o options, m method, prog *progress) methodRun {
+func (c *cli) refactorOne(ctx context.Context, o options, m refactor.MethodRef, prog *progress) methodRun {
 	start := c.deps.now()
 	run := methodRun{m: m, requestID: c.deps.requestID()}
 	run.err = c.streamRun(ctx, o, &run, prog)
@@ -117,8 +95,8 @@ func (c *cli) refactorOne(ctx context.Context, o options, m method, prog *progre
 }
 
 func (c *cli) streamRun(ctx context.Context, o options, run *methodRun, prog *progress) error {
-	body, err := json.Marshal(wire.RefactorRequest{ClassName: run.m.class, MethodName: run.m.selector,
-		IsClassMethod: run.m.classSide, DryRun: o.dryRun, RunTests: new(!o.noTests)})
+	body, err := json.Marshal(wire.RefactorRequest{ClassName: run.m.Class, MethodName: run.m.Selector,
+		IsClassMethod: run.m.ClassSide, DryRun: o.dryRun, RunTests: new(!o.noTests)})
 	if err != nil {
 		return fmt.Errorf("encoding the request: %w", err)
 	}

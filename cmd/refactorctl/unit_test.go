@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"pharo-refactor/wire"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +15,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	refactor "pharo-refactor"
+	"pharo-refactor/wire"
 )
 
 // Unit tests of the client's own logic: no service needed.
@@ -258,15 +260,17 @@ func TestMethodArgs(t *testing.T) {
 		name      string
 		args      []string
 		classSide bool
-		want      method
+		want      refactor.MethodRef
 		wantErr   bool
 	}{
-		{name: "two arguments", args: []string{"Calculator", "sum:with:"}, want: method{"Calculator", "sum:with:", false}},
-		{name: "one argument", args: []string{"Calculator>>sum:with:"}, want: method{"Calculator", "sum:with:", false}},
-		{name: "class side in the class", args: []string{"Calculator class", "compute:with:operation:"}, want: method{"Calculator", "compute:with:operation:", true}},
-		{name: "class side by flag", args: []string{"Calculator", "new"}, classSide: true, want: method{"Calculator", "new", true}},
-		{name: "binary selector", args: []string{"Point", "->"}, want: method{"Point", "->", false}},
+		{name: "two arguments", args: []string{"Calculator", "sum:with:"}, want: refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}},
+		{name: "one argument", args: []string{"Calculator>>sum:with:"}, want: refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}},
+		{name: "class side in the class", args: []string{"Calculator class", "compute:with:operation:"}, want: refactor.MethodRef{Class: "Calculator", Selector: "compute:with:operation:", ClassSide: true}},
+		{name: "class side by flag", args: []string{"Calculator", "new"}, classSide: true, want: refactor.MethodRef{Class: "Calculator", Selector: "new", ClassSide: true}},
+		{name: "binary selector", args: []string{"Point", "->"}, want: refactor.MethodRef{Class: "Point", Selector: "->"}},
+		{name: "Pharo 13 binary selector", args: []string{"Point", "±"}, want: refactor.MethodRef{Class: "Point", Selector: "±"}},
 		{name: "keyword without colon", args: []string{"Calculator", "sum:with"}, wantErr: true},
+		{name: "selector over the domain's limit", args: []string{"Calculator", strings.Repeat("a", 257)}, wantErr: true}, // the domain accepts 256
 		{name: "none", args: nil, wantErr: true},
 	}
 	for _, tt := range tests {

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +18,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
 )
 
 // The HTTP edge against the real binary, over real sockets: stalled
@@ -32,21 +33,11 @@ func calculatorFile(dir string) string {
 	return filepath.Join(dir, "image", "src", "Sample-Shop", "Calculator.class.st")
 }
 
-// candidateScript approves code as the new Calculator>>sum:with: in round 1.
-func candidateScript(code string, writerDelayMS int) string {
-	c, _ := json.Marshal(code)
-	return fmt.Sprintf(`{"repeat": true, "answers": {"Calculator>>sum:with:": {
-		"reviewer": [{"json": {"severity": "LOW", "summary": "ok", "issues": []}}],
-		"writer": [{"json": {"code": %s, "notes": ""}, "delay_ms": %d}],
-		"validator": [{"json": {"verdict": "APPROVED", "feedback": "fine", "issues": []}}],
-		"refiner": [{"json": {"code": %s, "notes": ""}}]}}}`, c, writerDelayMS, c)
-}
-
 // send sends one request with exactly these headers; host, when set,
 // replaces the Host header.
 func (s *service) send(method, path, body, host string, header map[string]string) (*http.Response, map[string]any) {
 	s.t.Helper()
-	req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
+	req, err := http.NewRequest(method, s.URL+path, strings.NewReader(body))
 	require.NoError(s.t, err)
 	for k, v := range header {
 		req.Header.Set(k, v)
@@ -78,19 +69,6 @@ func (s *service) runs() []map[string]any {
 	return runs
 }
 
-// dial opens a raw connection and writes head.
-func (s *service) dial(head string) net.Conn {
-	s.t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
-	require.NoError(s.t, err)
-	s.t.Cleanup(func() { _ = conn.Close() })
-	if head != "" {
-		_, err = io.WriteString(conn, head)
-		require.NoError(s.t, err)
-	}
-	return conn
-}
-
 // stalledUpload is a POST whose body never fully comes.
 const stalledUpload = "POST /api/v1/refactor HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"class_name\": "
 
@@ -109,14 +87,6 @@ func answerOn(t *testing.T, conn net.Conn, bound time.Duration) (*http.Response,
 	return resp, out
 }
 
-// closedWithin reports whether the server closed conn before bound.
-func closedWithin(t *testing.T, conn net.Conn, bound time.Duration) bool {
-	t.Helper()
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(bound)))
-	_, err := io.Copy(io.Discard, conn)
-	return err == nil // nil at EOF, a timeout error otherwise
-}
-
 // stillOpen reports whether conn has neither an answer nor an EOF yet.
 func stillOpen(t *testing.T, conn net.Conn) bool {
 	t.Helper()
@@ -128,31 +98,27 @@ func stillOpen(t *testing.T, conn net.Conn) bool {
 
 func (s *service) metric(name string) float64 {
 	s.t.Helper()
-	resp, err := http.Get(s.url + "/metrics")
+	resp, err := http.Get(s.URL + "/metrics")
 	require.NoError(s.t, err)
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	require.NoError(s.t, err)
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` (\S+)$`).FindSubmatch(data)
-	if m == nil {
-		return 0
-	}
-	v, err := strconv.ParseFloat(string(m[1]), 64)
+	v, err := testenv.Metric(data, name)
 	require.NoError(s.t, err)
 	return v
 }
 
 func TestStalledClientsAreCutWithinTheLimits(t *testing.T) {
-	dir, env := imageEnv(t, sumScript(0))
+	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 	s := start(t, dir, append(env, "READ_HEADER_TIMEOUT=500ms", "READ_BODY_TIMEOUT=500ms")...)
 
-	headers := s.dial(slowHeaders)
-	body := s.dial(stalledUpload)
+	headers := testenv.Dial(t, s.URL, slowHeaders)
+	body := testenv.Dial(t, s.URL, stalledUpload)
 	resp, out := answerOn(t, body, 30*time.Second)
 	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, "%v", out)
 	assert.Equal(t, "request_timeout", out["code"])
-	assert.True(t, closedWithin(t, body, 30*time.Second), "the stalled body's connection is closed")
-	assert.True(t, closedWithin(t, headers, 30*time.Second), "the slow headers' connection is closed")
+	assert.True(t, testenv.ClosedWithin(t, body, 30*time.Second), "the stalled body's connection is closed")
+	assert.True(t, testenv.ClosedWithin(t, headers, 30*time.Second), "the slow headers' connection is closed")
 
 	assert.Equal(t, 1.0, s.metric(`refactord_http_stalled_clients_total{phase="body"}`))
 	assert.Equal(t, 1.0, s.metric(`refactord_http_stalled_clients_total{phase="headers"}`))
@@ -164,7 +130,7 @@ func TestStalledClientsAreCutWithinTheLimits(t *testing.T) {
 // completes. The test process and refactord each hold about 200 more
 // descriptors; Go raises the soft RLIMIT_NOFILE to the hard limit at start.
 func TestTwoHundredStalledClients(t *testing.T) {
-	dir, env := imageEnv(t, sumScript(0))
+	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 	s := start(t, dir, append(env, "READ_HEADER_TIMEOUT=5m", "READ_BODY_TIMEOUT=5m")...)
 	var stalled []net.Conn
 	for i := range 200 {
@@ -172,7 +138,7 @@ func TestTwoHundredStalledClients(t *testing.T) {
 		if i%2 == 1 {
 			head = slowHeaders
 		}
-		stalled = append(stalled, s.dial(head))
+		stalled = append(stalled, testenv.Dial(t, s.URL, head))
 	}
 	assert.Equal(t, http.StatusOK, s.get("/health"))
 	resp, body, err := s.post("/api/v1/refactor", sumRequest)
@@ -193,18 +159,18 @@ func TestTwoHundredStalledClients(t *testing.T) {
 // at once, slow headers are dropped, and the process exits 0 — long before
 // the grace or the read deadlines (ten minutes here) would end.
 func TestSIGTERMWithAStalledUploadExitsZero(t *testing.T) {
-	dir, env := imageEnv(t, sumScript(0))
+	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 	s := start(t, dir, append(env, "READ_HEADER_TIMEOUT=10m", "READ_BODY_TIMEOUT=10m", "SHUTDOWN_GRACE=10m")...)
-	upload := s.dial(stalledUpload)
-	headers := s.dial(slowHeaders)
+	upload := testenv.Dial(t, s.URL, stalledUpload)
+	headers := testenv.Dial(t, s.URL, slowHeaders)
 	require.Eventually(t, func() bool { return stillOpen(t, upload) && stillOpen(t, headers) }, 5*time.Second, 20*time.Millisecond)
 
-	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, s.Signal(syscall.SIGTERM))
 	resp, out := answerOn(t, upload, 60*time.Second)
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "%v", out)
 	assert.Equal(t, "shutting_down", out["code"])
-	assert.NoError(t, s.waitExit(60*time.Second), "exit status 0")
-	assert.True(t, closedWithin(t, headers, 5*time.Second))
+	assert.NoError(t, s.WaitExit(t, 60*time.Second), "exit status 0")
+	assert.True(t, testenv.ClosedWithin(t, headers, 5*time.Second))
 }
 
 // TestBrowserRequestsAreRefused: what a web page can send — a text/plain
@@ -212,10 +178,10 @@ func TestSIGTERMWithAStalledUploadExitsZero(t *testing.T) {
 // refused and changes nothing; the allowed origin works.
 func TestBrowserRequestsAreRefused(t *testing.T) {
 	const ide = "https://ide.example.com"
-	dir, env := imageEnv(t, sumScript(0))
+	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 	s := start(t, dir, append(env, "CORS_ALLOW_ORIGINS="+ide)...)
 	before := mustRead(t, calculatorFile(dir))
-	port := s.url[strings.LastIndex(s.url, ":")+1:]
+	port := s.URL[strings.LastIndex(s.URL, ":")+1:]
 	cases := []struct {
 		name        string
 		method      string
@@ -258,7 +224,7 @@ func TestBrowserRequestsAreRefused(t *testing.T) {
 // TestAmbiguousKeysAreRefused: a body two JSON readers would read
 // differently runs nothing.
 func TestAmbiguousKeysAreRefused(t *testing.T) {
-	dir, env := imageEnv(t, sumScript(0))
+	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 	s := start(t, dir, env...)
 	before := mustRead(t, calculatorFile(dir))
 	for _, body := range []string{
@@ -281,10 +247,10 @@ func TestAmbiguousKeysAreRefused(t *testing.T) {
 // lines (zap's production sampling would keep about a tenth). The burst's
 // requests carry their own request ids, so other requests do not count.
 func TestEveryRequestIsLogged(t *testing.T) {
-	dir, env := imageEnv(t, sumScript(0))
+	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 	s := start(t, dir, append(env, "LOG_LEVEL=info")...)
 	burstLines := func() int {
-		return len(regexp.MustCompile(`"logger":"api.access"[^\n]*"request_id":"burst-\d+"`).FindAllString(s.log.String(), -1))
+		return len(regexp.MustCompile(`"logger":"api.access"[^\n]*"request_id":"burst-\d+"`).FindAllString(s.Log(), -1))
 	}
 
 	const burst, workers = 1000, 25
@@ -296,7 +262,7 @@ func TestEveryRequestIsLogged(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				req, err := http.NewRequest(http.MethodGet, s.url+paths[i%len(paths)], nil)
+				req, err := http.NewRequest(http.MethodGet, s.URL+paths[i%len(paths)], nil)
 				require.NoError(t, err)
 				req.Header.Set("X-Request-ID", fmt.Sprintf("burst-%d", i))
 				resp, err := http.DefaultClient.Do(req)
@@ -327,7 +293,7 @@ func TestGraceEndingMidRelease(t *testing.T) {
 	const breaksTestSum = "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated"
 	cases := []struct {
 		name       string
-		script     string
+		script     testenv.Script
 		hold       string
 		waitFor    string // a log line that says the run is where the grace must end
 		status     int
@@ -338,9 +304,9 @@ func TestGraceEndingMidRelease(t *testing.T) {
 		// Held longer than refactord gives handlers to answer once the runs
 		// are over (answerWait): only waiting for the release itself keeps
 		// the store and the image open under it.
-		{"release completes", candidateScript(released, 0), "after_compile:" + (answerWait + 2*time.Second).String(), "holding the release", http.StatusOK, "", "released", `"Answer the sum"`},
-		{"release rolls back", candidateScript(breaksTestSum, 0), "after_compile:3s", "holding the release", http.StatusUnprocessableEntity, "tests_regressed", "rolled_back", ""},
-		{"release not begun", candidateScript(released, 5000), "", `"busy":true`, http.StatusServiceUnavailable, "shutting_down", "failed", ""},
+		{"release completes", approvesSum(released, 0), "after_compile:" + (answerWait + 2*time.Second).String(), "holding the release", http.StatusOK, "", "released", `"Answer the sum"`},
+		{"release rolls back", approvesSum(breaksTestSum, 0), "after_compile:3s", "holding the release", http.StatusUnprocessableEntity, "tests_regressed", "rolled_back", ""},
+		{"release not begun", approvesSum(released, 5*time.Second), "", `"busy":true`, http.StatusServiceUnavailable, "shutting_down", "failed", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -363,9 +329,9 @@ func TestGraceEndingMidRelease(t *testing.T) {
 			}()
 			require.Eventually(t, func() bool {
 				if tc.hold != "" {
-					return strings.Contains(s.log.String(), tc.waitFor)
+					return strings.Contains(s.Log(), tc.waitFor)
 				}
-				resp, err := http.Get(s.url + "/health")
+				resp, err := http.Get(s.URL + "/health")
 				if err != nil {
 					return false
 				}
@@ -373,7 +339,7 @@ func TestGraceEndingMidRelease(t *testing.T) {
 				data, _ := io.ReadAll(resp.Body)
 				return strings.Contains(string(data), tc.waitFor)
 			}, 20*time.Second, 10*time.Millisecond, "the run is where the grace must end")
-			require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+			require.NoError(t, s.Signal(syscall.SIGTERM))
 
 			a := <-done
 			require.NoError(t, a.err, "the client is answered")
@@ -383,8 +349,8 @@ func TestGraceEndingMidRelease(t *testing.T) {
 			}
 			id, _ := a.body["id"].(string)
 			require.NotEmpty(t, id, "the answer names the run")
-			assert.NoError(t, s.waitExit(60*time.Second), "exit status 0")
-			assert.Contains(t, s.log.String(), "the shutdown grace is over", "the grace really ended before the run did")
+			assert.NoError(t, s.WaitExit(t, 60*time.Second), "exit status 0")
+			assert.Contains(t, s.Log(), "the shutdown grace is over", "the grace really ended before the run did")
 
 			image := mustRead(t, calculatorFile(dir))
 			if tc.imageHolds == "" {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"strconv"
 	"syscall"
 	"testing"
@@ -15,22 +14,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/smalltalk/tonel"
 )
 
 // maxCallsPerRun bounds the kill trials; a run of the sample image makes
 // about fifteen tool calls.
 const maxCallsPerRun = 40
-
-// integrityScript approves candidate for Calculator>>sum:with: in round 1.
-func integrityScript(candidate string) string {
-	b, _ := json.Marshal(map[string]any{"repeat": true, "answers": map[string]any{"Calculator>>sum:with:": map[string]any{
-		"reviewer":  []any{map[string]any{"json": map[string]any{"severity": "LOW", "summary": "ok", "issues": []any{}}}},
-		"writer":    []any{map[string]any{"json": map[string]any{"code": candidate, "notes": ""}}},
-		"validator": []any{map[string]any{"json": map[string]any{"verdict": "APPROVED", "feedback": "fine", "issues": []any{}}}},
-	}}})
-	return string(b)
-}
 
 // TestImageKilledAtEachCallOfARun SIGKILLs pharo-sim at every tool call of
 // a run, as the call arrives and after it was handled (a compile then is on
@@ -94,7 +84,7 @@ func sweep(t *testing.T, name, candidate, phase string) {
 // whether the kill fired (false: the run has fewer calls).
 func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 	t.Helper()
-	dir, env := imageEnv(t, integrityScript(candidate))
+	dir, env := imageEnv(t, approvesSum(candidate, 0))
 	image := filepath.Join(dir, "image")
 	file := filepath.Join(image, "src", "Sample-Shop", "Calculator.class.st")
 	original := methodInFile(t, file)
@@ -103,7 +93,7 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 	label := fmt.Sprintf("kill at call %d (%s)", call, phase)
 
 	s := launch(t, dir, env...)
-	require.Eventually(t, func() bool { return s.get("/health") == http.StatusOK }, 30*time.Second, 20*time.Millisecond)
+	require.NoError(t, s.WaitFor("/health", 30*time.Second))
 	resp, body, err := s.post("/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.NoError(t, err, label)
 	_, statErr := os.Stat(marker)
@@ -140,10 +130,10 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 
 	t.Logf("%s: %d %v, row %v, image holds the %s", label, resp.StatusCode, body["code"], row["status"], holds())
 
-	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
-	require.NoError(t, s.waitExit(20*time.Second), label)
+	require.NoError(t, s.Signal(syscall.SIGTERM))
+	require.NoError(t, s.WaitExit(t, 20*time.Second), label)
 	again := launch(t, dir, env...)
-	require.Eventually(t, func() bool { return again.get("/health") == http.StatusOK }, 30*time.Second, 20*time.Millisecond)
+	require.NoError(t, again.WaitFor("/health", 30*time.Second))
 	after := again.row(id)
 	assert.NotContains(t, []any{"running", "releasing", "restore_failed"}, after["status"], "%s: settled after a restart", label)
 	switch after["status"] {
@@ -158,7 +148,7 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 // row reads one audit row over HTTP.
 func (s *service) row(id string) map[string]any {
 	s.t.Helper()
-	resp, err := http.Get(s.url + "/api/v1/refactorings/" + id)
+	resp, err := http.Get(s.URL + "/api/v1/refactorings/" + id)
 	require.NoError(s.t, err)
 	defer resp.Body.Close()
 	require.Equal(s.t, http.StatusOK, resp.StatusCode)
@@ -186,7 +176,7 @@ func methodInFile(t *testing.T, file string) string {
 // settles it as not_released (nothing was compiled: the write-ahead row
 // always comes before a compile), leaving the image as it was.
 func TestKilledDuringTheModelPhaseIsSettled(t *testing.T) {
-	dir, env := imageEnv(t, sumScript(10_000))
+	dir, env := imageEnv(t, approvesSum(answerTheSum, 10*time.Second))
 	file := filepath.Join(dir, "image", "src", "Sample-Shop", "Calculator.class.st")
 	before := mustRead(t, file)
 	s := start(t, dir, env...)
@@ -202,8 +192,8 @@ func TestKilledDuringTheModelPhaseIsSettled(t *testing.T) {
 		return id != "" && s.busy()
 	}, 10*time.Second, 10*time.Millisecond, "the run is in its model phase")
 	time.Sleep(200 * time.Millisecond) // into the writer's delay
-	require.NoError(t, s.cmd.Process.Signal(syscall.SIGKILL))
-	_ = s.waitExit(20 * time.Second)
+	require.NoError(t, s.Signal(syscall.SIGKILL))
+	_ = s.WaitExit(t, 20*time.Second)
 
 	again := start(t, dir, env...)
 	row := again.row(id)
@@ -217,7 +207,7 @@ func TestKilledDuringTheModelPhaseIsSettled(t *testing.T) {
 // page lists audit rows over HTTP.
 func (s *service) page(query string) []map[string]any {
 	s.t.Helper()
-	resp, err := http.Get(s.url + "/api/v1/refactorings" + query)
+	resp, err := http.Get(s.URL + "/api/v1/refactorings" + query)
 	require.NoError(s.t, err)
 	defer resp.Body.Close()
 	var page struct {
@@ -229,11 +219,6 @@ func (s *service) page(query string) []map[string]any {
 
 // busy reports whether /health says a run is in flight.
 func (s *service) busy() bool {
-	resp, err := http.Get(s.url + "/health")
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	var h map[string]any
-	return json.NewDecoder(resp.Body).Decode(&h) == nil && h["busy"] == true
+	h, err := s.Health()
+	return err == nil && h.Busy
 }

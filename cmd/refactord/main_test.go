@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
 )
 
@@ -33,34 +30,29 @@ func TestMain(m *testing.M) {
 
 // service is refactord running as a real subprocess.
 type service struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	url    string
-	log    *lockedWriter
-	exited chan struct{}
-	err    error // Wait's answer, once exited is closed
+	*testenv.Service
+	t *testing.T
 }
 
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
-}
-
-// start runs refactord in dir with env (on top of a minimal environment)
-// and waits until it is ready.
+// start runs refactord in dir with env and waits until it is ready.
 func start(t *testing.T, dir string, env ...string) *service {
 	t.Helper()
 	s := launch(t, dir, env...)
-	require.Eventually(t, func() bool { return s.get("/ready") == http.StatusOK }, 30*time.Second, 50*time.Millisecond, "refactord did not become ready")
+	require.NoError(t, s.WaitFor("/ready", 30*time.Second), "refactord did not become ready")
 	return s
+}
+
+// launch runs refactord in dir with env (debug logs unless env says
+// otherwise).
+func launch(t *testing.T, dir string, env ...string) *service {
+	t.Helper()
+	cfg := testenv.ServiceConfig{Binary: bins.refactord, Dir: dir, Env: append([]string{"LOG_LEVEL=debug"}, env...)}
+	return &service{Service: testenv.LaunchService(t, cfg), t: t}
 }
 
 // get answers the status of a GET, 0 when the service does not answer.
 func (s *service) get(path string) int {
-	resp, err := http.Get(s.url + path)
+	resp, err := http.Get(s.URL + path)
 	if err != nil {
 		return 0
 	}
@@ -68,49 +60,8 @@ func (s *service) get(path string) int {
 	return resp.StatusCode
 }
 
-// launch runs refactord in dir with env (on top of a minimal environment).
-func launch(t *testing.T, dir string, env ...string) *service {
-	t.Helper()
-	addr := freeAddr(t)
-	cmd := exec.Command(bins.refactord)
-	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "LISTEN_ADDR=" + addr, "LOG_LEVEL=debug"}, env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	s := &service{t: t, cmd: cmd, url: "http://" + addr, log: &lockedWriter{}, exited: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = s.log, s.log
-	require.NoError(t, cmd.Start())
-	go func() { s.err = cmd.Wait(); close(s.exited) }()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-s.exited
-		if t.Failed() {
-			t.Logf("refactord log:\n%s", s.log.String())
-		}
-	})
-	return s
-}
-
-// lockedWriter collects the subprocess's output; exec copies stdout and
-// stderr on their own goroutines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  bytes.Buffer
-}
-
-func (l *lockedWriter) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.String()
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
 func (s *service) post(path, body string) (*http.Response, map[string]any, error) {
-	resp, err := http.Post(s.url+path, "application/json", strings.NewReader(body))
+	resp, err := http.Post(s.URL+path, "application/json", strings.NewReader(body))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -122,46 +73,33 @@ func (s *service) post(path, body string) (*http.Response, map[string]any, error
 	return resp, out, nil
 }
 
-func (s *service) waitExit(d time.Duration) error {
-	select {
-	case <-s.exited:
-		return s.err
-	case <-time.After(d):
-		s.t.Fatalf("refactord did not exit within %s", d)
-		return nil
-	}
-}
-
 // imageEnv is a fresh copy of the sample image and the env that points
 // refactord at it with a scripted model.
-func imageEnv(t *testing.T, script string) (string, []string) {
+func imageEnv(t *testing.T, script testenv.Script) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
 	image := filepath.Join(dir, "image")
 	require.NoError(t, testenv.CopyTree("examples/sample-image", image))
-	scriptFile := filepath.Join(dir, "model.json")
-	require.NoError(t, os.WriteFile(scriptFile, []byte(script), 0o644))
-	return dir, []string{
-		"DATA_DIR=" + filepath.Join(dir, "data"),
-		"PHARO_MCP_COMMAND=" + bins.pharoSim,
-		"PHARO_MCP_ARGS=serve --dir " + image,
-		"MODEL_PROVIDER=scripted",
-		"SCRIPTED_MODEL_FILE=" + scriptFile,
-	}
+	model, err := script.Env(dir, true)
+	require.NoError(t, err)
+	return dir, append(testenv.ServiceEnv(bins.pharoSim, image, filepath.Join(dir, "data")), model...)
 }
 
-// sumScript approves a new Calculator>>sum:with: in round 1; writerDelay
-// holds the run in flight.
-func sumScript(writerDelayMS int) string {
-	return fmt.Sprintf(`{"repeat": true, "answers": {"Calculator>>sum:with:": {
-		"reviewer": [{"json": {"severity": "LOW", "summary": "ok", "issues": []}}],
-		"writer": [{"json": {"code": "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b", "notes": ""}, "delay_ms": %d}],
-		"validator": [{"json": {"verdict": "APPROVED", "feedback": "fine", "issues": []}}],
-		"refiner": [{"json": {"code": "sum: a with: b\n\t^ a + b", "notes": ""}}]}}}`, writerDelayMS)
+// answerTheSum is a refactoring of Calculator>>sum:with: that keeps its
+// tests green.
+const answerTheSum = "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b"
+
+// approvesSum approves code as the new Calculator>>sum:with: in round 1;
+// writerDelay holds the run in flight.
+func approvesSum(code string, writerDelay time.Duration) testenv.Script {
+	answers := testenv.ApprovedInRoundOne(code)
+	answers[refactor.RoleWriter] = []testenv.Reply{testenv.Code(code).Delayed(writerDelay)}
+	answers[refactor.RoleRefiner] = []testenv.Reply{testenv.Code(code)}
+	return testenv.Script{"Calculator>>sum:with:": answers}
 }
 
 func TestSIGTERMLetsTheRunFinish(t *testing.T) {
-	dir, env := imageEnv(t, sumScript(1500))
+	dir, env := imageEnv(t, approvesSum(answerTheSum, 1500*time.Millisecond))
 	s := start(t, dir, env...)
 	type answer struct {
 		status int
@@ -177,22 +115,14 @@ func TestSIGTERMLetsTheRunFinish(t *testing.T) {
 		}
 		done <- a
 	}()
-	require.Eventually(t, func() bool {
-		resp, err := http.Get(s.url + "/health")
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		var h map[string]any
-		return json.NewDecoder(resp.Body).Decode(&h) == nil && h["busy"] == true
-	}, 10*time.Second, 10*time.Millisecond, "the run is in flight")
-	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	require.Eventually(t, s.busy, 10*time.Second, 10*time.Millisecond, "the run is in flight")
+	require.NoError(t, s.Signal(syscall.SIGTERM))
 
 	a := <-done
 	require.NoError(t, a.err)
 	assert.Equal(t, http.StatusOK, a.status, "%v", a.body)
 	assert.Equal(t, "released", a.body["outcome"])
-	assert.NoError(t, s.waitExit(20*time.Second), "exit status 0")
+	assert.NoError(t, s.WaitExit(t, 20*time.Second), "exit status 0")
 	assert.Contains(t, string(mustRead(t, filepath.Join(dir, "image", "src", "Sample-Shop", "Calculator.class.st"))), "\"Answer the sum\"")
 }
 
@@ -218,13 +148,13 @@ func TestCrashDuringReleaseIsReconciled(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir, env := imageEnv(t, sumScript(0))
+			dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 			file := filepath.Join(dir, "image", "src", "Sample-Shop", "Calculator.class.st")
 			original := mustRead(t, file)
 			s := start(t, dir, append(env, "REFACTORD_CRASH_AT="+tc.point)...)
 			_, _, err := s.post("/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`)
 			require.Error(t, err, "the process died before answering")
-			exitErr := s.waitExit(20 * time.Second)
+			exitErr := s.WaitExit(t, 20*time.Second)
 			var ee *exec.ExitError
 			require.True(t, errors.As(exitErr, &ee), "%v", exitErr)
 			assert.Equal(t, syscall.SIGKILL, ee.Sys().(syscall.WaitStatus).Signal())
@@ -238,7 +168,7 @@ func TestCrashDuringReleaseIsReconciled(t *testing.T) {
 			}
 
 			s2 := start(t, dir, env...)
-			resp, err := http.Get(s2.url + "/api/v1/refactorings?limit=1")
+			resp, err := http.Get(s2.URL + "/api/v1/refactorings?limit=1")
 			require.NoError(t, err)
 			defer resp.Body.Close()
 			var page struct {
@@ -272,13 +202,13 @@ func TestReadmeCurlAfterMakeRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "%v", body)
 	assert.Equal(t, "released", body["outcome"])
-	assert.Contains(t, s.log.String(), "NO MODEL KEY SET", "a loud log line says the demo model is in use")
+	assert.Contains(t, s.Log(), "NO MODEL KEY SET", "a loud log line says the demo model is in use")
 }
 
 // TestNoModelConfigured: no key and no demo model file (a binary run
 // outside the repository) — the service starts, says so, and refuses runs.
 func TestNoModelConfigured(t *testing.T) {
-	dir, env := imageEnv(t, "{}")
+	dir, env := imageEnv(t, testenv.Script{})
 	var kept []string
 	for _, e := range env {
 		if !strings.HasPrefix(e, "MODEL_PROVIDER=") && !strings.HasPrefix(e, "SCRIPTED_MODEL_FILE=") {
@@ -286,11 +216,11 @@ func TestNoModelConfigured(t *testing.T) {
 		}
 	}
 	s := launch(t, dir, kept...)
-	require.Eventually(t, func() bool { return s.get("/health") == http.StatusOK }, 30*time.Second, 50*time.Millisecond)
+	require.NoError(t, s.WaitFor("/health", 30*time.Second))
 	assert.Equal(t, http.StatusServiceUnavailable, s.get("/ready"))
 	resp, body, err := s.post("/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
 	assert.Equal(t, "model_not_configured", body["code"])
-	assert.Contains(t, s.log.String(), "NO MODEL CONFIGURED")
+	assert.Contains(t, s.Log(), "NO MODEL CONFIGURED")
 }

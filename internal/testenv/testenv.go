@@ -1,6 +1,8 @@
-// Package testenv helps integration tests: it builds the repository's
-// binaries once per test process and copies the sample image, so that tests
-// run pharo-sim and refactord as real subprocesses.
+// Package testenv holds the helpers the tests share (and the benchmarks
+// reuse): the repository's binaries built once per test process, copies of
+// the sample image, refactord as a subprocess (Service), fake model servers
+// that tell the roles apart by agents.RoleHeader (FakeGemini, FakeOpenAI),
+// and the scripted answers of each role (Reply, Script).
 package testenv
 
 import (
@@ -10,26 +12,31 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 )
 
-// Root is the repository root (the directory of go.mod).
+// Root is the repository root: the nearest directory holding go.mod, from
+// the working directory up (go test runs in the package's directory).
 func Root() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
+	dir, err := os.Getwd()
 	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
+		return "", err
 	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("not inside the module")
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
 	}
-	return filepath.Dir(gomod), nil
 }
 
-// Build compiles ./cmd/NAME into dir and returns the binary's path.
-func Build(dir, name string) (string, error) {
+// build compiles ./cmd/NAME into dir and returns the binary's path.
+func build(dir, name string) (string, error) {
 	root, err := Root()
 	if err != nil {
 		return "", err
@@ -73,9 +80,9 @@ func CopyTree(src, dst string) error {
 	})
 }
 
-// Binaries builds ./cmd/NAME for each name into one fresh temporary
-// directory, for a TestMain; cleanup removes it.
-func Binaries(names ...string) (paths map[string]string, cleanup func(), err error) {
+// binaries builds ./cmd/NAME for each name into one fresh temporary
+// directory; cleanup removes it.
+func binaries(names ...string) (paths map[string]string, cleanup func(), err error) {
 	dir, err := os.MkdirTemp("", "pharo-refactor-bin")
 	if err != nil {
 		return nil, nil, err
@@ -83,7 +90,7 @@ func Binaries(names ...string) (paths map[string]string, cleanup func(), err err
 	cleanup = func() { _ = os.RemoveAll(dir) }
 	paths = map[string]string{}
 	for _, name := range names {
-		if paths[name], err = Build(dir, name); err != nil {
+		if paths[name], err = build(dir, name); err != nil {
 			cleanup()
 			return nil, nil, err
 		}
@@ -117,7 +124,7 @@ func (f *RecordingTools) Seen() []string {
 // RunWithBinaries is a whole TestMain: it builds the named binaries once,
 // hands their paths to use, runs the tests, removes the binaries and exits.
 func RunWithBinaries(m *testing.M, use func(paths map[string]string), names ...string) {
-	paths, cleanup, err := Binaries(names...)
+	paths, cleanup, err := binaries(names...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -126,4 +133,22 @@ func RunWithBinaries(m *testing.M, use func(paths map[string]string), names ...s
 	code := m.Run()
 	cleanup()
 	os.Exit(code)
+}
+
+// SimTree copies what pharo-sim's tests load into a fresh directory and
+// returns it: the sample image's src/ with pharosim's Sim-Extras fixture,
+// and the image's test oracle.
+func SimTree(t testing.TB) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, c := range []struct{ from, to string }{
+		{"examples/sample-image/src", "src"},
+		{"pharosim/testdata/extras", "src"},
+		{"examples/sample-image/test-oracle.json", "test-oracle.json"},
+	} {
+		if err := CopyTree(c.from, filepath.Join(root, c.to)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
