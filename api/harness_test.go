@@ -232,11 +232,6 @@ func (h *harness) classFile(name string) []byte {
 	return data
 }
 
-func jsonBody(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
 func readRepoFile(t *testing.T, rel string) []byte {
 	t.Helper()
 	root, err := testenv.Root()

@@ -1,17 +1,13 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
 )
 
@@ -38,31 +34,6 @@ func TestReleaseThatBreaksATestIsRolledBack(t *testing.T) {
 	assert.Equal(t, "tests_regressed", row["error_code"])
 	assert.NotNil(t, row["tests_before"])
 	assert.NotNil(t, row["tests_after"])
-}
-
-func TestAlreadyFailingTestDoesNotBlock(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	// Break divide:by: by hand first: CalculatorTest>>#testDivide fails
-	// before the run and after it.
-	divide := refactor.MethodRef{Class: "Calculator", Selector: "divide:by:"}
-	require.NoError(t, h.image.Install(context.Background(), divide, "divide: a by: b\n\tb isZero ifTrue: [ ^ nil ].\n\t^ a * b reciprocal", "calculating"))
-	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
-	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
-	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
-	assert.Equal(t, "released", out["outcome"])
-	tests := out["tests"].(map[string]any)
-	assert.Empty(t, tests["regressions"])
-	before := tests["before"].([]any)[0].(map[string]any)["report"].(map[string]any)
-	assert.Equal(t, []any{"CalculatorTest>>#testDivide"}, before["failed_tests"])
-}
-
-func TestRunTestsFalseSkipsTheGate(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	h.gem.ScriptAll(testenv.ApprovedInRoundOne(subtractingSum))
-	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "run_tests": false}`)
-	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
-	assert.Equal(t, false, out["tests"].(map[string]any)["ran"], "the result says the tests did not run")
-	assert.Contains(t, string(h.classFile("Calculator")), "^ a - b negated")
 }
 
 func (h *harness) row(id string) map[string]any {
@@ -116,27 +87,6 @@ func TestRevertRestoresTheOriginalOnce(t *testing.T) {
 	assert.Equal(t, "not_found", unknown["code"])
 }
 
-func TestRevertAfterManualEditIsRefused(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	id := h.releaseNewSum()
-	edit := "sum: a with: b\n\t\"a person improved it further\"\n\t^ a + b"
-	require.NoError(t, h.image.Install(context.Background(), refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}, edit, "calculating"))
-	resp, out := h.revert(id)
-	assert.Equal(t, http.StatusConflict, resp.StatusCode, "%v", out)
-	assert.Equal(t, "method_changed", out["code"])
-	assert.Contains(t, string(h.classFile("Calculator")), "a person improved it further", "the edit is kept")
-	assert.Equal(t, "released", h.row(id)["status"])
-}
-
-func TestRevertingANotReleasedRunIsRefused(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
-	_, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`)
-	resp, rev := h.revert(out["id"].(string))
-	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%v", rev)
-	assert.Equal(t, "invalid_request", rev["code"])
-}
-
 func TestHistoryListing(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	first := h.releaseNewSum()
@@ -174,19 +124,4 @@ func TestHistoryListing(t *testing.T) {
 	}
 	resp, data := h.do(http.MethodGet, "/api/v1/refactorings/unknown", "", nil)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "%s", data)
-}
-
-// TestOtherTonelTree runs the service on the parser corpus instead of the
-// sample image: an extension method in a Pharo 11 (symbol style) file keeps
-// its '*Package' protocol and the file keeps its style.
-func TestOtherTonelTree(t *testing.T) {
-	h := newHarness(t, harnessOpts{image: "testdata/corpus"})
-	blank := "tkIsBlank\n\t\"Answer whether the receiver holds only separators\"\n\n\t^ self allSatisfy: [ :each | each isSeparator ]"
-	h.gem.ScriptAll(testenv.ApprovedInRoundOne(blank))
-	resp, out := h.refactor(`{"class_name": "String", "method_name": "tkIsBlank"}`)
-	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
-	assert.Equal(t, "*TextKit-Core", out["protocol"])
-	file, err := os.ReadFile(filepath.Join(h.dir, "src", "TextKit-Core", "String.extension.st"))
-	require.NoError(t, err)
-	assert.Contains(t, string(file), "{ #category : #'*TextKit-Core' }\nString >> tkIsBlank [\n\t\"Answer whether the receiver holds only separators\"")
 }
