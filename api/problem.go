@@ -18,7 +18,11 @@ import (
 func statusOf(err error) int {
 	k := refactor.KindOf(err)
 	var m *malformedError
-	if k == refactor.InvalidRequest && errors.As(err, &m) {
+	var he *echo.HTTPError
+	switch {
+	case k == refactor.InvalidRequest && errors.As(err, &he):
+		return he.Code // echo's own: an unknown route (404), a wrong method (405)
+	case k == refactor.InvalidRequest && errors.As(err, &m):
 		return http.StatusBadRequest
 	}
 	switch k {

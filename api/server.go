@@ -9,7 +9,6 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -249,15 +248,16 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 		return
 	}
-	p := newProblem(c, err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
-		// Echo's own errors: unknown route, wrong method.
-		p.Status, p.Title, p.Code = he.Code, http.StatusText(he.Code), string(refactor.InvalidRequest)
-		p.Detail = fmt.Sprintf("%s %s: %s", c.Request().Method, c.Request().URL.Path, http.StatusText(he.Code))
-		err = nil
+		// Echo's own errors: an unknown route, a wrong method.
+		err = refactor.Wrap(refactor.InvalidRequest, err, "%s %s: %s", c.Request().Method, c.Request().URL.Path, http.StatusText(he.Code))
 	}
-	if err != nil && refactor.KindOf(err) == refactor.Internal {
+	p := newProblem(c, err)
+	if he != nil {
+		p.Title = http.StatusText(he.Code)
+	}
+	if refactor.KindOf(err) == refactor.Internal {
 		s.log.Error("internal error", zap.String("request_id", requestID(c)), zap.Error(err))
 	}
 	if werr := writeProblem(c, p); werr != nil {
