@@ -80,23 +80,22 @@ func refOf(row refactor.Run) refactor.MethodRef {
 	return refactor.MethodRef{Class: row.ClassName, Selector: row.Selector, ClassSide: row.IsClassMethod}
 }
 
-// current reads the method; a method or class that is gone is a conflict.
-func (p *Pipeline) current(ctx context.Context, ref refactor.MethodRef) (string, bool, error) {
-	src, err := p.image.MethodSource(ctx, ref)
+// current reads the method for settling its row. A method or class that
+// is gone settles the row at once, as a conflict (status and note set).
+func (p *Pipeline) current(ctx context.Context, ref refactor.MethodRef) (src string, status refactor.Status, note string, err error) {
+	src, err = p.image.MethodSource(ctx, ref)
 	if refactor.IsKind(err, refactor.MethodNotFound) || refactor.IsKind(err, refactor.ClassNotFound) {
-		return "", false, nil
+		return "", refactor.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
 	}
-	return src, err == nil, err
+	return src, "", "", err
 }
 
 func (p *Pipeline) settleReleasing(ctx context.Context, row refactor.Run) (refactor.Status, string, error) {
 	ref := refOf(row)
-	current, found, err := p.current(ctx, ref)
+	current, status, note, err := p.current(ctx, ref)
 	switch {
-	case err != nil:
-		return "", "", err
-	case !found:
-		return refactor.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
+	case err != nil || status != "":
+		return status, note, err
 	case refactor.SameSource(current, row.FinalSource):
 		return refactor.StatusReleased, "the image holds the final source: the compile took effect before the crash", nil
 	case refactor.SameSource(current, row.OriginalSource):
@@ -110,12 +109,10 @@ func (p *Pipeline) settleReleasing(ctx context.Context, row refactor.Run) (refac
 // answered that nothing was released, so the original goes back.
 func (p *Pipeline) settleRestoreFailed(ctx context.Context, row refactor.Run) (refactor.Status, string, error) {
 	ref := refOf(row)
-	current, found, err := p.current(ctx, ref)
+	current, status, note, err := p.current(ctx, ref)
 	switch {
-	case err != nil:
-		return "", "", err
-	case !found:
-		return refactor.StatusConflict, fmt.Sprintf("%s is gone from the image; an operator must look", ref), nil
+	case err != nil || status != "":
+		return status, note, err
 	case refactor.SameSource(current, row.OriginalSource):
 		return refactor.StatusRolledBack, "the image holds the original source: the restore had taken effect", nil
 	case !refactor.SameSource(current, row.FinalSource):
