@@ -37,7 +37,28 @@ type Input struct {
 	// variables (text, e.g. the Tonel class header).
 	ClassDefinition string
 	ClassComment    string
+	// Selectors are the class's selectors on the method's side, sorted:
+	// the messages self understands without looking at superclasses.
+	Selectors []string
+	// Related are sources of other methods of the class the prompts show:
+	// those the method sends to self (or to self class), then those that
+	// repeat its code. The roles show them within the context budget.
+	Related []RelatedMethod
 }
+
+// RelatedMethod is another method of the class, shown to the roles.
+type RelatedMethod struct {
+	Ref    MethodRef
+	Source string
+	// Why says why it is shown: RelatedSent or RelatedSimilar.
+	Why string
+}
+
+// Why a related method is shown.
+const (
+	RelatedSent    = "sent"    // the method (or the candidate) sends it to self
+	RelatedSimilar = "similar" // it repeats code of the method
+)
 
 // Severity grades a review.
 type Severity string
@@ -100,4 +121,16 @@ type CallStats struct {
 	ToolCalls    int
 	InputTokens  int64
 	OutputTokens int64
+	// Truncated names the inputs the prompts showed cut to the context
+	// budget (TruncatedMethodSource, …), sorted.
+	Truncated []string
 }
+
+// The inputs the context budget can cut (Result.Truncated).
+const (
+	TruncatedMethodSource   = "method_source"
+	TruncatedClassComment   = "class_comment"
+	TruncatedClassSummary   = "class_summary"
+	TruncatedRelatedMethods = "related_methods"
+	TruncatedToolResults    = "tool_results"
+)
