@@ -1,6 +1,9 @@
 package refactor
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // Agents are the four model roles of a run (package agents implements them
 // on a provider). Each call answers what it spent, also when it fails.
@@ -124,6 +127,17 @@ type CallStats struct {
 	// Truncated names the inputs the prompts showed cut to the context
 	// budget (TruncatedMethodSource, …), sorted.
 	Truncated []string
+}
+
+// AddTruncated adds names to list, keeping it sorted and each name once.
+func AddTruncated(list []string, names ...string) []string {
+	for _, n := range names {
+		if !slices.Contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	slices.Sort(list)
+	return list
 }
 
 // The inputs the context budget can cut (Result.Truncated).

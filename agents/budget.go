@@ -97,18 +97,6 @@ func fit(text string, n int) (string, bool) {
 	return truncate(text, n), true
 }
 
-// mergeTruncated adds names to list, keeping it sorted and without
-// repeats.
-func mergeTruncated(list []string, names ...string) []string {
-	for _, n := range names {
-		if !slices.Contains(list, n) {
-			list = append(list, n)
-		}
-	}
-	slices.Sort(list)
-	return list
-}
-
 // toolSpend tracks the reviewer's tool results against the budget.
 type toolSpend struct {
 	left int

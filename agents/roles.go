@@ -215,7 +215,7 @@ func (r *Roles) converse(ctx context.Context, c conversation) (refactor.CallStat
 	if err != nil {
 		return stats, err
 	}
-	stats.Truncated = mergeTruncated(nil, c.data.Truncated...)
+	stats.Truncated = refactor.AddTruncated(nil, c.data.Truncated...)
 	msgs := first.Messages
 	spend := &toolSpend{left: r.cfg.Budget.ToolResults}
 	rounds, corrected := 0, false
@@ -231,7 +231,7 @@ func (r *Roles) converse(ctx context.Context, c conversation) (refactor.CallStat
 				return stats, err
 			}
 			if spend.cut {
-				stats.Truncated = mergeTruncated(stats.Truncated, refactor.TruncatedToolResults)
+				stats.Truncated = refactor.AddTruncated(stats.Truncated, refactor.TruncatedToolResults)
 			}
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,6 +92,9 @@ func (r *run) execute(ctx context.Context) error {
 		if err := r.stage(runCtx, step.stage, 0, step.do); err != nil {
 			return r.classify(ctx, runCtx, err)
 		}
+		if r.res.Outcome == refactor.OutcomeUnchanged {
+			return nil // the review found nothing to change: no candidate, no release
+		}
 	}
 	if r.req.DryRun {
 		r.res.Outcome = refactor.OutcomeProposed
@@ -147,6 +151,7 @@ func (r *run) emit(typ string, data any) {
 
 func (r *run) spent(s refactor.CallStats) {
 	addUsage(&r.res.Usage, s)
+	r.res.Truncated = refactor.AddTruncated(r.res.Truncated, s.Truncated...)
 	r.emit(refactor.EventModelCall, refactor.ModelCallEvent{Role: string(s.Role), Calls: s.Calls, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens})
 }
 
@@ -172,10 +177,15 @@ func (r *run) prefetch(ctx context.Context) error {
 	}
 	r.input = refactor.Input{
 		MethodRef: ref, Source: m.Source, ClassDefinition: r.scope.describe(), ClassComment: comment,
+		Selectors: r.scope.selectors(), Related: r.scope.related(m.Source),
 	}
 	return nil
 }
 
+// review asks for the review. A LOW review without issues ends the run
+// here, unchanged: nothing is worth a rewrite. A method whose source the
+// prompts had to cut ends it too, after its review: no rewrite of it could
+// be written whole or checked against it.
 func (r *run) review(ctx context.Context) error {
 	rev, stats, err := r.p.agents.Review(ctx, r.input)
 	r.spent(stats)
@@ -183,6 +193,15 @@ func (r *run) review(ctx context.Context) error {
 		return err
 	}
 	r.res.Review = &rev
+	if slices.Contains(stats.Truncated, refactor.TruncatedMethodSource) {
+		r.res.Feedback = "The method's source is longer than the context budget for method sources, so the prompts showed it cut: " +
+			"a rewrite could be neither written whole nor compared with the original. Raise PROMPT_MAX_METHOD_BYTES, or split the method by hand."
+		return refactor.Errorf(refactor.NotApproved, "the method is longer than the context budget (%d bytes); reviewed, not rewritten; nothing was released", len(r.input.Source))
+	}
+	if rev.Severity == refactor.SeverityLow && len(rev.Issues) == 0 {
+		r.res.Outcome, r.res.RefactoredCode = refactor.OutcomeUnchanged, r.res.OriginalCode
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "unchanged"})
+	}
 	return nil
 }
 
@@ -212,7 +231,7 @@ func (r *run) validate(ctx context.Context) error {
 		if i == max {
 			break
 		}
-		cand, stats, err := r.p.agents.Refine(ctx, r.input, *r.res.Review, r.res.RefactoredCode, feedback)
+		cand, stats, err := r.p.agents.Refine(ctx, r.inputFor(r.res.RefactoredCode), *r.res.Review, r.res.RefactoredCode, feedback)
 		r.spent(stats)
 		if err != nil {
 			return err
@@ -239,7 +258,7 @@ func (r *run) round(ctx context.Context, i int) (bool, string, error) {
 	if len(problems) > 0 {
 		return false, checkFeedback(problems), nil
 	}
-	verdict, stats, err := r.p.agents.Validate(ctx, r.input, *r.res.Review, code)
+	verdict, stats, err := r.p.agents.Validate(ctx, r.inputFor(code), *r.res.Review, code)
 	r.spent(stats)
 	if err != nil {
 		return false, "", err
@@ -266,6 +285,17 @@ func verdictFeedback(v refactor.Verdict) string {
 		fmt.Fprintf(&b, "\n- %s: %s (suggestion: %s)", is.Principle, is.Problem, is.Suggestion)
 	}
 	return b.String()
+}
+
+// inputFor is the input with the class's methods candidate sends to self
+// added to the related ones, so that the validator and the refiner see
+// what a send the rewrite introduced does.
+func (r *run) inputFor(candidate string) refactor.Input {
+	in := r.input
+	if more := r.scope.sentBy(candidate, in.Related); len(more) > 0 {
+		in.Related = append(slices.Clone(in.Related), more...)
+	}
+	return in
 }
 
 func addUsage(u *refactor.Usage, s refactor.CallStats) {

@@ -26,9 +26,9 @@ const DefaultModel = "gemini-2.5-flash"
 // Config configures a Model.
 type Config struct {
 	// APIKey is required for the Gemini API (GEMINI_API_KEY or
-	// GOOGLE_API_KEY; see ConfigFromEnv). On Vertex AI it selects express
-	// mode; without it Vertex AI uses Project, Location and Application
-	// Default Credentials.
+	// GOOGLE_API_KEY; see ConfigFromEnv). On Vertex AI without Project and
+	// Location it selects express mode; with them Vertex AI uses
+	// Application Default Credentials and ignores the key, as genai does.
 	APIKey string
 	// Vertex selects the Vertex AI backend (GOOGLE_GENAI_USE_VERTEXAI).
 	Vertex bool
@@ -108,13 +108,18 @@ func clientConfig(cfg Config) (*genai.ClientConfig, error) {
 		return cc, nil
 	}
 	cc.Backend = genai.BackendVertexAI
-	if cfg.APIKey != "" {
+	if cfg.Project == "" && cfg.Location == "" {
+		if cfg.APIKey == "" {
+			return nil, errors.New("gemini: Vertex AI needs GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or an API key for express mode")
+		}
 		return cc, nil // express mode: the key alone
 	}
 	if cfg.Project == "" || cfg.Location == "" {
-		return nil, errors.New("gemini: Vertex AI needs GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (or an API key for express mode)")
+		return nil, errors.New("gemini: Vertex AI needs both GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION")
 	}
-	cc.Project, cc.Location = cfg.Project, cfg.Location
+	// As in genai, a project and location win over a key: the key is not
+	// sent, the requests are signed with the credentials.
+	cc.APIKey, cc.Project, cc.Location = "", cfg.Project, cfg.Location
 	if err := cc.UseDefaultCredentials(); err != nil {
 		return nil, fmt.Errorf("gemini: Vertex AI needs Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, or gcloud auth application-default login): %w", err)
 	}
