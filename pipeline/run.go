@@ -157,29 +157,50 @@ func (r *run) spent(s refactor.CallStats) {
 
 // prefetch reads what every later stage needs, without any model.
 func (r *run) prefetch(ctx context.Context) error {
-	ref := r.req.Ref
-	m, err := r.p.image.Method(ctx, ref)
+	in, m, sc, err := readInput(ctx, r.p.image, r.req.Ref)
 	if err != nil {
 		return err
 	}
 	r.res.OriginalCode, r.res.Protocol = m.Source, m.Protocol
-	classSrc, err := r.p.image.ClassSource(ctx, ref.Class)
-	if err != nil {
-		return err
-	}
-	r.scope, err = newScope(ref, classSrc, m.Source)
-	if err != nil {
-		return err
-	}
-	comment, err := r.p.image.ClassComment(ctx, ref.Class)
-	if err != nil {
-		return err
-	}
-	r.input = refactor.Input{
-		MethodRef: ref, Source: m.Source, ClassDefinition: r.scope.describe(), ClassComment: comment,
-		Selectors: r.scope.selectors(), Related: r.scope.related(m.Source),
-	}
+	r.input, r.scope = in, sc
 	return nil
+}
+
+// ReadInput reads from the image what the roles get for ref, exactly as a
+// run's prefetch does (for `refactord prompts render`).
+func ReadInput(ctx context.Context, image refactor.Image, ref refactor.MethodRef) (refactor.Input, error) {
+	if err := ref.Validate(); err != nil {
+		return refactor.Input{}, err
+	}
+	in, _, _, err := readInput(ctx, image, ref)
+	return in, err
+}
+
+// readInput reads the method, its class and its comment: the roles' input,
+// the method as the image holds it, and what a method of the class can
+// name.
+func readInput(ctx context.Context, image refactor.Image, ref refactor.MethodRef) (refactor.Input, refactor.Method, *scope, error) {
+	m, err := image.Method(ctx, ref)
+	if err != nil {
+		return refactor.Input{}, m, nil, err
+	}
+	classSrc, err := image.ClassSource(ctx, ref.Class)
+	if err != nil {
+		return refactor.Input{}, m, nil, err
+	}
+	sc, err := newScope(ref, classSrc, m.Source)
+	if err != nil {
+		return refactor.Input{}, m, nil, err
+	}
+	comment, err := image.ClassComment(ctx, ref.Class)
+	if err != nil {
+		return refactor.Input{}, m, nil, err
+	}
+	in := refactor.Input{
+		MethodRef: ref, Source: m.Source, ClassDefinition: sc.describe(), ClassComment: comment,
+		Selectors: sc.selectors(), Related: sc.related(m.Source),
+	}
+	return in, m, sc, nil
 }
 
 // review asks for the review. A LOW review without issues ends the run

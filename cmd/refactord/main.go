@@ -35,6 +35,9 @@ var version = "1.0.0"
 const appName = "refactord"
 
 func main() {
+	if promptsRequested() {
+		os.Exit(promptsCommand(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	os.Exit(run())
 }
 
