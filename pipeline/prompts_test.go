@@ -81,6 +81,18 @@ func TestPromptsShowTheClassAndItsRelatedMethods(t *testing.T) {
 	assert.Contains(t, r.model.prompt(refactor.RoleValidator, 0), `label="Calculator>>memory, sent to self"`, "the candidate does")
 }
 
+// A recitation is not a failed run: the writer is asked once more.
+func TestARecitationCostsOneCallMore(t *testing.T) {
+	s := script(newSum, []scripted.Answer{approvedAnswer()})
+	s[refactor.RoleWriter] = append([]scripted.Answer{{FinishReason: "recitation"}}, s[refactor.RoleWriter]...)
+	r := newRig(t, rigOpts{script: s})
+	res, err := r.run(sumWith)
+	require.NoError(t, err)
+	assert.Equal(t, refactor.OutcomeReleased, res.Outcome)
+	assert.Equal(t, 4, res.Usage.ModelCalls)
+	assert.Equal(t, 2, r.model.count(refactor.RoleWriter))
+}
+
 // A method longer than the context budget is shown cut, with a marker; it
 // is reviewed, not rewritten: no rewrite of it could be whole or checked.
 func TestAMethodOverTheBudgetIsReviewedNotRewritten(t *testing.T) {
