@@ -58,18 +58,11 @@ func loadPrompts() (*prompts, error) {
 }
 
 // promptData is what the templates see: the method's names, its inputs as
-// the budget lets them be shown, and the role's own data.
+// the budget lets them be shown (In), and the role's own data.
 type promptData struct {
 	refactor.MethodRef
 	Subject string
-	// The inputs, cut to the budget (see Budget.cut).
-	Source          string
-	ClassDefinition string
-	ClassComment    string
-	Selectors       string
-	Related         []refactor.RelatedMethod
-	LeftOut         []string
-	Truncated       []string
+	In      shown
 	// Format is the answer's JSON shape, rendered from the role's schema.
 	Format        string
 	ReviewText    string
@@ -81,12 +74,7 @@ type promptData struct {
 }
 
 func newPromptData(in refactor.Input, s shown, schema *Schema) promptData {
-	return promptData{
-		MethodRef: in.MethodRef, Subject: in.String(),
-		Source: s.Source, ClassDefinition: s.ClassDefinition, ClassComment: s.ClassComment,
-		Selectors: s.Selectors, Related: s.Related, LeftOut: s.LeftOut, Truncated: s.Truncated,
-		Format: schema.Format(),
-	}
+	return promptData{MethodRef: in.MethodRef, Subject: in.String(), In: s, Format: schema.Format()}
 }
 
 // CapabilityRules are the lists of smalltalk/capability as the prompts

@@ -43,7 +43,7 @@ func RenderRequests(cfg Config, in refactor.Input, s Sample) ([]Rendered, error)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Rendered{Request: req, Truncated: refactor.AddTruncated(nil, c.data.Truncated...)})
+		out = append(out, Rendered{Request: req, Truncated: refactor.AddTruncated(nil, c.data.In.Truncated...)})
 	}
 	return out, nil
 }

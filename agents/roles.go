@@ -215,7 +215,7 @@ func (r *Roles) converse(ctx context.Context, c conversation) (refactor.CallStat
 	if err != nil {
 		return stats, err
 	}
-	stats.Truncated = refactor.AddTruncated(nil, c.data.Truncated...)
+	stats.Truncated = refactor.AddTruncated(nil, c.data.In.Truncated...)
 	msgs := first.Messages
 	spend := &toolSpend{left: r.cfg.Budget.ToolResults}
 	rounds, corrected := 0, false
