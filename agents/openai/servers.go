@@ -80,7 +80,9 @@ func (m *Model) refusalHint(req agents.Request, status int, detail string) strin
 	}
 	lower := strings.ToLower(detail)
 	switch {
-	case len(req.Tools) > 0 && (strings.Contains(lower, "tool") || status == http.StatusBadRequest):
+	case strings.Contains(lower, "context length") || strings.Contains(lower, "context window") || strings.Contains(lower, "too many tokens"):
+		return "the prompt does not fit the server's context: give the server a longer one (vLLM --max-model-len, llama.cpp -c, Ollama OLLAMA_CONTEXT_LENGTH) or lower PROMPT_MAX_*_BYTES"
+	case len(req.Tools) > 0 && strings.Contains(lower, "tool"):
 		return "the server refused tool calling: set OPENAI_TOOLS=off (or start vLLM with --enable-auto-tool-choice --tool-call-parser …, llama.cpp with --jinja)"
 	case req.Schema != nil && m.cfg.ResponseFormat == FormatJSONSchema &&
 		(strings.Contains(lower, "json_schema") || strings.Contains(lower, "response_format") || strings.Contains(lower, "schema") || strings.Contains(lower, "grammar")):

@@ -46,6 +46,28 @@ func TestRefusalsNameTheSettingThatAvoidsThem(t *testing.T) {
 	}
 }
 
+// A 400 about something else names no setting it has nothing to do with;
+// one about the context length says what to do.
+func TestOtherRefusalsGetNoWrongHint(t *testing.T) {
+	tools := agents.Request{Role: refactor.RoleReviewer, Messages: []agents.Message{agents.UserText("review")}, Tools: agents.ToolDecls()}
+	cases := []struct {
+		message string
+		want    string
+		not     string
+	}{
+		{"This model's maximum context length is 4096 tokens. However, you requested 9000 tokens.", "lower PROMPT_MAX_*_BYTES", "OPENAI_TOOLS"},
+		{"model 'x' not found, try pulling it first", "", "OPENAI_TOOLS"},
+	}
+	for _, tc := range cases {
+		_, url := testenv.StrictOpenAI(t, "", errReply(400, "invalid_request_error", tc.message, nil))
+		_, err := newModel(t, url, "", FormatJSONSchema).Generate(context.Background(), tools)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), tc.message)
+		assert.Contains(t, err.Error(), tc.want)
+		assert.NotContains(t, err.Error(), tc.not)
+	}
+}
+
 // Each server, configured around its difference, gives usable answers.
 func TestServersConfiguredAroundTheirDifferences(t *testing.T) {
 	cases := []struct {
