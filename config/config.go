@@ -167,7 +167,7 @@ func (c *Config) crossChecks() []error {
 		switch {
 		case c.Vertex && (c.VertexProject != "" || c.VertexLocation != "") && (c.VertexProject == "" || c.VertexLocation == ""):
 			errs = append(errs, errors.New("GOOGLE_GENAI_USE_VERTEXAI=true needs both GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION"))
-		case c.Vertex && c.VertexProject == "" && c.GeminiAPIKey == "":
+		case c.Vertex && c.VertexProject == "" && c.GeminiAPIKey == "" && c.VertexBaseURL == "":
 			errs = append(errs, errors.New("GOOGLE_GENAI_USE_VERTEXAI=true needs GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (with Application Default Credentials), or GOOGLE_API_KEY for express mode"))
 		case !c.Vertex && c.GeminiAPIKey == "":
 			errs = append(errs, errors.New("MODEL_PROVIDER=gemini needs GEMINI_API_KEY or GOOGLE_API_KEY (or GOOGLE_GENAI_USE_VERTEXAI=true for Vertex AI)"))

@@ -43,6 +43,10 @@ func TestVertexAISettings(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, express.Vertex)
 
+	proxy, err := Load(env(map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_VERTEX_BASE_URL": "http://127.0.0.1:9/"}), nil)
+	require.NoError(t, err, "a custom endpoint needs no credentials, as in genai")
+	assert.True(t, proxy.Vertex)
+
 	notVertex, err := Load(env(map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "yes"}), nil)
 	require.NoError(t, err)
 	assert.False(t, notVertex.Vertex, "genai reads only 1 and true")

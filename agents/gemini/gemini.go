@@ -109,10 +109,12 @@ func clientConfig(cfg Config) (*genai.ClientConfig, error) {
 	}
 	cc.Backend = genai.BackendVertexAI
 	if cfg.Project == "" && cfg.Location == "" {
-		if cfg.APIKey == "" {
+		if cfg.APIKey == "" && cfg.BaseURL == "" {
 			return nil, errors.New("gemini: Vertex AI needs GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or an API key for express mode")
 		}
-		return cc, nil // express mode: the key alone
+		// Express mode (the key alone), or, as genai allows, a custom
+		// endpoint without credentials: a proxy that signs the requests.
+		return cc, nil
 	}
 	if cfg.Project == "" || cfg.Location == "" {
 		return nil, errors.New("gemini: Vertex AI needs both GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION")

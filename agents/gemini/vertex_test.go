@@ -30,13 +30,17 @@ func TestVertexAI(t *testing.T) {
 		{"express mode with a key", func(url string) Config {
 			return Config{Vertex: true, APIKey: testKey, BaseURL: url}
 		}, "/v1beta1/publishers/google/models/gemini-test:generateContent", false},
+		{"a proxy that signs the requests itself", func(url string) Config {
+			return Config{Vertex: true, BaseURL: url}
+		}, "/v1beta1/publishers/google/models/gemini-test:generateContent", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &testenv.FakeGemini{}
-			if tc.bearer {
+			switch {
+			case tc.bearer:
 				f.Token = token
-			} else {
+			case tc.cfg("").APIKey != "":
 				f.Key = testKey
 			}
 			f.Script("", textReply(goodCandidate, "STOP"))
@@ -61,7 +65,8 @@ func TestVertexAI(t *testing.T) {
 				assert.Equal(t, "Bearer "+token, generate[0].Header.Get("Authorization"))
 				assert.Empty(t, generate[0].Header.Get("x-goog-api-key"))
 			} else {
-				assert.Equal(t, testKey, generate[0].Header.Get("x-goog-api-key"))
+				assert.Equal(t, f.Key, generate[0].Header.Get("x-goog-api-key"))
+				assert.Empty(t, generate[0].Header.Get("Authorization"))
 			}
 			assert.Equal(t, string(refactor.RoleWriter), generate[0].Header.Get(agents.RoleHeader))
 		})
