@@ -36,6 +36,13 @@ const (
 	Canceled Kind = "canceled"
 )
 
+// TestsInconclusive: a test run around the release did not finish in time
+// (the MCP server's per-call limit, 30 s on the real server, or
+// TEST_TIMEOUT). It is not pharo_unavailable: the image is reachable, and
+// the original is in it — kept when the run before the compile timed out,
+// put back when the run after it did.
+const TestsInconclusive Kind = "tests_inconclusive"
+
 // Codes of the HTTP edge: requests refused before they reach a run.
 const (
 	// UnsupportedMediaType: a mutating route got a body that is not

@@ -15,6 +15,9 @@ type Image interface {
 	ClassSource(ctx context.Context, class string) (string, error)
 	ClassComment(ctx context.Context, class string) (string, error)
 	ClassExists(ctx context.Context, class string) (bool, error)
+	// IsTestCase reports whether a global of that name is a class
+	// inheriting from TestCase (false when there is no such global).
+	IsTestCase(ctx context.Context, class string) (bool, error)
 	PackageClasses(ctx context.Context, pkg string) ([]string, error)
 	DryCompile(ctx context.Context, ref MethodRef, source string) ([]CompileError, error)
 	Install(ctx context.Context, ref MethodRef, source, protocol string) error
@@ -46,7 +49,11 @@ type TestReport struct {
 	PassedUnexpected int      `json:"passed_unexpected"`
 	FailedTests      []string `json:"failed_tests"`  // `Class>>#selector`, as printed
 	ErroredTests     []string `json:"errored_tests"` // likewise
-	Summary          string   `json:"summary"`       // the first line, verbatim
+	// PassedUnexpectedTests are the tests expected to fail that passed:
+	// SUnit lists them under "Failures:" after the failures, but they are
+	// not failures (and never a regression).
+	PassedUnexpectedTests []string `json:"passed_unexpected_tests"`
+	Summary               string   `json:"summary"` // the first line, verbatim
 }
 
 // ImageHealth is a snapshot of the connection to the image, for /health
@@ -59,4 +66,20 @@ type ImageHealth struct {
 	LastSuccess time.Time `json:"last_success,omitzero"`
 	LastError   string    `json:"last_error,omitempty"`
 	LastErrorAt time.Time `json:"last_error_at,omitzero"`
+	// Answering: the last call that ended reached the image (it answered,
+	// even if it raised); false before the first answer and after a
+	// failure to reach it, until the next answer.
+	Answering bool `json:"answering"`
+	// InFlight is the oldest call the server is handling now (nil when
+	// idle): /ready and /health answer from this state and never wait
+	// behind a call.
+	InFlight *InFlightCall `json:"in_flight,omitempty"`
+}
+
+// InFlightCall is a tool call waiting for its answer.
+type InFlightCall struct {
+	Tool    string    `json:"tool"`
+	Since   time.Time `json:"since"`
+	Seconds float64   `json:"seconds"` // how long it has been waiting, when the snapshot was taken
+	Calls   int       `json:"calls"`   // calls in flight, this one included
 }

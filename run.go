@@ -139,11 +139,27 @@ const (
 	StageRelease  = "release"
 )
 
-// TestRun is one test class's report.
+// TestRun is one test class's report, and why the class was chosen.
 type TestRun struct {
 	Class  string     `json:"class"`
+	Reason TestReason `json:"reason"`
 	Report TestReport `json:"report"`
 }
+
+// TestReason says why a test class guards a release.
+type TestReason string
+
+// The reasons, in the order the classes are chosen.
+const (
+	// TestOwnClass: the method's class's own test class (FooTest, FooTests).
+	TestOwnClass TestReason = "own_test_class"
+	// TestSenderInPackage: a TestCase of the class's package that sends
+	// the selector.
+	TestSenderInPackage TestReason = "sender_in_package"
+	// TestSenderConfigured: a TestCase that sends the selector in a
+	// package the operator listed (TEST_PACKAGES).
+	TestSenderConfigured TestReason = "sender_in_configured_package"
+)
 
 // Tests is what the tests around a release showed: the method's test
 // classes run before the compile, and the re-run after it.

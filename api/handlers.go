@@ -121,7 +121,7 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 			p.RefactoredCode, p.Feedback, p.Truncated = res.RefactoredCode, res.Feedback, res.Truncated
 		case refactor.ReleaseFailed, refactor.MethodChanged:
 			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
-		case refactor.TestsRegressed:
+		case refactor.TestsRegressed, refactor.TestsInconclusive:
 			p.RefactoredCode = res.RefactoredCode
 		}
 		if res.RestoreFailed {

@@ -86,9 +86,15 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.simCommand != "" {
 		command = o.simCommand
 	}
-	image, err := mcpclient.New(mcpclient.Config{Command: command, Args: args, Env: o.simEnv, StopGrace: time.Second, BackoffMin: time.Hour})
+	image, err := mcpclient.New(mcpclient.Config{Command: command, Args: args, Env: o.simEnv, StopGrace: time.Second, BackoffMin: time.Hour,
+		ProbeInterval: 30 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = image.Close() })
+	// As refactord starts: the server now (a failure is not fatal), and
+	// its first probe tells /ready whether the image answers.
+	if image.Start(context.Background()) == nil {
+		require.Eventually(t, func() bool { h := image.Health(); return h.Answering || h.LastError != "" }, 10*time.Second, 5*time.Millisecond)
+	}
 
 	gem := &testenv.FakeGemini{}
 	model, err := gemini.New(context.Background(), gemini.Config{

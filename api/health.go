@@ -1,12 +1,13 @@
 package api
 
 import (
-	"context"
+	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/wire"
 )
 
@@ -19,8 +20,11 @@ func (s *Server) health(c echo.Context) error {
 	})
 }
 
-// ready is 200 only when the MCP subprocess is up and answered recently and
-// a model is configured. An idle connection is probed with a cheap call.
+// ready is 200 only when the MCP server runs, the image answered the last
+// call that ended (or a call is in flight now), and a model is configured.
+// It reads the supervisor's state and never calls the image: the real MCP
+// server handles one call at a time, so a probe would wait behind a test
+// run. The client's background probe keeps the state fresh while idle.
 func (s *Server) ready(c echo.Context) error {
 	var reasons []string
 	if s.stopping.Load() {
@@ -30,15 +34,31 @@ func (s *Server) ready(c echo.Context) error {
 		reasons = append(reasons, "no model is configured")
 	}
 	h := s.mcp.Health()
-	if !h.Up || time.Since(h.LastSuccess) > s.opts.ReadyProbeAfter {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), 5*time.Second)
-		defer cancel()
-		if _, err := s.mcp.ClassExists(ctx, "Object"); err != nil {
-			reasons = append(reasons, "the Pharo image does not answer: "+err.Error())
-		}
+	if reason := imageNotReady(h); reason != "" {
+		reasons = append(reasons, reason)
 	}
+	status := http.StatusOK
 	if len(reasons) > 0 {
-		return c.JSON(http.StatusServiceUnavailable, wire.ReadyBody{Ready: false, Reasons: reasons})
+		status = http.StatusServiceUnavailable
 	}
-	return c.JSON(http.StatusOK, wire.ReadyBody{Ready: true, Reasons: []string{}})
+	return c.JSON(status, wire.ReadyBody{Ready: len(reasons) == 0, Reasons: append([]string{}, reasons...), MCP: &h})
+}
+
+// imageNotReady says why the image connection is not ready, "" when it is.
+// A call in flight (however long: a test run may take minutes) means the
+// server is up and working.
+func imageNotReady(h refactor.ImageHealth) string {
+	switch {
+	case !h.Up && h.LastError != "":
+		return "the Pharo MCP server is not running: " + h.LastError
+	case !h.Up:
+		return "the Pharo MCP server is not running"
+	case h.InFlight != nil:
+		return ""
+	case !h.Answering && h.LastError != "":
+		return "the Pharo image does not answer: " + h.LastError
+	case !h.Answering:
+		return fmt.Sprintf("the Pharo image has not answered yet (the MCP server started %s ago)", time.Since(h.StartedAt).Round(time.Millisecond))
+	}
+	return ""
 }

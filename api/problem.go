@@ -42,6 +42,12 @@ func statusOf(err error) int {
 		return http.StatusServiceUnavailable
 	case refactor.Timeout:
 		return http.StatusGatewayTimeout
+	case refactor.TestsInconclusive:
+		// The image is reachable (not 502) but did not finish the test run
+		// within its limit: an upstream that answered too late is what 504
+		// says. Not 422: nothing is wrong with the request or the candidate
+		// — the same run may pass with a higher limit or fewer classes.
+		return http.StatusGatewayTimeout
 	case refactor.Canceled:
 		return 499 // nginx's "client closed request": nobody receives it
 	case refactor.UnsupportedMediaType:
@@ -65,6 +71,7 @@ var titles = map[refactor.Kind]string{
 	refactor.PayloadTooLarge:    "Payload too large",
 	refactor.NotApproved:        "Refactoring not approved",
 	refactor.TestsRegressed:     "Tests regressed",
+	refactor.TestsInconclusive:  "Tests did not finish in time",
 	refactor.PharoUnavailable:   "Pharo unavailable",
 	refactor.PharoError:         "Pharo error",
 	refactor.ModelUnavailable:   "Model unavailable",

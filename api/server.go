@@ -24,10 +24,10 @@ import (
 	refactor "pharo-refactor"
 )
 
-// ImageStatus is the image connection as /health and /ready see it.
+// ImageStatus is the image connection as /health and /ready see it: a
+// snapshot, never a call (a call would wait behind a test run).
 type ImageStatus interface {
 	Health() refactor.ImageHealth
-	ClassExists(ctx context.Context, class string) (bool, error)
 }
 
 // Options configure the server.
@@ -37,9 +37,6 @@ type Options struct {
 	APIKeys      []string
 	MaxBodyBytes int64
 	OpenAPI      []byte // served at /openapi.yaml
-	// ReadyProbeAfter: /ready probes the image when it has not answered
-	// for this long (default 30s).
-	ReadyProbeAfter time.Duration
 	// KeepAlive is the interval of comment lines on an event stream, so
 	// that proxies do not close it (default 15s).
 	KeepAlive time.Duration
@@ -92,9 +89,6 @@ func New(opts Options, pipe refactor.Runner, mcp ImageStatus, history refactor.H
 	}
 	if opts.KeepAlive <= 0 {
 		opts.KeepAlive = 15 * time.Second
-	}
-	if opts.ReadyProbeAfter <= 0 {
-		opts.ReadyProbeAfter = 30 * time.Second
 	}
 	opts = withEdgeDefaults(opts)
 	if opts.AccessLog == nil {

@@ -62,6 +62,14 @@ type Config struct {
 	PipelineTimeout         time.Duration `env:"PIPELINE_TIMEOUT" validate:"min=1s,max=24h"`
 	ShutdownGrace           time.Duration `env:"SHUTDOWN_GRACE" validate:"min=0,max=24h"`
 
+	// The tests around a release: each test class's run may take
+	// TestTimeout (the real MCP server cuts every call at 30 s on its own);
+	// at most TestMaxClasses classes; TestPackages are packages besides the
+	// method's own whose TestCases sending the selector also run.
+	TestTimeout    time.Duration `env:"TEST_TIMEOUT" validate:"min=1s,max=1h"`
+	TestMaxClasses int           `env:"TEST_MAX_CLASSES" validate:"min=1,max=100"`
+	TestPackages   []string      `env:"TEST_PACKAGES" validate:"dive,max=200"`
+
 	DataDir   string `env:"DATA_DIR" validate:"required"`
 	LogLevel  string `env:"LOG_LEVEL" validate:"oneof=debug info warn error"`
 	LogFormat string `env:"LOG_FORMAT" validate:"oneof=json console"`
@@ -117,6 +125,9 @@ func (r *reader) read() Config {
 	c.ReviewerMaxToolRounds = r.integer("REVIEWER_MAX_TOOL_ROUNDS", 2)
 	c.PipelineTimeout = r.duration("PIPELINE_TIMEOUT", 20*time.Minute)
 	c.ShutdownGrace = r.duration("SHUTDOWN_GRACE", 2*time.Minute)
+	c.TestTimeout = r.duration("TEST_TIMEOUT", 60*time.Second)
+	c.TestMaxClasses = r.integer("TEST_MAX_CLASSES", 10)
+	c.TestPackages = r.list("TEST_PACKAGES")
 	c.ReadHeaderTimeout = r.duration("READ_HEADER_TIMEOUT", 10*time.Second)
 	c.ReadBodyTimeout = r.duration("READ_BODY_TIMEOUT", 10*time.Second)
 	return c

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -38,35 +39,64 @@ func (c *Client) call(ctx context.Context, tool string, args map[string]any) (js
 	if err != nil {
 		return nil, err
 	}
-	callCtx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+	limit := c.callLimit(tool)
+	callCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
+	done := c.calls.begin(tool)
 	res, err := s.mc.CallTool(callCtx, req)
+	done()
 	if err != nil {
-		err = c.transportError(ctx, callCtx, s, tool, err)
-		c.noteCallError(err)
+		err = c.transportError(ctx, callCtx, s, tool, limit, err)
+		c.noteOutcome(err)
 		return nil, err
 	}
 	result, err := c.decode(tool, res)
-	if refactor.IsKind(err, refactor.PharoUnavailable) {
-		c.noteCallError(err)
-		return nil, err
-	}
-	c.noteSuccess() // the image answered, even if it raised
+	c.noteOutcome(err)
 	return result, err
 }
 
+// callLimit is how long one call may take: a test run has its own budget
+// (TEST_TIMEOUT), every other call CallTimeout.
+func (c *Client) callLimit(tool string) time.Duration {
+	if isTestRun(tool) {
+		return c.cfg.TestTimeout
+	}
+	return c.cfg.CallTimeout
+}
+
+func isTestRun(tool string) bool { return tool == "run_class_test" || tool == "run_package_test" }
+
+// noteOutcome records what a call says about the image: an answer (even an
+// error the image raised) shows it answering; a failure to reach it shows
+// it down. A test run over its time limit shows neither (the image is busy,
+// not gone), and a caller that gave up says nothing about the image.
+func (c *Client) noteOutcome(err error) {
+	switch {
+	case err == nil:
+		c.noteSuccess()
+	case refactor.IsKind(err, refactor.PharoUnavailable):
+		c.noteCallError(err)
+	case refactor.IsKind(err, refactor.TestsInconclusive), refactor.IsKind(err, refactor.Timeout),
+		errors.Is(err, context.Canceled), refactor.IsKind(err, refactor.ShuttingDown):
+	default:
+		c.noteSuccess() // the image answered, even if it raised
+	}
+}
+
 // transportError classifies a failed MCP round trip.
-func (c *Client) transportError(ctx, callCtx context.Context, s *session, tool string, err error) error {
+func (c *Client) transportError(ctx, callCtx context.Context, s *session, tool string, limit time.Duration, err error) error {
 	switch {
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return refactor.Wrap(refactor.Timeout, ctx.Err(), "deadline passed during %s", tool)
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: %w", tool, ctx.Err())
+	case callCtx.Err() != nil && isTestRun(tool):
+		return refactor.Errorf(refactor.TestsInconclusive, "the test run did not finish within TEST_TIMEOUT (%s)%s", limit, testLimitAdvice)
 	case callCtx.Err() != nil:
-		return refactor.Errorf(refactor.PharoUnavailable, "the Pharo MCP server did not answer %s within %s", tool, c.cfg.CallTimeout)
+		return refactor.Errorf(refactor.PharoUnavailable, "the Pharo MCP server did not answer %s within %s", tool, limit)
 	case !s.alive() || isClosed(err):
 		s.broken.Store(true)
 		return refactor.Wrap(refactor.PharoUnavailable, err, "the Pharo MCP server exited during %s", tool)
@@ -116,10 +146,38 @@ func textOf(res *mcp.CallToolResult) string {
 // toolFailure classifies an MCP-level tool error (isError), e.g. an exception
 // inside the Python server.
 func (c *Client) toolFailure(tool, text string) error {
-	if strings.Contains(text, "Connection error") {
-		return refactor.Errorf(refactor.PharoUnavailable, "the MCP server cannot reach the image: %s", clip(text, 300))
+	if i := strings.Index(text, "Connection error"); i >= 0 {
+		return connectionFailure(tool, text[i:])
 	}
 	return refactor.Errorf(refactor.PharoError, "%s failed in the MCP server: %s", tool, clip(text, 500))
+}
+
+// testLimitAdvice says how to give the tests more time (README, "Tests
+// around a release").
+const testLimitAdvice = ". pharo-smalltalk-interop-mcp-server gives every image call 30 s (the timeout of its HTTP client to the image); " +
+	"for longer test classes raise that limit in the server (3.2.1 fixes it in code; PHARO_MCP_ENV passes a setting to a server that reads one) " +
+	"and TEST_TIMEOUT with it, narrow the tests (TEST_MAX_CLASSES), or send run_tests: false"
+
+// connectionFailure classifies the MCP server's "Connection error: …": the
+// image is down or refused the connection (pharo_unavailable), unless the
+// call only ran over the server's time limit ("timed out"). A test run over
+// the limit is tests_inconclusive: the image is there, busy running tests.
+func connectionFailure(tool, text string) error {
+	if !timedOut(text) {
+		return refactor.Errorf(refactor.PharoUnavailable, "the MCP server cannot reach the image: %s", clip(text, 300))
+	}
+	if isTestRun(tool) {
+		return refactor.Errorf(refactor.TestsInconclusive, "the test run did not finish within the MCP server's time limit (it answered %q)%s",
+			clip(text, 100), testLimitAdvice)
+	}
+	return refactor.Errorf(refactor.PharoUnavailable, "the image did not answer %s within the MCP server's time limit (it answered %q)", tool, clip(text, 100))
+}
+
+// timedOut reports whether a connection error is a time limit (httpx says
+// "timed out"; other clients "timeout") rather than a refusal.
+func timedOut(text string) bool {
+	t := strings.ToLower(text)
+	return strings.Contains(t, "timed out") || strings.Contains(t, "timeout")
 }
 
 var (
@@ -133,7 +191,7 @@ func (c *Client) imageFailure(tool string, raw json.RawMessage) error {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
 		if strings.HasPrefix(text, "Connection error") {
-			return refactor.Errorf(refactor.PharoUnavailable, "the MCP server cannot reach the image: %s", clip(text, 300))
+			return connectionFailure(tool, text)
 		}
 		return refactor.Errorf(refactor.PharoError, "%s: %s", tool, clip(text, 500))
 	}
@@ -149,6 +207,11 @@ func (c *Client) imageFailure(tool string, raw json.RawMessage) error {
 	}
 	if m := missingMethod.FindStringSubmatch(ie.Description); m != nil {
 		return refactor.Errorf(refactor.MethodNotFound, "method #%s not found in the image", m[1])
+	}
+	if strings.HasPrefix(ie.Description, "Result is a") {
+		// success true, an error and no result: the expression answered an
+		// object (every expression built here answers a plain value).
+		return refactor.Errorf(refactor.PharoError, "%s answered an object the MCP server cannot serialize: %s", tool, clip(ie.Description, 300))
 	}
 	return refactor.Errorf(refactor.PharoError, "%s: the image raised %s", tool, clip(ie.Description, 500))
 }

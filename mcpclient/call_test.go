@@ -36,6 +36,8 @@ func TestDecodeClassifies(t *testing.T) {
 		{name: "no success field", text: `{"result": 1}`, wantKind: refactor.PharoError},
 		{name: "MCP tool error", text: `Error executing tool eval: boom`, isError: true, wantKind: refactor.PharoError, wantMsg: "boom"},
 		{name: "MCP tool error, unreachable", text: `Connection error: refused`, isError: true, wantKind: refactor.PharoUnavailable},
+		{name: "a quick call over the server's limit", text: `{"success": false, "error": "Connection error: timed out"}`,
+			wantKind: refactor.PharoUnavailable, wantMsg: "did not answer eval within the MCP server's time limit"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +55,40 @@ func TestDecodeClassifies(t *testing.T) {
 			assert.Equal(t, tc.wantKind, refactor.KindOf(err), err.Error())
 			assert.Contains(t, err.Error(), tc.wantMsg)
 			assert.NotContains(t, err.Error(), "SmallInteger>>/", "stack traces go to the log, not to clients")
+		})
+	}
+}
+
+// TestTestRunOverTheLimitIsNotAnOutage: on a test run, the server's
+// "Connection error: timed out" is tests_inconclusive with advice; a
+// refused connection stays pharo_unavailable.
+func TestTestRunOverTheLimitIsNotAnOutage(t *testing.T) {
+	c, err := New(Config{Command: "unused"})
+	require.NoError(t, err)
+	cases := []struct {
+		name, text string
+		isError    bool
+		want       refactor.Kind
+		msg        []string
+	}{
+		{"timed out", `{"success": false, "error": "Connection error: timed out"}`, false, refactor.TestsInconclusive,
+			[]string{"did not finish within the MCP server's time limit", "30 s", "PHARO_MCP_ENV", "TEST_TIMEOUT", "run_tests: false"}},
+		{"a read timeout in other words", `{"success": false, "error": "Connection error: The read operation timed out"}`, false, refactor.TestsInconclusive, nil},
+		{"timed out, as an MCP tool error", `Error calling tool: Connection error: timed out`, true, refactor.TestsInconclusive, nil},
+		{"refused", `{"success": false, "error": "Connection error: [Errno 111] Connection refused"}`, false, refactor.PharoUnavailable,
+			[]string{"cannot reach the image"}},
+		{"not a TestCase", `{"success": false, "error": {"description": "MessageNotUnderstood: BarTest class>>doesNotUnderstand: #suite"}}`, false, refactor.PharoError,
+			[]string{"doesNotUnderstand: #suite"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(tc.text)}, IsError: tc.isError}
+			_, err := c.decode("run_class_test", res)
+			require.Error(t, err)
+			assert.Equal(t, tc.want, refactor.KindOf(err), err.Error())
+			for _, m := range tc.msg {
+				assert.Contains(t, err.Error(), m)
+			}
 		})
 	}
 }

@@ -39,6 +39,16 @@ type Config struct {
 	BackoffMin   time.Duration // first delay after consecutive failures (default 500ms)
 	BackoffMax   time.Duration // cap (default 30s)
 
+	// TestTimeout replaces CallTimeout for test runs (TEST_TIMEOUT, default
+	// 60s); a run over it is tests_inconclusive, not pharo_unavailable.
+	TestTimeout time.Duration
+	// ProbeInterval > 0 makes the client ask the image a cheap question
+	// (does Object exist) after each start of the server, and whenever no
+	// call has ended for this long and none is in flight, so that Health
+	// says whether the image answers without /ready ever making a call.
+	// 0 (the default) never probes.
+	ProbeInterval time.Duration
+
 	// RequiredTools must be listed by the server; default defaultRequiredTools().
 	RequiredTools []string
 	// StderrSink also receives the subprocess's stderr (e.g. the service log).
@@ -58,6 +68,9 @@ func defaultRequiredTools() []string {
 func (c *Config) withDefaults() {
 	if c.CallTimeout <= 0 {
 		c.CallTimeout = 60 * time.Second
+	}
+	if c.TestTimeout <= 0 {
+		c.TestTimeout = 60 * time.Second
 	}
 	if c.StartTimeout <= 0 {
 		c.StartTimeout = 30 * time.Second
@@ -95,6 +108,9 @@ type Client struct {
 	failedAt time.Time
 	health   refactor.ImageHealth
 	timer    *time.Timer // background restart
+
+	calls  inflight
+	probes *prober
 }
 
 // New returns a client; nothing is started until Start or the first call.
@@ -103,7 +119,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("mcpclient: no MCP server command configured")
 	}
 	cfg.withDefaults()
-	return &Client{cfg: cfg, log: cfg.Logger}, nil
+	return &Client{cfg: cfg, log: cfg.Logger, probes: newProber()}, nil
 }
 
 // Start starts the subprocess now, so that configuration mistakes (a wrong
@@ -113,21 +129,9 @@ func (c *Client) Start(ctx context.Context) error {
 	return err
 }
 
-// Health returns the current snapshot without blocking on a start.
-func (c *Client) Health() refactor.ImageHealth {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	h := c.health
-	h.Up = c.sess != nil && c.sess.alive()
-	h.PID = 0
-	if h.Up {
-		h.PID = c.sess.pid()
-	}
-	return h
-}
-
 // Close stops the subprocess cleanly (stdin closed, then SIGTERM, then SIGKILL).
 func (c *Client) Close() error {
+	c.probes.stop()
 	c.mu.Lock()
 	c.closed = true
 	s := c.sess
@@ -174,7 +178,11 @@ func (c *Client) current(ctx context.Context) (*session, error) {
 	if wait := c.untilNextStart(); wait > 0 {
 		return nil, refactor.Errorf(refactor.PharoUnavailable, "the Pharo MCP server is down; next restart attempt in %s", wait.Round(time.Millisecond))
 	}
-	return c.startSession(ctx)
+	s, err := c.startSession(ctx)
+	if err == nil {
+		c.startProbing()
+	}
+	return s, err
 }
 
 // retireBroken stops the current session when a call found it dead but its

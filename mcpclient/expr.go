@@ -9,7 +9,11 @@ import (
 
 // The expressions of pharo-interop.md ("Expressions the service sends through
 // eval"), built only from validated names and quoted literals. Each builder
-// validates its inputs itself so that no caller can skip the check.
+// validates its inputs itself so that no caller can skip the check. Every
+// expression answers a string, a number, a boolean or nil — never an
+// object: the interop server cannot serialize one (it answers success true
+// with an error and no result), so a result that is an object, like the
+// class `removeSelector:` answers on Pharo 12/13, is wrapped.
 
 // classExpr is `(Smalltalk globals at: #Foo)` or its class side.
 func classExpr(r refactor.MethodRef) string {
@@ -49,12 +53,16 @@ func InstallExpr(r refactor.MethodRef, source, protocol string) (string, error) 
 		" classified: " + smalltalk.QuoteString(protocol), nil
 }
 
-// removeExpr removes the ref's method (the image answers nil when absent).
+// removeExpr removes the ref's method. `removeSelector:` answers the class
+// on Pharo 12/13, which cannot be serialized, so the expression answers
+// whether the class had the method (true: removed; false: it was absent).
 func removeExpr(r refactor.MethodRef) (string, error) {
 	if err := r.Validate(); err != nil {
 		return "", err
 	}
-	return classExpr(r) + " removeSelector: " + smalltalk.QuoteSymbol(r.Selector), nil
+	sel := smalltalk.QuoteSymbol(r.Selector)
+	return "| had | had := " + classExpr(r) + " includesSelector: " + sel + ". " +
+		classExpr(r) + " removeSelector: " + sel + ". had", nil
 }
 
 // classExistsExpr asks whether a global of that name exists.
@@ -63,6 +71,22 @@ func classExistsExpr(class string) (string, error) {
 		return "", err
 	}
 	return "Smalltalk globals includesKey: #" + class, nil
+}
+
+// isTestCaseExpr asks whether a global is a class inheriting from TestCase,
+// read-only: it answers true or false (false when either global is absent,
+// or the global is not a class). Added to the contract of pharo-interop.md
+// for the test gate: run_class_test on anything else raises
+// MessageNotUnderstood (#suite).
+//
+//	| c t | c := Smalltalk globals at: #FooTest ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. (c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])
+func isTestCaseExpr(class string) (string, error) {
+	if err := refactor.ValidateClassName(class); err != nil {
+		return "", err
+	}
+	return "| c t | c := Smalltalk globals at: #" + class + " ifAbsent: [ nil ]. " +
+		"t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. " +
+		"(c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])", nil
 }
 
 // imageLineEndings converts LF and CRLF to CR, the image's own line ending,

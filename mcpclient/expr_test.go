@@ -39,6 +39,7 @@ func TestBuiltExpressionsParse(t *testing.T) {
 			"install":  func() (string, error) { return InstallExpr(ref, "foo ^ 1", "accessing") },
 			"remove":   func() (string, error) { return removeExpr(ref) },
 			"exists":   func() (string, error) { return classExistsExpr(ref.Class) },
+			"testcase": func() (string, error) { return isTestCaseExpr(ref.Class) },
 		} {
 			expr, err := build()
 			require.NoError(t, err, "%s %s", name, ref)
@@ -58,7 +59,12 @@ func TestExpressionShapes(t *testing.T) {
 	assert.Equal(t, "(Smalltalk globals at: #Foo) compile: 'bar\r\t^ ''it''''s''' classified: 'acc''ess'", e)
 	e, err = removeExpr(refactor.MethodRef{Class: "Foo", Selector: "+"})
 	require.NoError(t, err)
-	assert.Equal(t, "(Smalltalk globals at: #Foo) removeSelector: #+", e)
+	assert.Equal(t, "| had | had := (Smalltalk globals at: #Foo) includesSelector: #+. (Smalltalk globals at: #Foo) removeSelector: #+. had", e,
+		"removeSelector: answers the class on Pharo 12/13: the expression answers a boolean instead")
+	e, err = isTestCaseExpr("FooTest")
+	require.NoError(t, err)
+	assert.Equal(t, "| c t | c := Smalltalk globals at: #FooTest ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. "+
+		"(c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])", e)
 	e, err = classExistsExpr("Foo")
 	require.NoError(t, err)
 	assert.Equal(t, "Smalltalk globals includesKey: #Foo", e)
@@ -77,6 +83,8 @@ func TestBuildersRejectBadNames(t *testing.T) {
 		}
 	}
 	_, err := dryCompileExpr(refactor.MethodRef{Class: "Foo bar"}, "x")
+	assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err))
+	_, err = isTestCaseExpr("FooTest. Smalltalk")
 	assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err))
 }
 

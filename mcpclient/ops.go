@@ -115,9 +115,12 @@ func (c *Client) Remove(ctx context.Context, ref refactor.MethodRef) error {
 	if err != nil {
 		return err
 	}
-	var ignored json.RawMessage
-	if err := c.evalInto(ctx, expr, &ignored); err != nil {
+	var had *bool // true: removed; false: it was absent
+	if err := c.evalInto(ctx, expr, &had); err != nil {
 		return fmt.Errorf("removing %s: %w", ref, err)
+	}
+	if had == nil {
+		return refactor.Errorf(refactor.PharoError, "removing %s: the image answered nil instead of true or false", ref)
 	}
 	return nil
 }
@@ -125,14 +128,27 @@ func (c *Client) Remove(ctx context.Context, ref refactor.MethodRef) error {
 // ClassExists asks the image whether a global of that name exists.
 func (c *Client) ClassExists(ctx context.Context, class string) (bool, error) {
 	expr, err := classExistsExpr(class)
-	if err != nil {
-		return false, err
+	return c.evalBool(ctx, expr, err, "looking up class "+class)
+}
+
+// IsTestCase asks the image whether a global of that name is a class
+// inheriting from TestCase (false when there is none).
+func (c *Client) IsTestCase(ctx context.Context, class string) (bool, error) {
+	expr, err := isTestCaseExpr(class)
+	return c.evalBool(ctx, expr, err, "asking whether "+class+" is a TestCase")
+}
+
+// evalBool evaluates an expression that answers a boolean; buildErr is
+// the error of building it, if any.
+func (c *Client) evalBool(ctx context.Context, expr string, buildErr error, what string) (bool, error) {
+	if buildErr != nil {
+		return false, buildErr
 	}
-	var exists bool
-	if err := c.evalInto(ctx, expr, &exists); err != nil {
-		return false, fmt.Errorf("looking up class %s: %w", class, err)
+	var answer bool
+	if err := c.evalInto(ctx, expr, &answer); err != nil {
+		return false, fmt.Errorf("%s: %w", what, err)
 	}
-	return exists, nil
+	return answer, nil
 }
 
 // ClassComment reads a class comment.
@@ -169,6 +185,9 @@ func (c *Client) RunTests(ctx context.Context, class string) (refactor.TestRepor
 	}
 	var text string
 	if err := c.callInto(ctx, "run_class_test", map[string]any{"class_name": class}, &text); err != nil {
+		if refactor.IsKind(err, refactor.PharoError) && strings.Contains(err.Error(), "doesNotUnderstand: #suite") {
+			return refactor.TestReport{}, refactor.Wrap(refactor.PharoError, err, "running %s: it is not a TestCase", class)
+		}
 		return refactor.TestReport{}, fmt.Errorf("running %s: %w", class, err)
 	}
 	rep, err := parseTestReport(text)

@@ -11,22 +11,58 @@ import (
 // summaryField matches one "<n> <noun>" part of TestResult>>printOn:.
 var summaryField = regexp.MustCompile(`^(\d+) (ran|passed|skipped|expected failures?|failures?|errors?|passed unexpected)$`)
 
-// parseTestReport reads the summary text of pharo-interop.md ("Test summaries").
+// maxListedTests bounds the tests read from one report's lists.
+const maxListedTests = 10000
+
+// parseTestReport reads the text run_class_test answers: SUnit's
+// TestResult>>fileOutOn: (pharo-interop.md, "Test summaries" and "Measured
+// on the real server"). The first line counts; then `Failures:` lists the
+// unexpected failures followed by the unexpected passes (SUnit's
+// TestResult>>failures is `unexpectedFailures, unexpectedPasses`), and
+// `Errors:` the unexpected errors. Expected failures are counted, never
+// listed. Inherited tests print as `Sub(Super)>>#selector`.
 func parseTestReport(text string) (refactor.TestReport, error) {
 	lines := strings.Split(refactor.NormalizeSource(text), "\n")
 	first := strings.TrimSpace(lines[0])
-	rep := refactor.TestReport{Summary: first, FailedTests: []string{}, ErroredTests: []string{}}
-	if first == "No tests ran" || first == "No tests ran." {
+	rep := refactor.TestReport{Summary: first, FailedTests: []string{}, ErroredTests: []string{}, PassedUnexpectedTests: []string{}}
+	if strings.TrimSuffix(first, ".") == "No tests ran" {
 		return rep, nil
 	}
 	if err := parseCounts(&rep, first); err != nil {
 		return refactor.TestReport{}, err
 	}
-	parseLists(&rep, lines[1:])
-	if len(rep.FailedTests) > rep.Failures || len(rep.ErroredTests) > rep.Errors {
-		return refactor.TestReport{}, fmt.Errorf("test summary lists more tests than it counts: %q", first)
+	failures, errors, err := parseLists(lines[1:])
+	if err != nil {
+		return refactor.TestReport{}, err
 	}
+	if err := splitFailures(&rep, failures); err != nil {
+		return refactor.TestReport{}, err
+	}
+	if len(errors) != rep.Errors {
+		return refactor.TestReport{}, fmt.Errorf("test summary lists %d tests under Errors: but counts %d errors: %q", len(errors), rep.Errors, first)
+	}
+	rep.ErroredTests = errors
 	return rep, nil
+}
+
+// splitFailures tells the failures from the unexpected passes in the
+// `Failures:` list. The real report lists both, failures first; a report
+// that lists only the failures (older SUnit) is read too. Every failure
+// must be named: a failing test that cannot be named could not be told
+// from one that failed before, so such a report is refused rather than
+// read as a pass.
+func splitFailures(r *refactor.TestReport, listed []string) error {
+	switch n := len(listed); {
+	case n == r.Failures+r.PassedUnexpected:
+		r.FailedTests = listed[:r.Failures]
+		r.PassedUnexpectedTests = listed[r.Failures:]
+	case n == r.Failures:
+		r.FailedTests = listed
+	default:
+		return fmt.Errorf("test summary lists %d tests under Failures: but counts %d failures and %d unexpected passes: %q",
+			n, r.Failures, r.PassedUnexpected, r.Summary)
+	}
+	return nil
 }
 
 func parseCounts(r *refactor.TestReport, line string) error {
@@ -63,18 +99,27 @@ func parseCounts(r *refactor.TestReport, line string) error {
 	return nil
 }
 
-func parseLists(r *refactor.TestReport, lines []string) {
+// parseLists reads the `Failures:` and `Errors:` lists, one printed test
+// per line.
+func parseLists(lines []string) (failures, errors []string, err error) {
+	failures, errors = []string{}, []string{}
 	var into *[]string
 	for _, l := range lines {
 		l = strings.TrimSpace(l)
 		switch {
 		case l == "":
 		case l == "Failures:":
-			into = &r.FailedTests
+			into = &failures
 		case l == "Errors:":
-			into = &r.ErroredTests
-		case into != nil:
+			into = &errors
+		case into == nil:
+			// Text before the lists is not part of SUnit's report; the
+			// counts still have to match what the lists name.
+		case len(failures)+len(errors) >= maxListedTests:
+			return nil, nil, fmt.Errorf("test report lists more than %d tests", maxListedTests)
+		default:
 			*into = append(*into, l)
 		}
 	}
+	return failures, errors, nil
 }

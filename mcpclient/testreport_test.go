@@ -2,12 +2,17 @@ package mcpclient
 
 import (
 	refactor "pharo-refactor"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
+// TestParseTestReport reads reports as SUnit prints them on the real
+// server (TestResult>>fileOutOn:): CR line endings, singular nouns at 1,
+// unexpected passes listed under Failures after the failures, expected
+// failures counted and never listed, inherited tests as Sub(Super)>>#sel.
 func TestParseTestReport(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -17,18 +22,37 @@ func TestParseTestReport(t *testing.T) {
 	}{
 		{
 			name: "all green, plural nouns",
-			text: "3 ran, 3 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected",
+			text: "3 ran, 3 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected\rFailures:\r\rErrors:\r",
 			want: refactor.TestReport{Ran: 3, Passed: 3},
 		},
 		{
-			name: "singular nouns and lists with CR endings",
-			text: "3 ran, 1 passed, 0 skipped, 1 expected failure, 1 failure, 1 error, 1 passed unexpected\rFailures:\rCalculatorTest>>#testSum\rErrors:\rSub(CalculatorTest)>>#testDivide\r",
-			want: refactor.TestReport{Ran: 3, Passed: 1, ExpectedFailures: 1, Failures: 1, Errors: 1, PassedUnexpected: 1,
+			name: "singular nouns, a failure and an inherited error",
+			text: "3 ran, 1 passed, 0 skipped, 1 expected failure, 1 failure, 1 error, 0 passed unexpected\rFailures:\rCalculatorTest>>#testSum\r\rErrors:\rSub(CalculatorTest)>>#testDivide\r",
+			want: refactor.TestReport{Ran: 3, Passed: 1, ExpectedFailures: 1, Failures: 1, Errors: 1,
 				FailedTests: []string{"CalculatorTest>>#testSum"}, ErroredTests: []string{"Sub(CalculatorTest)>>#testDivide"}},
 		},
 		{
+			name: "an unexpected pass is listed under Failures but is no failure",
+			text: "4 ran, 2 passed, 0 skipped, 1 expected failure, 0 failures, 0 errors, 1 passed unexpected\rFailures:\rFooTest>>#testKnownBug\r\rErrors:\r",
+			want: refactor.TestReport{Ran: 4, Passed: 2, ExpectedFailures: 1, PassedUnexpected: 1,
+				PassedUnexpectedTests: []string{"FooTest>>#testKnownBug"}},
+		},
+		{
+			name: "failures first, then the unexpected passes, inherited ones included",
+			text: "9 ran, 3 passed, 1 skipped, 2 expected failures, 2 failures, 0 errors, 2 passed unexpected\r" +
+				"Failures:\rFooTest>>#testA\rFooSubTest(FooTest)>>#testB\rFooTest>>#testX\rFooSubTest(FooTest)>>#testY\r\rErrors:\r",
+			want: refactor.TestReport{Ran: 9, Passed: 3, Skipped: 1, ExpectedFailures: 2, Failures: 2, PassedUnexpected: 2,
+				FailedTests:           []string{"FooTest>>#testA", "FooSubTest(FooTest)>>#testB"},
+				PassedUnexpectedTests: []string{"FooTest>>#testX", "FooSubTest(FooTest)>>#testY"}},
+		},
+		{
+			name: "older SUnit: only the failures listed",
+			text: "2 ran, 0 passed, 0 skipped, 0 expected failures, 1 failure, 0 errors, 1 passed unexpected\nFailures:\nFooTest>>#testA\nErrors:\n",
+			want: refactor.TestReport{Ran: 2, Failures: 1, PassedUnexpected: 1, FailedTests: []string{"FooTest>>#testA"}},
+		},
+		{
 			name: "no tests",
-			text: "No tests ran",
+			text: "No tests ran\rFailures:\r\rErrors:\r",
 			want: refactor.TestReport{},
 		},
 		{
@@ -44,7 +68,17 @@ func TestParseTestReport(t *testing.T) {
 		{
 			name:    "more listed than counted",
 			text:    "1 ran, 1 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected\rFailures:\rA>>#testA",
-			wantErr: "lists more tests",
+			wantErr: "lists 1 tests under Failures: but counts 0 failures",
+		},
+		{
+			name:    "a failure counted but not named cannot be judged",
+			text:    "2 ran, 1 passed, 0 skipped, 0 expected failures, 1 failure, 0 errors, 0 passed unexpected\rFailures:\r\rErrors:\r",
+			wantErr: "lists 0 tests under Failures: but counts 1 failures",
+		},
+		{
+			name:    "an error counted but not named",
+			text:    "1 ran, 0 passed, 0 skipped, 0 expected failures, 0 failures, 1 error, 0 passed unexpected\rFailures:\r\rErrors:\r",
+			wantErr: "lists 0 tests under Errors: but counts 1 errors",
 		},
 	}
 	for _, tc := range cases {
@@ -56,12 +90,12 @@ func TestParseTestReport(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			if tc.want.FailedTests == nil {
-				tc.want.FailedTests = []string{}
+			for _, l := range []*[]string{&tc.want.FailedTests, &tc.want.ErroredTests, &tc.want.PassedUnexpectedTests} {
+				if *l == nil {
+					*l = []string{}
+				}
 			}
-			if tc.want.ErroredTests == nil {
-				tc.want.ErroredTests = []string{}
-			}
+			assert.Equal(t, strings.SplitN(strings.ReplaceAll(tc.text, "\r", "\n"), "\n", 2)[0], got.Summary, "the first line, verbatim")
 			got.Summary = ""
 			assert.Equal(t, tc.want, got)
 		})

@@ -78,6 +78,17 @@ func errPackageNotFound(name string) *ImageError {
 	}
 }
 
+// errNotATestCase is what `Foo suite` signals when Foo is not a TestCase:
+// run_class_test on such a class raises it on the real image.
+func errNotATestCase(class string) *ImageError {
+	return &ImageError{
+		Class:    "MessageNotUnderstood",
+		Message:  class + " class>>doesNotUnderstand: #suite",
+		Receiver: class + " class",
+		Stack:    []string{class + " class(Object)>>doesNotUnderstand: #suite", "SisServer>>runClassTest:"},
+	}
+}
+
 // errNotSupported answers tools the simulator registers only so that its
 // tool surface matches the real server.
 func errNotSupported(tool string) *ImageError {
@@ -92,9 +103,9 @@ func errNotSupported(tool string) *ImageError {
 func errArbitraryCode() *ImageError {
 	return &ImageError{
 		Class: "Error",
-		Message: "pharo-sim does not evaluate arbitrary Smalltalk: it understands only the five " +
-			"expression shapes of pharo-interop.md (protocol, dry compile, compile:classified:, " +
-			"removeSelector:, includesKey:)",
+		Message: "pharo-sim does not evaluate arbitrary Smalltalk: it understands only the expression " +
+			"shapes the service sends (protocol, dry compile, compile:classified:, removeSelector:, " +
+			"includesKey:, inheritsFrom: TestCase)",
 		Receiver: "UndefinedObject",
 	}
 }
@@ -150,8 +161,29 @@ type failureEnvelope struct {
 	Error   any  `json:"error"`
 }
 
-func successAnswer(result any) successEnvelope {
+func successAnswer(result any) any {
+	if u, ok := result.(unserializable); ok {
+		return unserializableEnvelope{Success: true, Error: u.errorObject()}
+	}
 	return successEnvelope{Success: true, Result: result}
+}
+
+// unserializable is a result the image cannot write as JSON (an object
+// other than a string, number, boolean, nil, Array or Dictionary).
+type unserializable struct {
+	class string // the result's class, as the image names it
+}
+
+// unserializableEnvelope is what the image side sends for such a result:
+// success true, an error, and no result at all.
+type unserializableEnvelope struct {
+	Success bool        `json:"success"`
+	Error   errorObject `json:"error"`
+}
+
+func (u unserializable) errorObject() errorObject {
+	e := &ImageError{Text: "Result is a " + u.class + " instance which cannot be serialized as JSON", Receiver: "SisServer"}
+	return e.object()
 }
 
 func imageFailureAnswer(e *ImageError) failureEnvelope {

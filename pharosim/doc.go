@@ -69,19 +69,39 @@
 // # eval
 //
 // eval parses the code (smalltalk.ParseExpression) and understands exactly
-// the five expression shapes of pharo-interop.md, with CLS either
-// `(Smalltalk globals at: #Foo)` or `(Smalltalk globals at: #Foo) class`:
-// reading a protocol, the dry compile (answers 'OK' or
-// 'ERR|<position>|<message>': syntax errors from the parser, then undeclared
-// variables and stores into arguments, as Pharo 12/13 report them; nothing
-// is installed), `compile:classified:` and `compile:` (answer the selector,
-// install and write through; as in Pharo, only a syntax error stops an
-// install, an undeclared variable does not), `removeSelector:` (answers nil) and
-// `Smalltalk globals includesKey:`. A syntax error in the eval'd code itself
-// answers a `CodeError:…` description; any other expression answers success
-// false with a description saying the simulator does not evaluate arbitrary
+// the expression shapes the service sends (pharo-interop.md, and
+// mcpclient/expr.go), with CLS either `(Smalltalk globals at: #Foo)` or
+// `(Smalltalk globals at: #Foo) class`: reading a protocol, the dry compile
+// (answers 'OK' or 'ERR|<position>|<message>': syntax errors from the
+// parser, then undeclared variables and stores into arguments, as Pharo
+// 12/13 report them; nothing is installed), `compile:classified:` and
+// `compile:` (answer the selector, install and write through; as in Pharo,
+// only a syntax error stops an install, an undeclared variable does not),
+// the checked remove `| had | had := CLS includesSelector: #sel. CLS
+// removeSelector: #sel. had` (answers whether the method was there),
+// `Smalltalk globals includesKey:`, and the test gate's question
+// `| c t | c := Smalltalk globals at: #Foo ifAbsent: [ nil ]. t := Smalltalk
+// globals at: #TestCase ifAbsent: [ nil ]. (c notNil and: [ t notNil and:
+// [ c isClass and: [ c inheritsFrom: t ] ] ])` (true when the class's
+// superclass chain in the tree reaches TestCase, ParametrizedTestCase or
+// ClassTestCase). A bare `CLS removeSelector: #sel` removes the method and
+// answers as the real server does for a result it cannot serialize (Pharo
+// 12/13 answer the class): success true, an error whose description is
+// `Result is a Foo class instance which cannot be serialized as JSON`, and
+// no result. A syntax error in the eval'd code itself answers a
+// `CodeError:…` description; any other expression answers success false
+// with a description saying the simulator does not evaluate arbitrary
 // Smalltalk.
 //
+// # Calls, one at a time, within a time limit
+//
+// As the real MCP server, the simulator serves one tool call at a time (a
+// quick call waits behind a running test; the wait does not count against
+// its limit) and gives each call a time limit, 30 s by default like the
+// server's HTTP client (--call-limit, PHARO_SIM_CALL_LIMIT). A call over it
+// answers {"success": false, "error": "Connection error: timed out"} and is
+// stopped (a real image may go on running it).
+
 // # Test oracle
 //
 // The simulator cannot run SUnit. run_class_test and run_package_test answer
@@ -93,13 +113,15 @@
 //	{
 //	  "_comment": "top-level keys starting with _ are comments",
 //	  "CalculatorTest": {
-//	    "tests": ["testSum", "testDivide"],
+//	    "tests": ["testSum", "testDivide", "testKnownBug"],
 //	    "rules": [
 //	      {"test": "testSum", "fails_when": {"method": "Calculator>>sum:with:", "source_contains": "-"}},
-//	      {"test": "testDivide", "errors_when": {"method": "Calculator>>divide:by:", "source_not_matches": "isZero|= *0"}}
+//	      {"test": "testDivide", "errors_when": {"method": "Calculator>>divide:by:", "source_not_matches": "isZero|= *0"}},
+//	      {"test": "testSum", "hangs_when": {"method": "Calculator>>sum:with:", "source_contains": "whileTrue"}}
 //	    ],
 //	    "skipped": [],
-//	    "expected_failures": []
+//	    "expected_failures": ["testKnownBug"],
+//	    "duration": "2s"
 //	  }
 //	}
 //
@@ -109,18 +131,27 @@
 // source_not_matches (the last two are Go regular expressions). A test
 // errors when one of its errors_when conditions holds, or when a method a
 // rule names is absent (as a MessageNotUnderstood would); else it fails when
-// one of its fails_when conditions holds; else it passes. Class entries and
-// rules may carry a "_comment". Tests listed in
-// skipped do not run; tests in expected_failures count as expected failures
-// when they fail and as "passed unexpected" when they pass. Unknown fields
-// are errors, so a misspelt rule cannot silently pass.
+// one of its fails_when conditions holds; else it passes. A test whose
+// hangs_when condition holds never finishes: the run lasts until the call's
+// time limit cuts it. Class entries and rules may carry a "_comment". Tests
+// listed in skipped do not run; tests in expected_failures count as expected
+// failures when they fail and as "passed unexpected" when they pass.
+// duration (a Go duration) is how long a run of the class takes. Unknown
+// fields are errors, so a misspelt rule cannot silently pass.
 //
-// The answer is the SUnit text: `<n> ran, <p> passed, <s> skipped, <x>
-// expected failures, <f> failures, <e> errors, <u> passed unexpected` (each
-// noun singular at 1), then CR `Failures:` CR and one `Class>>#selector` per
-// line, then CR `Errors:` CR and one per line — or `No tests ran` first when
-// nothing ran (e.g. a class the oracle does not declare). run_package_test
-// runs every class of the package that the oracle declares.
+// The answer is the text the real server sends, SUnit's TestResult printed
+// with fileOutOn:: `<n> ran, <p> passed, <s> skipped, <x> expected
+// failures, <f> failures, <e> errors, <u> passed unexpected` (each noun
+// singular at 1), then CR `Failures:` CR and one test per line — the
+// unexpected failures, then the unexpected passes, as SUnit's
+// TestResult>>failures lists both — then CR `Errors:` CR and one per line;
+// or `No tests ran` first when nothing ran (e.g. a TestCase the oracle does
+// not declare). A test prints as `Class>>#selector`, or
+// `Class(Super)>>#selector` when the class inherits it from Super (the
+// tree's class that defines the method). run_class_test on a class that is
+// not a TestCase raises MessageNotUnderstood (`Foo class>>doesNotUnderstand:
+// #suite`), as on the real image; run_package_test runs the package's
+// TestCases.
 //
 // # Fault injection
 //
@@ -133,6 +164,9 @@
 //	--fault-unreachable    PHARO_SIM_UNREACHABLE=1   every call answers {"success": false, "error": "Connection error: …"}
 //	--fault-kill-at N[:after]  PHARO_SIM_KILL_AT      SIGKILL itself when tool call N arrives (or after handling it, before answering; see [KillAt])
 //	--fault-kill-marker FILE   PHARO_SIM_KILL_MARKER  fire the kill only while FILE does not exist, creating it: once across restarts
+//
+// (--call-limit D, PHARO_SIM_CALL_LIMIT=D, is no fault: it is the real
+// server's per-call limit, 30 s unless set; see above.)
 //
 // Logs go to the logger given in [Options] (stderr in pharo-sim); stdout
 // carries MCP frames only.

@@ -21,6 +21,14 @@ const (
 	ExprInstallKeep                     // CLS compile: SRC
 	ExprRemove                          // CLS removeSelector: #sel
 	ExprClassExists                     // Smalltalk globals includesKey: #Foo
+	// ExprRemoveChecked is the remove the service sends: `removeSelector:`
+	// answers the class on Pharo 12/13, which cannot be serialized, so it
+	// answers whether the method was there instead:
+	// | had | had := CLS includesSelector: #sel. CLS removeSelector: #sel. had
+	ExprRemoveChecked
+	// ExprIsTestCase asks whether a global is a class inheriting from
+	// TestCase (read-only; answers a boolean).
+	ExprIsTestCase
 )
 
 // Expr is a recognised eval expression with the values it was built from.
@@ -56,6 +64,9 @@ func templateTexts() []templateText {
 		{ExprInstallKeep, "CLS compile: '$src'"},
 		{ExprRemove, "CLS removeSelector: #'$sel'"},
 		{ExprClassExists, "Smalltalk globals includesKey: #'$class'"},
+		{ExprRemoveChecked, "| had | had := CLS includesSelector: #'$sel'. CLS removeSelector: #'$sel'. had"},
+		{ExprIsTestCase, "| c t | c := Smalltalk globals at: #'$class' ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. " +
+			"(c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])"},
 	}
 }
 
@@ -142,15 +153,14 @@ func (t template) bind(lits []*smalltalk.Literal) (Expr, bool) {
 }
 
 // capture stores a placeholder's value if the literal has an allowed kind.
+// A placeholder that appears twice must hold the same value both times.
 func (e *Expr) capture(name string, lit *smalltalk.Literal) bool {
 	isSymbol, isString := lit.Kind == smalltalk.LitSymbol, lit.Kind == smalltalk.LitString
 	switch name {
 	case "class":
-		e.Class = lit.Value
-		return isSymbol
+		return isSymbol && same(&e.Class, lit.Value)
 	case "sel":
-		e.Selector = lit.Value
-		return isSymbol
+		return isSymbol && same(&e.Selector, lit.Value)
 	case "src":
 		e.Source = lit.Value
 		return isString
@@ -159,6 +169,15 @@ func (e *Expr) capture(name string, lit *smalltalk.Literal) bool {
 		return isString || isSymbol
 	}
 	return false
+}
+
+// same stores v in *field when it is empty, and reports whether *field
+// holds v.
+func same(field *string, v string) bool {
+	if *field == "" {
+		*field = v
+	}
+	return *field == v
 }
 
 // shapeOf prints a node canonically with every string and symbol literal
@@ -262,10 +281,22 @@ func (img *Image) Eval(e Expr) (any, error) {
 	case ExprInstallKeep:
 		return img.Compile(e.Class, side, e.Source, "")
 	case ExprRemove:
-		_, err := img.Remove(e.Class, side, e.Selector)
-		return nil, err
+		// Pharo 12/13 answer the class, which the server cannot serialize:
+		// the method is removed all the same.
+		if _, err := img.Remove(e.Class, side, e.Selector); err != nil {
+			return nil, err
+		}
+		receiverClass := e.Class + " class"
+		if e.ClassSide {
+			receiverClass = "Metaclass"
+		}
+		return unserializable{class: receiverClass}, nil
+	case ExprRemoveChecked:
+		return img.Remove(e.Class, side, e.Selector)
 	case ExprClassExists:
 		return img.HasGlobal(e.Class), nil
+	case ExprIsTestCase:
+		return img.IsTestCase(e.Class), nil
 	}
 	return nil, errArbitraryCode()
 }

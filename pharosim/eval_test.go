@@ -42,6 +42,10 @@ func TestRecognize(t *testing.T) {
 			Expr{Kind: ExprRemove, Class: "Calculator", Selector: "+"}},
 		{"class exists", "Smalltalk globals includesKey: #Calculator.",
 			Expr{Kind: ExprClassExists, Class: "Calculator"}},
+		{"checked remove", "| had | had := (Smalltalk globals at: #Calculator) class includesSelector: #at:put:. (Smalltalk globals at: #Calculator) class removeSelector: #at:put:. had",
+			Expr{Kind: ExprRemoveChecked, Class: "Calculator", ClassSide: true, Selector: "at:put:"}},
+		{"is a TestCase", "| c t | c := Smalltalk globals at: #FooTest ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. (c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])",
+			Expr{Kind: ExprIsTestCase, Class: "FooTest"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,6 +71,12 @@ func TestRecognizeRefusesOtherCode(t *testing.T) {
 		{"extra statement", "(Smalltalk globals at: #Calculator) removeSelector: #foo. Smalltalk quit"},
 		{"direct global", "Calculator removeSelector: #foo"},
 		{"includesKey with a string", "Smalltalk globals includesKey: 'Calculator'"},
+		{"checked remove asking one class and removing from another",
+			"| had | had := (Smalltalk globals at: #Calculator) includesSelector: #foo. (Smalltalk globals at: #Invoice) removeSelector: #foo. had"},
+		{"checked remove of another selector",
+			"| had | had := (Smalltalk globals at: #Calculator) includesSelector: #foo. (Smalltalk globals at: #Calculator) removeSelector: #bar. had"},
+		{"TestCase question about another superclass",
+			"| c t | c := Smalltalk globals at: #FooTest ifAbsent: [ nil ]. t := Smalltalk globals at: #Object ifAbsent: [ nil ]. (c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -96,8 +106,13 @@ func TestEvalAnswers(t *testing.T) {
 		{"dry compile error", Expr{Kind: ExprDryCompile, Class: "Calculator", Source: "foo ^ zork"}, "ERR|7|Undeclared variable", ""},
 		{"install", Expr{Kind: ExprInstall, Class: "Calculator", Source: "zz ^ 1", Protocol: "x"}, "zz", ""},
 		{"install keeping", Expr{Kind: ExprInstallKeep, Class: "Calculator", ClassSide: true, Source: "zz ^ 2"}, "zz", ""},
-		{"remove", Expr{Kind: ExprRemove, Class: "Calculator", Selector: "zz"}, nil, ""},
-		{"remove absent", Expr{Kind: ExprRemove, Class: "Calculator", Selector: "zz"}, nil, ""},
+		{"remove, as the service sends it", Expr{Kind: ExprRemoveChecked, Class: "Calculator", Selector: "zz"}, true, ""},
+		{"remove absent", Expr{Kind: ExprRemoveChecked, Class: "Calculator", Selector: "zz"}, false, ""},
+		{"bare removeSelector: answers the class", Expr{Kind: ExprRemove, Class: "Calculator", ClassSide: true, Selector: "zz"},
+			unserializable{class: "Metaclass"}, ""},
+		{"a TestCase", Expr{Kind: ExprIsTestCase, Class: "CalculatorTest"}, true, ""},
+		{"not a TestCase", Expr{Kind: ExprIsTestCase, Class: "Calculator"}, false, ""},
+		{"not a global", Expr{Kind: ExprIsTestCase, Class: "NopeTest"}, false, ""},
 		{"exists", Expr{Kind: ExprClassExists, Class: "Calculator"}, true, ""},
 		{"a Pharo global exists", Expr{Kind: ExprClassExists, Class: "OrderedCollection"}, true, ""},
 		{"absent", Expr{Kind: ExprClassExists, Class: "Nope"}, false, ""},
@@ -134,8 +149,14 @@ func exprCode(e Expr) string {
 		return cls + " compile: " + smalltalk.QuoteString(e.Source)
 	case ExprRemove:
 		return cls + " removeSelector: " + smalltalk.QuoteSymbol(e.Selector)
+	case ExprRemoveChecked:
+		sel := smalltalk.QuoteSymbol(e.Selector)
+		return "| had | had := " + cls + " includesSelector: " + sel + ". " + cls + " removeSelector: " + sel + ". had"
 	case ExprClassExists:
 		return "Smalltalk globals includesKey: " + smalltalk.QuoteSymbol(e.Class)
+	case ExprIsTestCase:
+		return "| c t | c := Smalltalk globals at: " + smalltalk.QuoteSymbol(e.Class) + " ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. " +
+			"(c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])"
 	}
 	return ""
 }
@@ -150,6 +171,8 @@ func FuzzRecognize(f *testing.F) {
 	f.Add("(Smalltalk globals at: #Calculator) compile: 'pi ^ 3'")
 	f.Add("(Smalltalk globals at: #Calculator) removeSelector: #at:put:")
 	f.Add("Smalltalk globals includesKey: #'odd name'")
+	f.Add("| had | had := (Smalltalk globals at: #Calculator) includesSelector: #foo. (Smalltalk globals at: #Calculator) removeSelector: #foo. had")
+	f.Add("| c t | c := Smalltalk globals at: #FooTest ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. (c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])")
 	f.Add("Smalltalk at: #X put: 1")
 	r, err := NewRecognizer()
 	require.NoError(f, err)

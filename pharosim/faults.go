@@ -161,6 +161,6 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("fault delay: %w", ctx.Err())
+		return fmt.Errorf("interrupted while the call took its time: %w", ctx.Err())
 	}
 }

@@ -1,7 +1,9 @@
 package pharosim
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"pharo-refactor/smalltalk"
@@ -116,17 +118,43 @@ func (s *Server) getSettings(args) (any, error) {
 	return map[string]any{"pharo_sim": s.img.Status()}, nil
 }
 
+// runClassTest answers `(Smalltalk globals at: #Foo) suite run` printed
+// with fileOutOn:, after the time the oracle says the class takes. A class
+// that is not a TestCase has no #suite: MessageNotUnderstood, as in Pharo.
 func (s *Server) runClassTest(a args) (any, error) {
 	name := a.str("class_name")
 	if err := s.img.requireClass(name); err != nil {
 		return nil, err
 	}
-	return s.img.RunTests(s.oracle, []string{name}).Text(), nil
+	if !s.img.IsTestCase(name) {
+		return nil, errNotATestCase(name)
+	}
+	return s.runTests(a.ctx, []string{name})
 }
 
 func (s *Server) runPackageTest(a args) (any, error) {
 	classes, err := s.img.PackageClasses(a.str("package_name"))
 	if err != nil {
+		return nil, err
+	}
+	var tests []string
+	for _, c := range classes {
+		if s.img.IsTestCase(c) {
+			tests = append(tests, c)
+		}
+	}
+	return s.runTests(a.ctx, tests)
+}
+
+// runTests takes the oracle's time for the classes, then decides their
+// tests against the sources as they are at the end of the run. A test that
+// hangs holds the call until its context ends (the per-call limit).
+func (s *Server) runTests(ctx context.Context, classes []string) (any, error) {
+	if s.img.TestsHang(s.oracle, classes) {
+		<-ctx.Done()
+		return nil, fmt.Errorf("a test never finished: %w", ctx.Err())
+	}
+	if err := sleep(ctx, s.oracle.Duration(classes)); err != nil {
 		return nil, err
 	}
 	return s.img.RunTests(s.oracle, classes).Text(), nil

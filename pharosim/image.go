@@ -494,5 +494,14 @@ func (img *Image) RunTests(o *Oracle, classes []string) TestResult {
 	img.mu.Lock()
 	defer img.mu.Unlock()
 	img.refresh()
-	return o.Run(classes, img.sourceLookup)
+	return o.Run(classes, img.sourceLookup, img.printTest)
+}
+
+// TestsHang reports whether a test of the named classes would never finish
+// on the current sources.
+func (img *Image) TestsHang(o *Oracle, classes []string) bool {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
+	return o.Hangs(classes, img.sourceLookup)
 }

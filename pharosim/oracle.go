@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"pharo-refactor/smalltalk"
 )
@@ -30,16 +31,25 @@ type OracleClass struct {
 	Rules            []Rule   `json:"rules,omitempty"`
 	Skipped          []string `json:"skipped,omitempty"`
 	ExpectedFailures []string `json:"expected_failures,omitempty"`
+	// Duration is how long running the class takes (a Go duration such
+	// as "10s"; none by default): a run longer than the per-call limit
+	// answers the real server's "Connection error: timed out".
+	Duration string `json:"duration,omitempty"`
+
+	duration time.Duration
 }
 
 // Rule makes one test fail or error while a condition holds on the current
 // source of the image. When both apply, the error wins: a test that errors
-// never reaches its assertion.
+// never reaches its assertion. HangsWhen makes the test never finish (an
+// endless loop): the class's run lasts until the call's time limit cuts
+// it, and the server answers "Connection error: timed out".
 type Rule struct {
 	Comment    string     `json:"_comment,omitempty"`
 	Test       string     `json:"test"`
 	FailsWhen  *Condition `json:"fails_when,omitempty"`
 	ErrorsWhen *Condition `json:"errors_when,omitempty"`
+	HangsWhen  *Condition `json:"hangs_when,omitempty"`
 }
 
 // Condition holds when every predicate it sets holds on the method's current
@@ -148,6 +158,13 @@ func parseOracleClass(name string, raw json.RawMessage) (*OracleClass, error) {
 }
 
 func (c *OracleClass) validate() error {
+	if c.Duration != "" {
+		d, err := time.ParseDuration(c.Duration)
+		if err != nil || d < 0 {
+			return fmt.Errorf("duration %q: want a Go duration such as 10s", c.Duration)
+		}
+		c.duration = d
+	}
 	tests := map[string]bool{}
 	for _, t := range c.Tests {
 		if !smalltalk.IsSelector(t) || strings.ContainsAny(t, ":") {
@@ -174,10 +191,10 @@ func (r *Rule) validate(tests map[string]bool) error {
 	if !tests[r.Test] {
 		return fmt.Errorf("test %q is not one of the declared tests", r.Test)
 	}
-	if r.FailsWhen == nil && r.ErrorsWhen == nil {
-		return errors.New("needs fails_when or errors_when")
+	if r.FailsWhen == nil && r.ErrorsWhen == nil && r.HangsWhen == nil {
+		return errors.New("needs fails_when, errors_when or hangs_when")
 	}
-	for _, c := range []*Condition{r.FailsWhen, r.ErrorsWhen} {
+	for _, c := range []*Condition{r.FailsWhen, r.ErrorsWhen, r.HangsWhen} {
 		if c == nil {
 			continue
 		}
@@ -278,6 +295,26 @@ func (c *OracleClass) outcome(test string, lookup SourceLookup) outcome {
 	return result
 }
 
+// Hangs reports whether a test of the named classes would never finish
+// on the current sources (a hangs_when condition holds).
+func (o *Oracle) Hangs(classes []string, lookup SourceLookup) bool {
+	for _, name := range classes {
+		c, ok := o.classes[name]
+		if !ok {
+			continue
+		}
+		for _, r := range c.Rules {
+			if r.HangsWhen == nil || slices.Contains(c.Skipped, r.Test) {
+				continue
+			}
+			if ok, _ := r.HangsWhen.holds(lookup); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Class returns the oracle entry of a test class.
 func (o *Oracle) Class(name string) (*OracleClass, bool) {
 	c, ok := o.classes[name]
@@ -294,6 +331,17 @@ func (o *Oracle) ClassNames() []string {
 	return names
 }
 
+// Duration is how long running the named classes takes.
+func (o *Oracle) Duration(classes []string) time.Duration {
+	var total time.Duration
+	for _, name := range classes {
+		if c, ok := o.classes[name]; ok {
+			total += c.duration
+		}
+	}
+	return total
+}
+
 // TestResult is an SUnit TestResult: what ran and how each test ended.
 type TestResult struct {
 	Passed           []string // printed test names, `Class>>#selector`
@@ -304,8 +352,16 @@ type TestResult struct {
 	PassedUnexpected []string
 }
 
+// TestPrinter prints a test as SUnit does: `Class>>#selector`, or
+// `Class(Super)>>#selector` for a test inherited from Super.
+type TestPrinter func(class, selector string) string
+
 // Run runs (decides) every test of the named classes against the image.
-func (o *Oracle) Run(classes []string, lookup SourceLookup) TestResult {
+// print names the tests; nil prints `Class>>#selector`.
+func (o *Oracle) Run(classes []string, lookup SourceLookup, print TestPrinter) TestResult {
+	if print == nil {
+		print = func(class, selector string) string { return class + ">>#" + selector }
+	}
 	var r TestResult
 	for _, name := range classes {
 		c, ok := o.classes[name]
@@ -313,7 +369,7 @@ func (o *Oracle) Run(classes []string, lookup SourceLookup) TestResult {
 			continue
 		}
 		for _, t := range c.Tests {
-			r.add(name+">>#"+t, c.outcome(t, lookup), slices.Contains(c.ExpectedFailures, t))
+			r.add(print(name, t), c.outcome(t, lookup), slices.Contains(c.ExpectedFailures, t))
 		}
 	}
 	return r
@@ -359,12 +415,15 @@ func (r TestResult) Summary() string {
 }
 
 // Text is what run_class_test answers (TestResult>>fileOutOn:): the summary,
-// then the failures and errors, one per line, with CR line endings.
+// then the failures and errors, one per line, with CR line endings. As on
+// the real server, `Failures:` lists the unexpected failures and then the
+// unexpected passes (SUnit's TestResult>>failures), which the summary
+// counts as "passed unexpected".
 func (r TestResult) Text() string {
 	var b strings.Builder
 	b.WriteString(r.Summary())
 	b.WriteString("\rFailures:\r")
-	for _, t := range r.Failures {
+	for _, t := range append(append([]string{}, r.Failures...), r.PassedUnexpected...) {
 		b.WriteString(t + "\r")
 	}
 	b.WriteString("\rErrors:\r")

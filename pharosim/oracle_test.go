@@ -17,7 +17,7 @@ func TestParseOracleRejectsBadFiles(t *testing.T) {
 		{"unknown condition field", `{"FooTest": {"tests": ["testA"], "rules": [{"test": "testA", "fails_when": {"method": "Foo>>a", "source_contain": "x"}}]}}`, "unknown field"},
 		{"keyword test", `{"FooTest": {"tests": ["test:"]}}`, "not a unary selector"},
 		{"rule for an undeclared test", `{"FooTest": {"tests": ["testA"], "rules": [{"test": "testB", "fails_when": {"method": "Foo>>a", "source_contains": "x"}}]}}`, "not one of the declared tests"},
-		{"rule without condition", `{"FooTest": {"tests": ["testA"], "rules": [{"test": "testA"}]}}`, "needs fails_when or errors_when"},
+		{"rule without condition", `{"FooTest": {"tests": ["testA"], "rules": [{"test": "testA"}]}}`, "needs fails_when, errors_when or hangs_when"},
 		{"bad method", `{"FooTest": {"tests": ["testA"], "rules": [{"test": "testA", "fails_when": {"method": "Foo.a", "source_contains": "x"}}]}}`, "want Class>>selector"},
 		{"no predicate", `{"FooTest": {"tests": ["testA"], "rules": [{"test": "testA", "fails_when": {"method": "Foo>>a"}}]}}`, "needs source_contains"},
 		{"bad regexp", `{"FooTest": {"tests": ["testA"], "rules": [{"test": "testA", "errors_when": {"method": "Foo>>a", "source_matches": "("}}]}}`, "source_matches"},
@@ -127,7 +127,7 @@ func TestOracleOutcomes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := o.Run([]string{"FooTest", "NotInOracle"}, tc.sources.lookup)
+			got := o.Run([]string{"FooTest", "NotInOracle"}, tc.sources.lookup, nil)
 			assert.ElementsMatch(t, tc.want.Passed, got.Passed, "passed")
 			assert.Equal(t, tc.want.Failures, got.Failures, "failures")
 			assert.Equal(t, tc.want.Errors, got.Errors, "errors")
@@ -158,7 +158,7 @@ func TestTestResultText(t *testing.T) {
 				Skipped: []string{"A>>#testD"}, ExpectedFailures: []string{"A>>#testE"}, PassedUnexpected: []string{"A>>#testF"},
 			},
 			"5 ran, 1 passed, 1 skipped, 1 expected failure, 1 failure, 1 error, 1 passed unexpected\r" +
-				"Failures:\rA>>#testB\r\rErrors:\rA>>#testC\r",
+				"Failures:\rA>>#testB\rA>>#testF\r\rErrors:\rA>>#testC\r",
 		},
 		{
 			"plural lists",

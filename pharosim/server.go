@@ -42,6 +42,10 @@ type Options struct {
 	Exit func(code int)
 	// Kill makes the process SIGKILL itself at one tool call (killfault.go).
 	Kill KillAt
+	// CallLimit cuts a tool call that runs longer, answering the real
+	// server's {"success": false, "error": "Connection error: timed out"}
+	// (gate.go); 0 means the real server's 30 s.
+	CallLimit time.Duration
 }
 
 // Server is the simulated image behind the MCP tool surface of
@@ -85,6 +89,9 @@ func New(opts Options) (*Server, error) {
 		mcpOpts = append(mcpOpts, server.WithInstructions(note))
 	}
 	s.mcp = server.NewMCPServer(ServerName, ServerVersion, mcpOpts...)
+	// Outermost of the simulator's own layers: the faults below happen
+	// inside a call's turn and its time limit, as a slow image would.
+	s.mcp.Use(newGate(opts.CallLimit, log).middleware)
 	if opts.Faults.Active() {
 		exit := opts.Exit
 		if exit == nil {

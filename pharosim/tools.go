@@ -111,13 +111,17 @@ func (s *Server) register(m *server.MCPServer) {
 // the declaration (as FastMCP's validation does) and wraps the outcome in
 // the success/result or success/error envelope.
 func (s *Server) handler(spec toolSpec) server.ToolHandlerFunc {
-	return func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		a := args{tool: spec.tool, values: req.GetArguments()}
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		a := args{ctx: ctx, tool: spec.tool, values: req.GetArguments()}
 		if err := a.validate(); err != nil {
 			s.log.Warn("invalid tool arguments", "tool", spec.tool.Name, "error", err)
 			return mcp.NewToolResultError(err.Error()), nil
 		}
 		result, err := spec.run(a)
+		if err != nil && ctx.Err() != nil {
+			s.log.Debug("a tool call was given up", "tool", spec.tool.Name, "error", err)
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			return toolResult(imageFailureAnswer(s.asImageError(spec.tool.Name, err)))
 		}
@@ -142,8 +146,10 @@ func notSupported(tool string) func(args) (any, error) {
 	return func(args) (any, error) { return nil, errNotSupported(tool) }
 }
 
-// args are the arguments of one tool call.
+// args are the arguments of one tool call, and its context (cancelled when
+// the client gives up or the call runs over its limit).
 type args struct {
+	ctx    context.Context
 	tool   mcp.Tool
 	values map[string]any
 }

@@ -19,6 +19,12 @@ type Options struct {
 	MaxIterations  int           // MAX_VALIDATION_ITERATIONS
 	Timeout        time.Duration // PIPELINE_TIMEOUT, prefetch to the start of release
 	ReleaseTimeout time.Duration // release is never cut by the client; this bounds it
+	// MaxTestClasses bounds the test classes around a release
+	// (TEST_MAX_CLASSES, default 10); TestPackages are packages besides the
+	// method's own whose TestCases that send the selector also run
+	// (TEST_PACKAGES: names, or prefixes ending in `*`). See findTests.
+	MaxTestClasses int
+	TestPackages   []string
 	// Models names the model of each role, for the audit trail.
 	Models map[string]string
 	// Checkpoint, when set, is called at the release's crash-relevant
@@ -45,6 +51,9 @@ func New(image refactor.Image, roles refactor.Agents, audit refactor.Audit, opts
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 20 * time.Minute
+	}
+	if opts.MaxTestClasses <= 0 {
+		opts.MaxTestClasses = defaultMaxTestClasses
 	}
 	if opts.ReleaseTimeout <= 0 {
 		opts.ReleaseTimeout = 5 * time.Minute

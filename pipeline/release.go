@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -12,8 +11,6 @@ import (
 
 	refactor "pharo-refactor"
 )
-
-const maxTestClasses = 10
 
 // releaseMethod compiles the approved candidate into the image, in the
 // original protocol and side, unless the method changed since prefetch.
@@ -50,56 +47,38 @@ func (r *run) releaseMethod(ctx context.Context) error {
 }
 
 // baseline finds the method's tests and runs them before anything changes.
+// A class whose run does not finish in time stops the release there
+// (tests_inconclusive): nothing has been compiled.
 func (r *run) baseline(ctx context.Context) error {
 	if !r.req.RunTests {
 		return nil
 	}
-	classes, err := r.findTests(ctx)
+	chosen, err := r.findTests(ctx)
 	if err != nil {
 		return err
 	}
+	classes := make([]string, len(chosen))
+	for i, c := range chosen {
+		classes[i] = c.name
+	}
 	r.res.Tests = refactor.Tests{Ran: true, Classes: classes, Before: []refactor.TestRun{}, After: []refactor.TestRun{}, Regressions: []string{}}
-	for _, class := range classes {
-		rep, err := r.p.image.RunTests(ctx, class)
-		if err != nil {
-			return fmt.Errorf("running %s before the release (nothing was compiled): %w", class, err)
+	for _, class := range chosen {
+		rep, err := r.p.image.RunTests(ctx, class.name)
+		if refactor.IsKind(err, refactor.TestsInconclusive) {
+			return fmt.Errorf("the tests could not be judged before the release, so nothing was compiled and the original is in the image; %w", err)
 		}
-		r.res.Tests.Before = append(r.res.Tests.Before, refactor.TestRun{Class: class, Report: rep})
+		if err != nil {
+			return fmt.Errorf("running %s before the release (nothing was compiled): %w", class.name, err)
+		}
+		r.res.Tests.Before = append(r.res.Tests.Before, refactor.TestRun{Class: class.name, Reason: class.reason, Report: rep})
 	}
 	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "tests_before", Tests: r.res.Tests.Before})
 	return nil
 }
 
-// findTests answers the class's own test class (`FooTest`) and the test
-// classes among the method's senders.
-func (r *run) findTests(ctx context.Context) ([]string, error) {
-	var classes []string
-	own := r.req.Ref.Class + "Test"
-	exists, err := r.p.image.ClassExists(ctx, own)
-	if err != nil {
-		return nil, err
-	}
-	if exists {
-		classes = append(classes, own)
-	}
-	senders, err := r.p.image.References(ctx, r.req.Ref.Selector)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range senders {
-		class := strings.TrimSuffix(s.Class, " class")
-		if isTestClassName(class) && !slices.Contains(classes, class) && len(classes) < maxTestClasses {
-			classes = append(classes, class)
-		}
-	}
-	return classes, nil
-}
-
-func isTestClassName(class string) bool {
-	return strings.HasSuffix(class, "Test") || strings.HasSuffix(class, "Tests")
-}
-
-// rerunTests runs the tests again after the compile; a regression rolls back.
+// rerunTests runs the tests again after the compile; a regression rolls
+// back, and so does a run that does not finish in time (its result cannot
+// vouch for the candidate).
 func (r *run) rerunTests(ctx context.Context) error {
 	if !r.req.RunTests {
 		return nil
@@ -110,10 +89,13 @@ func (r *run) rerunTests(ctx context.Context) error {
 			rep, err = r.p.image.RunTests(ctx, before.Class)
 			return err
 		})
+		if refactor.IsKind(err, refactor.TestsInconclusive) {
+			return r.rollBack(ctx, fmt.Errorf("the tests could not be judged after compiling %s, so the original was put back; %w", r.req.Ref, err))
+		}
 		if err != nil {
 			return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "the tests could not run after compiling %s", r.req.Ref))
 		}
-		r.res.Tests.After = append(r.res.Tests.After, refactor.TestRun{Class: before.Class, Report: rep})
+		r.res.Tests.After = append(r.res.Tests.After, refactor.TestRun{Class: before.Class, Reason: before.Reason, Report: rep})
 		r.res.Tests.Regressions = append(r.res.Tests.Regressions, regressions(before.Report, rep)...)
 	}
 	if len(r.res.Tests.Regressions) == 0 {
@@ -124,6 +106,8 @@ func (r *run) rerunTests(ctx context.Context) error {
 }
 
 // regressions lists the tests failing or erroring after that did not before.
+// An unexpected pass is listed apart from the failures (see TestReport), so
+// it is never one.
 func regressions(before, after refactor.TestReport) []string {
 	bad := map[string]bool{}
 	for _, t := range append(append([]string{}, before.FailedTests...), before.ErroredTests...) {

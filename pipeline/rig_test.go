@@ -47,6 +47,15 @@ type rigOpts struct {
 	noModel       bool
 	// prepare changes the copied tree before the image loads it.
 	prepare func(dir string)
+	// oracle, when set, replaces the tree's test-oracle.json.
+	oracle string
+	// callLimit is pharo-sim's per-call limit (the real server's 30 s when 0).
+	callLimit time.Duration
+	// testTimeout is the client's TEST_TIMEOUT (its default when 0).
+	testTimeout time.Duration
+	// maxTestClasses and testPackages are the pipeline's test-gate options.
+	maxTestClasses int
+	testPackages   []string
 }
 
 func newRig(t *testing.T, o rigOpts) *rig {
@@ -59,10 +68,13 @@ func newRig(t *testing.T, o rigOpts) *rig {
 	if o.prepare != nil {
 		o.prepare(dir)
 	}
-	sim, err := pharosim.New(pharosim.Options{Dir: dir})
+	if o.oracle != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, pharosim.OracleFileName), []byte(o.oracle), 0o644))
+	}
+	sim, err := pharosim.New(pharosim.Options{Dir: dir, CallLimit: o.callLimit})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = sim.Close() })
-	image, err := mcpclient.New(mcpclient.Config{InProcess: sim.MCPServer()})
+	image, err := mcpclient.New(mcpclient.Config{InProcess: sim.MCPServer(), TestTimeout: o.testTimeout})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = image.Close() })
 	audit, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "refactord.db"))
@@ -82,7 +94,8 @@ func newRig(t *testing.T, o rigOpts) *rig {
 		roles, err = agents.New(agents.Config{Reviewer: r.model, Writer: r.model, Validator: r.model, Refiner: r.model})
 		require.NoError(t, err)
 	}
-	r.pipe = pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout}, zap.NewNop())
+	r.pipe = pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout,
+		MaxTestClasses: o.maxTestClasses, TestPackages: o.testPackages}, zap.NewNop())
 	return r
 }
 

@@ -109,6 +109,9 @@ type HealthBody struct {
 type ReadyBody struct {
 	Ready   bool     `json:"ready"`
 	Reasons []string `json:"reasons"`
+	// MCP is the image connection the answer was read from (a call in
+	// flight shows in it).
+	MCP *refactor.ImageHealth `json:"mcp,omitempty"`
 }
 
 // AcceptedEvent opens a run's event stream.

@@ -46,6 +46,29 @@ func removeExpr(class string, classSide bool, selector string) string {
 	return cls(class, classSide) + " removeSelector: " + smalltalk.QuoteSymbol(selector)
 }
 
+// checkedRemoveExpr is the remove the service sends: it answers whether
+// the method was there, since removeSelector: answers the class.
+func checkedRemoveExpr(class string, classSide bool, selector string) string {
+	sel := smalltalk.QuoteSymbol(selector)
+	return "| had | had := " + cls(class, classSide) + " includesSelector: " + sel + ". " +
+		cls(class, classSide) + " removeSelector: " + sel + ". had"
+}
+
+func isTestCaseExpr(class string) string {
+	return "| c t | c := Smalltalk globals at: #" + class + " ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. " +
+		"(c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])"
+}
+
+// unserializable is the real image's answer to an expression whose value is
+// an object: success true, an error, and no result.
+func unserializable(class string) answer {
+	return answer{check: func(t *testing.T, e envelope) {
+		assert.True(t, e.Success, "success stays true")
+		assert.Empty(t, e.Result, "no result at all")
+		assert.Equal(t, "Result is a "+class+" instance which cannot be serialized as JSON", e.errorDescription(t))
+	}}
+}
+
 func existsExpr(class string) string { return "Smalltalk globals includesKey: #" + class }
 
 // answer is what a tool call should give: a result (compared as JSON), a
@@ -147,8 +170,8 @@ func TestEveryReadingTool(t *testing.T) {
 				"SimLegacy>>#value", "String>>#shout", "TSimGreeting class>>#greeting", "TSimGreeting>>#greet"]`}},
 		{"class tests", "run_class_test", map[string]any{"class_name": "CalculatorTest"},
 			answer{result: `"7 ran, 7 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected\rFailures:\r\rErrors:\r"`}},
-		{"tests of a class the oracle does not know", "run_class_test", map[string]any{"class_name": "Calculator"},
-			answer{result: `"No tests ran\rFailures:\r\rErrors:\r"`}},
+		{"tests of a class that is not a TestCase", "run_class_test", map[string]any{"class_name": "Calculator"},
+			answer{err: "MessageNotUnderstood: Calculator class>>doesNotUnderstand: #suite"}},
 		{"tests of a missing class", "run_class_test", map[string]any{"class_name": "Nope"},
 			answer{err: "KeyNotFound: key #Nope not found in SystemDictionary"}},
 		{"package tests", "run_package_test", map[string]any{"package_name": "Sample-Shop"},
@@ -225,10 +248,17 @@ func TestEveryEvalShape(t *testing.T) {
 		{"install into a missing class", installExpr("Nope", false, "foo ^ 1", "x"),
 			answer{err: "KeyNotFound: key #Nope not found in SystemDictionary"}},
 
-		{"remove", removeExpr("Calculator", true, "zero"), answer{result: `null`}},
+		{"remove", checkedRemoveExpr("Calculator", true, "zero"), answer{result: `true`}},
 		{"removed", protocolExpr("Calculator", true, "zero"), answer{err: "KeyNotFound: key #zero not found in MethodDictionary"}},
-		{"remove an absent method", removeExpr("Calculator", true, "zero"), answer{result: `null`}},
-		{"remove in a missing class", removeExpr("Nope", false, "zero"), answer{err: "KeyNotFound: key #Nope not found in SystemDictionary"}},
+		{"remove an absent method", checkedRemoveExpr("Calculator", true, "zero"), answer{result: `false`}},
+		{"remove in a missing class", checkedRemoveExpr("Nope", false, "zero"), answer{err: "KeyNotFound: key #Nope not found in SystemDictionary"}},
+		{"bare removeSelector: answers the class, which cannot be serialized", removeExpr("Calculator", false, "half:"), unserializable("Calculator class")},
+		{"…and removes the method all the same", protocolExpr("Calculator", false, "half:"), answer{err: "KeyNotFound: key #half: not found in MethodDictionary"}},
+
+		{"a TestCase", isTestCaseExpr("CalculatorTest"), answer{result: `true`}},
+		{"not a TestCase", isTestCaseExpr("Calculator"), answer{result: `false`}},
+		{"TestCase itself", isTestCaseExpr("TestCase"), answer{result: `false`}},
+		{"no such global", isTestCaseExpr("NopeTest"), answer{result: `false`}},
 
 		{"class exists", existsExpr("Calculator"), answer{result: `true`}},
 		{"a Pharo global exists", existsExpr("OrderedCollection"), answer{result: `true`}},

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	"pharo-refactor/pharosim"
 )
@@ -22,6 +23,7 @@ type serveConfig struct {
 	oracle    string
 	faults    pharosim.Faults
 	kill      pharosim.KillAt
+	callLimit time.Duration
 	logLevel  slog.Level
 	logFormat string
 }
@@ -39,7 +41,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := newLogger(stderr, cfg.logLevel, cfg.logFormat)
-	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Kill: cfg.kill, Log: log})
+	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Kill: cfg.kill, CallLimit: cfg.callLimit, Log: log})
 	if err != nil {
 		log.Error("cannot start", "error", err)
 		return 1
@@ -75,9 +77,13 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err != nil {
 		return serveConfig{}, err
 	}
+	callLimit, err := pharosim.CallLimitFromEnv(getenv)
+	if err != nil {
+		return serveConfig{}, err
+	}
 	fs := flag.NewFlagSet("pharo-sim serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfg := serveConfig{kill: kill}
+	cfg := serveConfig{kill: kill, callLimit: callLimit}
 	var failSpecs []string
 	level := "info"
 	fs.StringVar(&cfg.dir, "dir", "", "the Tonel tree to load: a repository root, a package folder or one .st file (required)")
@@ -92,6 +98,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.Func("fault-kill-at", "N, N:before or N:after: SIGKILL this process when tool call N arrives, or after handling it and before answering ("+pharosim.EnvKillAt+")",
 		cfg.kill.ParseKillAt)
 	fs.StringVar(&cfg.kill.Marker, "fault-kill-marker", kill.Marker, "fire the kill fault only while FILE does not exist, creating it ("+pharosim.EnvKillMarker+")")
+	fs.DurationVar(&cfg.callLimit, "call-limit", callLimit,
+		"cut a tool call that runs longer, answering \"Connection error: timed out\" as the real server does (default 30s; "+pharosim.EnvCallLimit+")")
 	fs.StringVar(&level, "log-level", level, "debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
 	if err := fs.Parse(args); err != nil {
@@ -102,6 +110,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if cfg.dir == "" {
 		return serveConfig{}, errors.New("--dir is required")
+	}
+	if cfg.callLimit < 0 {
+		return serveConfig{}, errors.New("--call-limit must be a positive duration")
 	}
 	cfg.faults.Fail = faults.Fail
 	if len(failSpecs) > 0 {

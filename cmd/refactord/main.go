@@ -34,6 +34,11 @@ var version = "1.0.0"
 
 const appName = "refactord"
 
+// readinessProbe: while idle this long, the MCP client asks the image a
+// cheap question in the background, so that /ready (which never calls the
+// image) knows whether it still answers.
+const readinessProbe = 30 * time.Second
+
 func main() {
 	if promptsRequested() {
 		os.Exit(promptsCommand(os.Args[2:], os.Stdout, os.Stderr))
@@ -111,6 +116,7 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 	image, err := mcpclient.New(mcpclient.Config{
 		Command: cfg.PharoMCPCommand, Args: cfg.PharoMCPArgs, Dir: cfg.PharoMCPCwd, Env: cfg.PharoMCPEnv,
 		CallTimeout: cfg.PharoMCPTimeout, StderrSink: &zapWriter{log: log.Named("pharo-mcp")}, Logger: log.Named("mcp"),
+		TestTimeout: cfg.TestTimeout, ProbeInterval: readinessProbe,
 	})
 	if err != nil {
 		return err
@@ -134,6 +140,7 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 	}
 	pipe := pipeline.New(image, roles, audit, pipeline.Options{
 		MaxIterations: cfg.MaxValidationIterations, Timeout: cfg.PipelineTimeout,
+		MaxTestClasses: cfg.TestMaxClasses, TestPackages: cfg.TestPackages,
 		Models: map[string]string{
 			"provider": cfg.ModelProvider, "reviewer": cfg.ReviewerModelID, "writer": cfg.WriterModelID,
 			"validator": cfg.ValidatorModelID, "refiner": cfg.RefinerModelID,
