@@ -30,7 +30,7 @@ type History interface {
 
 // Status is where a run stands. The write-ahead protocol of a release is
 // running → releasing → released | rolled_back | restore_failed; a run that
-// ends before the compile goes running → failed | proposed. A crash leaves
+// ends before the compile goes running → failed | proposed | unchanged. A crash leaves
 // the row in running or releasing; start-up reconciliation settles every
 // unsettled row (running, releasing, restore_failed) to released,
 // not_released, rolled_back or conflict by reading the image.
@@ -52,6 +52,10 @@ const (
 	// StatusProposed: approved but deliberately not compiled (dry_run);
 	// final_source holds the proposal.
 	StatusProposed Status = "proposed"
+	// StatusUnchanged: the review found nothing worth changing (LOW, no
+	// issues); the run ended before any candidate; the image holds what it
+	// held.
+	StatusUnchanged Status = "unchanged"
 	// StatusFailed: the run ended with an error (error_code, error_message),
 	// e.g. not_approved, method_changed, timeout, before anything was
 	// compiled: the image holds what it held.
@@ -82,7 +86,7 @@ const (
 
 // statuses lists the vocabulary, for validation and API documentation.
 func statuses() []Status {
-	return []Status{StatusRunning, StatusReleasing, StatusReleased, StatusProposed,
+	return []Status{StatusRunning, StatusReleasing, StatusReleased, StatusProposed, StatusUnchanged,
 		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted, StatusRestoreFailed}
 }
 

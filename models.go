@@ -1,6 +1,9 @@
 package refactor
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // Agents are the four model roles of a run (package agents implements them
 // on a provider). Each call answers what it spent, also when it fails.
@@ -37,7 +40,28 @@ type Input struct {
 	// variables (text, e.g. the Tonel class header).
 	ClassDefinition string
 	ClassComment    string
+	// Selectors are the class's selectors on the method's side, sorted:
+	// the messages self understands without looking at superclasses.
+	Selectors []string
+	// Related are sources of other methods of the class the prompts show:
+	// those the method sends to self (or to self class), then those that
+	// repeat its code. The roles show them within the context budget.
+	Related []RelatedMethod
 }
+
+// RelatedMethod is another method of the class, shown to the roles.
+type RelatedMethod struct {
+	Ref    MethodRef
+	Source string
+	// Why says why it is shown: RelatedSent or RelatedSimilar.
+	Why string
+}
+
+// Why a related method is shown.
+const (
+	RelatedSent    = "sent"    // the method (or the candidate) sends it to self
+	RelatedSimilar = "similar" // it repeats code of the method
+)
 
 // Severity grades a review.
 type Severity string
@@ -100,4 +124,27 @@ type CallStats struct {
 	ToolCalls    int
 	InputTokens  int64
 	OutputTokens int64
+	// Truncated names the inputs the prompts showed cut to the context
+	// budget (TruncatedMethodSource, …), sorted.
+	Truncated []string
 }
+
+// AddTruncated adds names to list, keeping it sorted and each name once.
+func AddTruncated(list []string, names ...string) []string {
+	for _, n := range names {
+		if !slices.Contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	slices.Sort(list)
+	return list
+}
+
+// The inputs the context budget can cut (Result.Truncated).
+const (
+	TruncatedMethodSource   = "method_source"
+	TruncatedClassComment   = "class_comment"
+	TruncatedClassSummary   = "class_summary"
+	TruncatedRelatedMethods = "related_methods"
+	TruncatedToolResults    = "tool_results"
+)

@@ -55,6 +55,9 @@ type Outcome string
 const (
 	OutcomeReleased Outcome = "released" // compiled into the image
 	OutcomeProposed Outcome = "proposed" // dry run: approved, not compiled
+	// OutcomeUnchanged: the review found nothing worth changing (LOW, no
+	// issues); no candidate was written and nothing was compiled.
+	OutcomeUnchanged Outcome = "unchanged"
 )
 
 // Result is what a run produced. A failed run returns a partial Result
@@ -78,9 +81,12 @@ type Result struct {
 	RolledBack     bool  // compiled, then the original was put back
 	RestoreFailed  bool  // a rollback failed: the image may hold the candidate
 	// RunStatus is the audit row's status: what the image holds after a
-	// release began (released, rolled_back, restore_failed), else failed or
-	// proposed.
+	// release began (released, rolled_back, restore_failed), else failed,
+	// proposed or unchanged.
 	RunStatus Status
+	// Truncated names the inputs a prompt showed cut to the context budget
+	// (TruncatedMethodSource, …), sorted; empty when everything fit.
+	Truncated []string
 }
 
 // Round is one pass of the validation loop.

@@ -96,7 +96,11 @@ const (
 	FinishToolCalls FinishReason = "tool_calls"
 	FinishLength    FinishReason = "length"
 	FinishSafety    FinishReason = "safety"
-	FinishOther     FinishReason = "other"
+	// FinishRecitation: the provider stopped the answer because it repeated
+	// existing text (Gemini's RECITATION, common on code). Unlike a safety
+	// block it is worth one more try with a note.
+	FinishRecitation FinishReason = "recitation"
+	FinishOther      FinishReason = "other"
 )
 
 // Usage is the token count of one call as the provider reported it.

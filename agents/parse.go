@@ -36,8 +36,9 @@ func parseReview(text string, mode mode) (refactor.Review, error) {
 }
 
 // parseCandidate reads the writer's or refiner's answer: a JSON object with
-// "code" or, on the tolerant path only, the last fenced Smalltalk code
-// block. The code is normalized with normalizeCode.
+// "code" or, on the tolerant path only, that object with the bare quotes of
+// its Smalltalk comments escaped (repairQuotes), else the last fenced
+// Smalltalk code block. The code is normalized with normalizeCode.
 func parseCandidate(text, className string, mode mode) (refactor.Candidate, error) {
 	var raw struct {
 		Code  string `json:"code"`
@@ -48,11 +49,14 @@ func parseCandidate(text, className string, mode mode) (refactor.Candidate, erro
 		if mode == constrainedMode {
 			return refactor.Candidate{}, err
 		}
-		code, ok := fencedCode(stripReasoning(text))
-		if !ok {
+		if obj, ok := repairQuotes(text, []string{"code", "notes"}); ok && hasKey(obj, "code") && json.Unmarshal(obj, &raw) == nil {
+			err = nil
+		} else if code, ok := fencedCode(stripReasoning(text)); ok {
+			raw.Code, raw.Notes, err = code, "", nil
+		}
+		if err != nil {
 			return refactor.Candidate{}, err
 		}
-		raw.Code, raw.Notes = code, ""
 	}
 	c := refactor.Candidate{Code: normalizeCode(raw.Code, className), Notes: strings.TrimSpace(raw.Notes)}
 	if c.Code == "" {

@@ -39,7 +39,7 @@ type prompts struct {
 }
 
 func loadPrompts() (*prompts, error) {
-	funcs := template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList}
+	funcs := template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList, "relatedLabel": relatedLabel}
 	p := &prompts{byRole: make(map[refactor.Role]*template.Template, 4)}
 	for _, role := range refactor.AllRoles() {
 		t, err := template.New(string(role)).Funcs(funcs).Option("missingkey=error").
@@ -57,16 +57,24 @@ func loadPrompts() (*prompts, error) {
 	return p, nil
 }
 
-// promptData is what the templates see.
+// promptData is what the templates see: the method's names, its inputs as
+// the budget lets them be shown (In), and the role's own data.
 type promptData struct {
-	refactor.Input
-	Subject       string
+	refactor.MethodRef
+	Subject string
+	In      shown
+	// Format is the answer's JSON shape, rendered from the role's schema.
+	Format        string
 	ReviewText    string
 	Candidate     string
 	Feedback      string
 	Tools         bool
 	ToolNames     []string
 	MaxToolRounds int
+}
+
+func newPromptData(in refactor.Input, s shown, schema *Schema) promptData {
+	return promptData{MethodRef: in.MethodRef, Subject: in.String(), In: s, Format: schema.Format()}
 }
 
 // CapabilityRules are the lists of smalltalk/capability as the prompts
@@ -92,6 +100,17 @@ func selectorList(f capability.Family) string {
 		out = append(out, p+"…")
 	}
 	return strings.Join(append(out, f.Selectors...), ", ")
+}
+
+// relatedLabel is the fence label of a related method.
+func relatedLabel(m refactor.RelatedMethod) string {
+	switch m.Why {
+	case refactor.RelatedSent:
+		return m.Ref.String() + ", sent to self"
+	case refactor.RelatedSimilar:
+		return m.Ref.String() + ", repeats code of this method"
+	}
+	return m.Ref.String()
 }
 
 // render returns the system instruction and the first user message of role.

@@ -29,13 +29,22 @@ const (
 // RetryPolicy.MaxResponseBytes.
 var errResponseTooLarge = errors.New("the model's response is too large")
 
+// errAttemptTimeout marks an attempt cut by RetryPolicy.AttemptTimeout.
+var errAttemptTimeout = errors.New("attempt timed out")
+
+// maxTimeoutRetries is how often a timed-out attempt is tried again: once.
+// A model that did not answer within MODEL_TIMEOUT twice in a row is slow,
+// not unlucky; more tries only multiply the wait (5 × 120 s on a slow local
+// model) before the same failure.
+const maxTimeoutRetries = 1
+
 // RetryPolicy is the one retry implementation of the HTTP providers. Neither
 // SDK's own retries fit: genai's backoff ignores Retry-After, openai-go's
 // sleeps without watching the context; both are switched off and this
 // transport retries instead.
 //
-// It retries transport errors, per-attempt timeouts, 408, 429 and 5xx
-// (except 501) with exponential backoff and jitter, or exactly the wait a
+// It retries transport errors, 408, 429 and 5xx (except 501), and a
+// per-attempt timeout once, with exponential backoff and jitter, or exactly the wait a
 // Retry-After header (or a Google RetryInfo) asks for. It never retries
 // other statuses (auth, bad request) and never waits past the request
 // context's deadline: then it returns the last response as is.
@@ -97,9 +106,14 @@ type retryTransport struct {
 // RoundTrip sends req, retrying as the policy says.
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
+	timeouts := 0
 	for attempt := 0; ; attempt++ {
 		resp, cancel, err := t.attempt(req, attempt)
 		wait, reason, retry := t.shouldRetry(ctx, resp, err, attempt)
+		if errors.Is(err, errAttemptTimeout) {
+			timeouts++
+			retry = retry && timeouts <= maxTimeoutRetries
+		}
 		if retry && !canReplay(req) {
 			retry = false
 		}
@@ -131,7 +145,7 @@ func (t *retryTransport) attempt(req *http.Request, n int) (*http.Response, cont
 	}
 	resp, err := t.base.RoundTrip(r)
 	if err != nil && actx.Err() != nil && req.Context().Err() == nil {
-		err = fmt.Errorf("attempt timed out after %s: %w", t.policy.AttemptTimeout, err)
+		err = fmt.Errorf("%w after %s: %w", errAttemptTimeout, t.policy.AttemptTimeout, err)
 	}
 	return resp, cancel, err
 }

@@ -159,6 +159,29 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 	assert.Contains(t, reasons[0], "timed out")
 }
 
+// A model that times out twice in a row is not tried a third time, however
+// many retries other failures get.
+func TestAttemptTimeoutIsRetriedOnlyOnce(t *testing.T) {
+	hang := func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+	s := &script{replies: []func(http.ResponseWriter, *http.Request){hang, hang, ok("too late")}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	p := fastPolicy()
+	p.AttemptTimeout = 50 * time.Millisecond
+	_, err := post(context.Background(), t, p.Client(nil), srv.URL)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, errAttemptTimeout)
+	assert.Equal(t, 2, s.count(), "one try and one retry, though MaxRetries is %d", p.MaxRetries)
+
+	s2 := &script{replies: []func(http.ResponseWriter, *http.Request){hang, status(503), ok("fine")}}
+	srv2 := httptest.NewServer(s2)
+	defer srv2.Close()
+	resp, err := post(context.Background(), t, p.Client(nil), srv2.URL)
+	require.NoError(t, err, "a timeout and a 503 are two different failures, each retried")
+	resp.Body.Close()
+	assert.Equal(t, 3, s2.count())
+}
+
 func TestResponseSizeIsBounded(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(ok(strings.Repeat("x", 2000))))
 	defer srv.Close()

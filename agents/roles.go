@@ -34,6 +34,9 @@ type Config struct {
 	// MaxToolCallsPerRound bounds the calls honoured in one round; the
 	// rest are refused.
 	MaxToolCallsPerRound int
+	// Budget caps what the prompts show of each input; zero fields take
+	// DefaultBudget's.
+	Budget Budget
 }
 
 // Roles runs the four roles. It is safe for concurrent use if its Models
@@ -50,12 +53,18 @@ func New(cfg Config) (*Roles, error) {
 			return nil, fmt.Errorf("agents: no model for the %s", role)
 		}
 	}
+	return newRoles(cfg)
+}
+
+// newRoles is New without its models (RenderRequests needs none).
+func newRoles(cfg Config) (*Roles, error) {
 	if cfg.MaxToolRounds < 0 {
 		return nil, errors.New("agents: MaxToolRounds must not be negative")
 	}
 	cfg.MaxAnswerBytes = orDefault(cfg.MaxAnswerBytes, defaultMaxAnswerBytes)
 	cfg.MaxToolResultBytes = orDefault(cfg.MaxToolResultBytes, defaultMaxToolResultBytes)
 	cfg.MaxToolCallsPerRound = orDefault(cfg.MaxToolCallsPerRound, defaultMaxToolCallsPerRound)
+	cfg.Budget = cfg.Budget.withDefaults()
 	p, err := loadPrompts()
 	if err != nil {
 		return nil, fmt.Errorf("agents: %w", err)
@@ -90,41 +99,27 @@ func orDefault(v, def int) int {
 // read-only tools; each round is one more model call.
 func (r *Roles) Review(ctx context.Context, in refactor.Input) (refactor.Review, refactor.CallStats, error) {
 	var out refactor.Review
-	rounds := 0
-	if r.cfg.Tools != nil {
-		rounds = r.cfg.MaxToolRounds
-	}
-	data := r.data(in)
-	data.Tools, data.ToolNames, data.MaxToolRounds = rounds > 0, ToolNames(), rounds
-	stats, err := r.converse(ctx, conversation{
-		role: refactor.RoleReviewer, in: in, data: data,
-		schema: ReviewSchema(), toolRounds: rounds,
-		parse: func(text string, mode mode) (err error) { out, err = parseReview(text, mode); return err },
-	})
+	c := r.reviewing(in)
+	c.parse = func(text string, mode mode) (err error) { out, err = parseReview(text, mode); return err }
+	stats, err := r.converse(ctx, c)
 	return out, stats, err
 }
 
 // Write asks the writer for a first candidate addressing review.
 func (r *Roles) Write(ctx context.Context, in refactor.Input, review refactor.Review) (refactor.Candidate, refactor.CallStats, error) {
 	var out refactor.Candidate
-	data := r.data(in)
-	data.ReviewText = reviewText(review)
-	stats, err := r.converse(ctx, conversation{
-		role: refactor.RoleWriter, in: in, data: data, schema: CandidateSchema(),
-		parse: func(text string, mode mode) (err error) { out, err = parseCandidate(text, in.Class, mode); return err },
-	})
+	c := r.writing(in, review)
+	c.parse = func(text string, mode mode) (err error) { out, err = parseCandidate(text, in.Class, mode); return err }
+	stats, err := r.converse(ctx, c)
 	return out, stats, err
 }
 
 // Validate asks the validator for a verdict on candidateCode.
 func (r *Roles) Validate(ctx context.Context, in refactor.Input, review refactor.Review, candidateCode string) (refactor.Verdict, refactor.CallStats, error) {
 	var out refactor.Verdict
-	data := r.data(in)
-	data.ReviewText, data.Candidate = reviewText(review), candidateCode
-	stats, err := r.converse(ctx, conversation{
-		role: refactor.RoleValidator, in: in, data: data, schema: VerdictSchema(),
-		parse: func(text string, mode mode) (err error) { out, err = parseVerdict(text, mode); return err },
-	})
+	c := r.validating(in, review, candidateCode)
+	c.parse = func(text string, mode mode) (err error) { out, err = parseVerdict(text, mode); return err }
+	stats, err := r.converse(ctx, c)
 	return out, stats, err
 }
 
@@ -132,17 +127,47 @@ func (r *Roles) Validate(ctx context.Context, in refactor.Input, review refactor
 // feedback (local check errors or the validator's verdict).
 func (r *Roles) Refine(ctx context.Context, in refactor.Input, review refactor.Review, previousCode, feedback string) (refactor.Candidate, refactor.CallStats, error) {
 	var out refactor.Candidate
-	data := r.data(in)
-	data.ReviewText, data.Candidate, data.Feedback = reviewText(review), previousCode, feedback
-	stats, err := r.converse(ctx, conversation{
-		role: refactor.RoleRefiner, in: in, data: data, schema: CandidateSchema(),
-		parse: func(text string, mode mode) (err error) { out, err = parseCandidate(text, in.Class, mode); return err },
-	})
+	c := r.refining(in, review, previousCode, feedback)
+	c.parse = func(text string, mode mode) (err error) { out, err = parseCandidate(text, in.Class, mode); return err }
+	stats, err := r.converse(ctx, c)
 	return out, stats, err
 }
 
-func (r *Roles) data(in refactor.Input) promptData {
-	return promptData{Input: in, Subject: in.String()}
+// The four conversations, without their parsers (Requests renders them
+// without a model).
+
+func (r *Roles) reviewing(in refactor.Input) conversation {
+	rounds := 0
+	if r.cfg.Tools != nil {
+		rounds = r.cfg.MaxToolRounds
+	}
+	data := r.data(in, ReviewSchema())
+	data.Tools, data.ToolNames, data.MaxToolRounds = rounds > 0, ToolNames(), rounds
+	return conversation{role: refactor.RoleReviewer, in: in, data: data, schema: ReviewSchema(), toolRounds: rounds}
+}
+
+func (r *Roles) writing(in refactor.Input, review refactor.Review) conversation {
+	data := r.data(in, CandidateSchema())
+	data.ReviewText = reviewText(review)
+	return conversation{role: refactor.RoleWriter, in: in, data: data, schema: CandidateSchema()}
+}
+
+func (r *Roles) validating(in refactor.Input, review refactor.Review, candidateCode string) conversation {
+	data := r.data(in, VerdictSchema())
+	data.ReviewText, data.Candidate = reviewText(review), candidateCode
+	return conversation{role: refactor.RoleValidator, in: in, data: data, schema: VerdictSchema()}
+}
+
+func (r *Roles) refining(in refactor.Input, review refactor.Review, previousCode, feedback string) conversation {
+	data := r.data(in, CandidateSchema())
+	data.ReviewText, data.Candidate, data.Feedback = reviewText(review), previousCode, feedback
+	return conversation{role: refactor.RoleRefiner, in: in, data: data, schema: CandidateSchema()}
+}
+
+// data is what the templates of a role answering in schema's shape see:
+// in, cut to the budget.
+func (r *Roles) data(in refactor.Input, schema *Schema) promptData {
+	return newPromptData(in, r.cfg.Budget.cut(in), schema)
 }
 
 // conversation is one role invocation.
@@ -156,6 +181,29 @@ type conversation struct {
 	parse func(text string, mode mode) error
 }
 
+// opening is the first request of c: the system instruction, the user
+// message, and the tools or the schema.
+func (r *Roles) opening(c conversation) (Request, error) {
+	system, user, err := r.prompts.render(c.role, c.data)
+	if err != nil {
+		return Request{}, refactor.Wrap(refactor.Internal, err, "%s prompt", c.role)
+	}
+	return r.request(c, system, []Message{UserText(user)}, c.toolRounds > 0), nil
+}
+
+// request is one call of c. A call that offers tools never carries the
+// schema: the Gemini API refuses function declarations together with a JSON
+// response type.
+func (r *Roles) request(c conversation, system string, msgs []Message, offerTools bool) Request {
+	req := Request{Role: c.role, Subject: c.in.String(), System: system, Messages: msgs}
+	if offerTools {
+		req.Tools = ToolDecls()
+	} else {
+		req.Schema = c.schema
+	}
+	return req
+}
+
 // converse runs the calls of one role: tool rounds (reviewer), then the
 // answer, retried once with a corrective note when unusable.
 func (r *Roles) converse(ctx context.Context, c conversation) (refactor.CallStats, error) {
@@ -163,22 +211,27 @@ func (r *Roles) converse(ctx context.Context, c conversation) (refactor.CallStat
 	if err := checkInput(c.in); err != nil {
 		return stats, err
 	}
-	system, user, err := r.prompts.render(c.role, c.data)
+	first, err := r.opening(c)
 	if err != nil {
-		return stats, refactor.Wrap(refactor.Internal, err, "%s prompt", c.role)
+		return stats, err
 	}
-	msgs := []Message{UserText(user)}
+	stats.Truncated = refactor.AddTruncated(nil, c.data.In.Truncated...)
+	msgs := first.Messages
+	spend := &toolSpend{left: r.cfg.Budget.ToolResults}
 	rounds, corrected := 0, false
 	for {
 		offer := rounds < c.toolRounds
-		resp, err := r.call(ctx, c, system, msgs, offer, &stats)
+		resp, err := r.call(ctx, r.request(c, first.System, msgs, offer), &stats)
 		if err != nil {
 			return stats, err
 		}
 		if offer && len(resp.ToolCalls) > 0 {
 			rounds++
-			if msgs, err = r.toolRound(ctx, msgs, resp, rounds >= c.toolRounds, &stats); err != nil {
+			if msgs, err = r.toolRound(ctx, msgs, resp, rounds >= c.toolRounds, spend, &stats); err != nil {
 				return stats, err
+			}
+			if spend.cut {
+				stats.Truncated = refactor.AddTruncated(stats.Truncated, refactor.TruncatedToolResults)
 			}
 			continue
 		}
@@ -190,30 +243,22 @@ func (r *Roles) converse(ctx context.Context, c conversation) (refactor.CallStat
 			return stats, refactor.Errorf(refactor.ModelBadOutput, "%s: unusable answer after a corrective retry: %s", c.role, problem)
 		}
 		corrected = true
-		msgs = withNote(msgs, correctiveNote(problem))
+		msgs = withNote(msgs, correctiveNote(resp, problem))
 	}
 }
 
-// call makes one model call. A call that offers tools never carries the
-// schema: the Gemini API refuses function declarations together with a JSON
-// response type.
-func (r *Roles) call(ctx context.Context, c conversation, system string, msgs []Message, offerTools bool, stats *refactor.CallStats) (Response, error) {
-	req := Request{Role: c.role, Subject: c.in.String(), System: system, Messages: msgs}
-	if offerTools {
-		req.Tools = ToolDecls()
-	} else {
-		req.Schema = c.schema
-	}
-	resp, err := r.cfg.model(c.role).Generate(ctx, req)
+// call makes one model call.
+func (r *Roles) call(ctx context.Context, req Request, stats *refactor.CallStats) (Response, error) {
+	resp, err := r.cfg.model(req.Role).Generate(ctx, req)
 	countCall(stats, resp.Usage)
 	if err != nil {
-		return Response{}, fmt.Errorf("%s: %w", c.role, ClassifyError(ctx, "model", 0, "", err))
+		return Response{}, fmt.Errorf("%s: %w", req.Role, ClassifyError(ctx, "model", 0, "", err))
 	}
 	if resp.FinishReason == FinishSafety {
-		return Response{}, refactor.Errorf(refactor.ModelBadOutput, "%s: the provider blocked the answer (%s)", c.role, orWord(resp.RawFinishReason, "safety"))
+		return Response{}, refactor.Errorf(refactor.ModelBadOutput, "%s: the provider blocked the answer (%s)", req.Role, orWord(resp.RawFinishReason, "safety"))
 	}
 	if len(resp.Text) > r.cfg.MaxAnswerBytes {
-		return Response{}, refactor.Errorf(refactor.ModelBadOutput, "%s: the answer has %d bytes, over the limit of %d", c.role, len(resp.Text), r.cfg.MaxAnswerBytes)
+		return Response{}, refactor.Errorf(refactor.ModelBadOutput, "%s: the answer has %d bytes, over the limit of %d", req.Role, len(resp.Text), r.cfg.MaxAnswerBytes)
 	}
 	return resp, nil
 }
@@ -228,6 +273,8 @@ func orWord(s, def string) string {
 // diagnose says why an answer cannot be used, or "" when parse took it.
 func diagnose(resp Response, parse func(string, mode) error) string {
 	switch {
+	case resp.FinishReason == FinishRecitation:
+		return "the provider stopped it because it recited existing text (" + orWord(resp.RawFinishReason, "recitation") + ")"
 	case len(resp.ToolCalls) > 0:
 		return "it called a tool, but no tools are available now"
 	case resp.FinishReason == FinishLength:
@@ -241,7 +288,14 @@ func diagnose(resp Response, parse func(string, mode) error) string {
 	return ""
 }
 
-func correctiveNote(problem string) string {
+// correctiveNote tells the model what was wrong with resp. A recitation
+// is not the model's mistake in the format: it is asked for its own words.
+func correctiveNote(resp Response, problem string) string {
+	if resp.FinishReason == FinishRecitation {
+		return "Your previous answer was stopped by the provider because it recited existing text verbatim. " +
+			"Answer again with only the JSON object the instructions describe, in your own words: " +
+			"quote no more of the original method than the answer needs, and keep notes and feedback brief."
+	}
 	return "Your previous answer could not be used: " + problem + ". " +
 		"Answer again with only the JSON object the instructions describe: no prose, no code fences, keep it brief."
 }
@@ -264,11 +318,11 @@ func withNote(msgs []Message, note string) []Message {
 }
 
 // toolRound runs the model's tool calls and appends the exchange.
-func (r *Roles) toolRound(ctx context.Context, msgs []Message, resp Response, last bool, stats *refactor.CallStats) ([]Message, error) {
+func (r *Roles) toolRound(ctx context.Context, msgs []Message, resp Response, last bool, spend *toolSpend, stats *refactor.CallStats) ([]Message, error) {
 	results := make([]ToolResult, 0, len(resp.ToolCalls))
 	for i, tc := range resp.ToolCalls {
 		stats.ToolCalls++
-		content := r.runTool(ctx, tc, i)
+		content := r.runTool(ctx, tc, i, spend)
 		if ctx.Err() != nil {
 			return nil, contextError(ctx, "reviewer tool "+tc.Name, ctx.Err())
 		}
@@ -281,10 +335,11 @@ func (r *Roles) toolRound(ctx context.Context, msgs []Message, resp Response, la
 	return append(slices.Clone(msgs), Message{Speaker: SpeakerModel, Text: resp.Text, ToolCalls: resp.ToolCalls}, turn), nil
 }
 
-// runTool returns what the model gets back for one call: the fenced result,
-// or why the call was refused or failed. Refusals never reach ImageTools,
-// and failures are fed back so the review goes on.
-func (r *Roles) runTool(ctx context.Context, tc ToolCall, index int) string {
+// runTool returns what the model gets back for one call: the fenced result
+// (cut to what is left of the budget), or why the call was refused or
+// failed. Refusals never reach ImageTools, and failures are fed back so the
+// review goes on.
+func (r *Roles) runTool(ctx context.Context, tc ToolCall, index int, spend *toolSpend) string {
 	if index >= r.cfg.MaxToolCallsPerRound {
 		return fmt.Sprintf("refused: at most %d tool calls per round", r.cfg.MaxToolCallsPerRound)
 	}
@@ -296,5 +351,9 @@ func (r *Roles) runTool(ctx context.Context, tc ToolCall, index int) string {
 	if err != nil {
 		return "the tool failed:\n" + fence("error of "+tc.Name, truncate(err.Error(), 2<<10))
 	}
-	return fence("result of "+tc.Name, truncate(out, r.cfg.MaxToolResultBytes))
+	shown, ok := spend.take(out, r.cfg.MaxToolResultBytes)
+	if !ok {
+		return fmt.Sprintf("refused: the tool results of this review have used their budget of %d bytes (%d bytes of this result not shown)", r.cfg.Budget.ToolResults, len(out))
+	}
+	return fence("result of "+tc.Name, shown)
 }

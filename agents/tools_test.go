@@ -72,24 +72,33 @@ func TestCheckToolCall(t *testing.T) {
 
 func TestRunToolRefusesFencesAndTruncates(t *testing.T) {
 	tools := &FakeTools{Answers: map[string]string{"get_class_source": strings.Repeat("x", 5000)}}
-	r := &Roles{cfg: Config{Tools: tools, MaxToolResultBytes: 1000, MaxToolCallsPerRound: 2}}
+	r := &Roles{cfg: Config{Tools: tools, MaxToolResultBytes: 1000, MaxToolCallsPerRound: 2, Budget: Budget{ToolResults: 1500}}}
 	ctx := context.Background()
+	spend := &toolSpend{left: r.cfg.Budget.ToolResults}
 
-	refused := r.runTool(ctx, ToolCall{Name: "eval", Args: map[string]any{"code": "1"}}, 0)
+	refused := r.runTool(ctx, ToolCall{Name: "eval", Args: map[string]any{"code": "1"}}, 0, spend)
 	assert.True(t, strings.HasPrefix(refused, "refused: "), refused)
 	assert.Empty(t, tools.Seen(), "a refused call never reaches the image")
 
-	got := r.runTool(ctx, ToolCall{Name: "get_class_source", Args: map[string]any{"class_name": "Foo"}}, 0)
+	got := r.runTool(ctx, ToolCall{Name: "get_class_source", Args: map[string]any{"class_name": "Foo"}}, 0, spend)
 	assert.True(t, strings.HasPrefix(got, `<image-data label="result of get_class_source">`), got[:60])
 	assert.Contains(t, got, "truncated")
 	assert.Less(t, len(got), 1200)
 
-	tooMany := r.runTool(ctx, ToolCall{Name: "get_class_source", Args: map[string]any{"class_name": "Foo"}}, 2)
+	tooMany := r.runTool(ctx, ToolCall{Name: "get_class_source", Args: map[string]any{"class_name": "Foo"}}, 2, spend)
 	assert.Contains(t, tooMany, "at most 2 tool calls per round")
 	assert.Equal(t, []string{"get_class_source"}, tools.Seen())
 
 	tools.Err = errors.New("KeyNotFound: key #Foo not found")
-	failed := r.runTool(ctx, ToolCall{Name: "get_class_comment", Args: map[string]any{"class_name": "Foo"}}, 0)
+	failed := r.runTool(ctx, ToolCall{Name: "get_class_comment", Args: map[string]any{"class_name": "Foo"}}, 0, spend)
 	assert.Contains(t, failed, "the tool failed")
 	assert.Contains(t, failed, "KeyNotFound")
+
+	tools.Err = nil
+	rest := r.runTool(ctx, ToolCall{Name: "get_class_source", Args: map[string]any{"class_name": "Foo"}}, 0, spend)
+	assert.Contains(t, rest, "truncated", "the second result gets what is left of the budget")
+	assert.Less(t, len(rest), 700)
+	none := r.runTool(ctx, ToolCall{Name: "get_class_source", Args: map[string]any{"class_name": "Foo"}}, 0, spend)
+	assert.Contains(t, none, "used their budget of 1500 bytes")
+	assert.True(t, spend.cut)
 }

@@ -118,7 +118,7 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 		p.RunStatus = string(res.RunStatus)
 		switch refactor.KindOf(err) {
 		case refactor.NotApproved:
-			p.RefactoredCode, p.Feedback = res.RefactoredCode, res.Feedback
+			p.RefactoredCode, p.Feedback, p.Truncated = res.RefactoredCode, res.Feedback, res.Truncated
 		case refactor.ReleaseFailed, refactor.MethodChanged:
 			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
 		case refactor.TestsRegressed, refactor.TestsInconclusive:
@@ -146,18 +146,24 @@ func newRefactorBody(res *refactor.Result) wire.RefactorBody {
 		ID: res.ID, Outcome: string(res.Outcome), IsClassMethod: res.Ref.ClassSide, Protocol: res.Protocol,
 		OriginalCode: res.OriginalCode, Refactored: res.RefactoredCode, Iterations: res.Iterations,
 		Rounds: res.Rounds, Stages: res.Stages, DurationMS: res.Duration.Milliseconds(), Tests: res.Tests.Normalized(),
-		Usage: refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
+		Usage:     refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
+		Truncated: append([]string{}, res.Truncated...),
+	}
+	if b.Rounds == nil {
+		b.Rounds = []refactor.Round{} // unchanged: no round ran
 	}
 	if res.Review != nil {
 		b.Review = *res.Review
 	}
+	b.Validation = res.Validation
+	validation := "Not validated: nothing to change."
 	if res.Validation != nil {
-		b.Validation = *res.Validation
+		validation = strings.TrimSpace(string(res.Validation.Verdict) + ": " + res.Validation.Feedback)
 	}
 	b.Result = wire.LegacyResult{
 		CodeReview:       reviewText(b.Review),
 		RefactoredCode:   res.RefactoredCode,
-		ValidationResult: strings.TrimSpace(string(b.Validation.Verdict) + ": " + b.Validation.Feedback),
+		ValidationResult: validation,
 		ReleaseStatus:    releaseText(res),
 	}
 	return b
@@ -173,8 +179,11 @@ func reviewText(r refactor.Review) string {
 }
 
 func releaseText(res *refactor.Result) string {
-	if res.Outcome == refactor.OutcomeProposed {
+	switch res.Outcome {
+	case refactor.OutcomeProposed:
 		return "Dry run: approved, not compiled into the image."
+	case refactor.OutcomeUnchanged:
+		return "Unchanged: the review found nothing worth a rewrite; nothing was compiled."
 	}
 	return fmt.Sprintf("Released: %s compiled in protocol '%s'.", res.Ref, res.Protocol)
 }

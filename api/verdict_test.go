@@ -62,7 +62,7 @@ func TestHostileVerdictsNeverRelease(t *testing.T) {
 		})
 		t.Run("tolerant/"+tc.name, func(t *testing.T) {
 			f, model := newFakeOpenAI(t, map[refactor.Role][]string{
-				"reviewer":  {`{"severity": "LOW", "summary": "Fine.", "issues": []}`},
+				"reviewer":  {`{"severity": "LOW", "summary": "Names.", "issues": [{"principle": "Intention-revealing names", "problem": "a, b", "suggestion": "rename"}]}`},
 				"writer":    {mustJSON(t, map[string]string{"code": newSum, "notes": ""})},
 				"validator": {tc.text},
 			})
@@ -82,7 +82,7 @@ func TestHostileVerdictsNeverRelease(t *testing.T) {
 // think block releases (the reasoning's draft rejection does not count).
 func TestFinalApprovalAfterReasoningReleases(t *testing.T) {
 	_, model := newFakeOpenAI(t, map[refactor.Role][]string{
-		"reviewer":  {`{"severity": "LOW", "summary": "Fine.", "issues": []}`},
+		"reviewer":  {`{"severity": "LOW", "summary": "Names.", "issues": [{"principle": "Intention-revealing names", "problem": "a, b", "suggestion": "rename"}]}`},
 		"writer":    {mustJSON(t, map[string]string{"code": newSum, "notes": ""})},
 		"validator": {"<think>\nDraft: " + rejection + "\nNo, it is fine.\n</think>\n" + approval},
 	})

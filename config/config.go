@@ -53,6 +53,7 @@ type Config struct {
 	OpenAIBaseURL          string `env:"OPENAI_BASE_URL" validate:"omitempty,http_url"`
 	OpenAIAPIKey           string `env:"OPENAI_API_KEY"`
 	ScriptedModelFile      string `env:"SCRIPTED_MODEL_FILE"`
+	ModelSettings
 
 	ModelTimeout            time.Duration `env:"MODEL_TIMEOUT" validate:"min=1s,max=1h"`
 	ModelMaxRetries         int           `env:"MODEL_MAX_RETRIES" validate:"min=0,max=20"`
@@ -133,13 +134,12 @@ func (r *reader) read() Config {
 }
 
 func (r *reader) readModel(c *Config) {
-	c.GeminiAPIKey = r.str("GEMINI_API_KEY", "")
-	if c.GeminiAPIKey == "" {
-		c.GeminiAPIKey = r.str("GOOGLE_API_KEY", "")
-	}
+	// genai's precedence: GOOGLE_API_KEY over GEMINI_API_KEY.
+	c.GeminiAPIKey = r.str("GOOGLE_API_KEY", r.str("GEMINI_API_KEY", ""))
 	c.GeminiBaseURL = r.str("GOOGLE_GEMINI_BASE_URL", "")
+	c.ModelSettings = r.readModelSettings()
 	defaultProvider := "scripted"
-	if c.GeminiAPIKey != "" {
+	if c.GeminiAPIKey != "" || c.Vertex {
 		defaultProvider = "gemini"
 	}
 	c.ModelProvider = strings.ToLower(r.str("MODEL_PROVIDER", defaultProvider))
@@ -175,8 +175,13 @@ func (c *Config) crossChecks() []error {
 	var errs []error
 	switch c.ModelProvider {
 	case "gemini":
-		if c.GeminiAPIKey == "" {
-			errs = append(errs, errors.New("MODEL_PROVIDER=gemini needs GEMINI_API_KEY or GOOGLE_API_KEY"))
+		switch {
+		case c.Vertex && (c.VertexProject != "" || c.VertexLocation != "") && (c.VertexProject == "" || c.VertexLocation == ""):
+			errs = append(errs, errors.New("GOOGLE_GENAI_USE_VERTEXAI=true needs both GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION"))
+		case c.Vertex && c.VertexProject == "" && c.GeminiAPIKey == "" && c.VertexBaseURL == "":
+			errs = append(errs, errors.New("GOOGLE_GENAI_USE_VERTEXAI=true needs GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (with Application Default Credentials), or GOOGLE_API_KEY for express mode"))
+		case !c.Vertex && c.GeminiAPIKey == "":
+			errs = append(errs, errors.New("MODEL_PROVIDER=gemini needs GEMINI_API_KEY or GOOGLE_API_KEY (or GOOGLE_GENAI_USE_VERTEXAI=true for Vertex AI)"))
 		}
 	case "openai":
 		if c.OpenAIBaseURL == "" {

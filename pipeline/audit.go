@@ -77,6 +77,8 @@ func rowStatus(res *refactor.Result, err error) refactor.Status {
 	switch {
 	case err == nil && res.Outcome == refactor.OutcomeProposed:
 		return refactor.StatusProposed
+	case err == nil && res.Outcome == refactor.OutcomeUnchanged:
+		return refactor.StatusUnchanged
 	case err == nil:
 		return refactor.StatusReleased
 	case res.RestoreFailed:

@@ -45,6 +45,8 @@ type rigOpts struct {
 	timeout       time.Duration
 	tree          string // a Tonel tree (repository-relative) instead of the sample image
 	noModel       bool
+	// prepare changes the copied tree before the image loads it.
+	prepare func(dir string)
 	// oracle, when set, replaces the tree's test-oracle.json.
 	oracle string
 	// callLimit is pharo-sim's per-call limit (the real server's 30 s when 0).
@@ -63,6 +65,9 @@ func newRig(t *testing.T, o rigOpts) *rig {
 	}
 	dir := t.TempDir()
 	require.NoError(t, testenv.CopyTree(o.tree, dir))
+	if o.prepare != nil {
+		o.prepare(dir)
+	}
 	if o.oracle != "" {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, pharosim.OracleFileName), []byte(o.oracle), 0o644))
 	}
@@ -85,7 +90,7 @@ func newRig(t *testing.T, o rigOpts) *rig {
 		}
 		m, err := scripted.New(scripted.File{Repeat: true, Answers: answers})
 		require.NoError(t, err)
-		r.model = &countingModel{Model: m, calls: map[refactor.Role]int{}}
+		r.model = &countingModel{Model: m, calls: map[refactor.Role]int{}, requests: map[refactor.Role][]agents.Request{}}
 		roles, err = agents.New(agents.Config{Reviewer: r.model, Writer: r.model, Validator: r.model, Refiner: r.model})
 		require.NoError(t, err)
 	}
@@ -154,20 +159,32 @@ func (r *rig) source(ref refactor.MethodRef) string {
 // and can act before answering one (to edit the image mid-run).
 type countingModel struct {
 	*scripted.Model
-	mu     sync.Mutex
-	calls  map[refactor.Role]int
-	before func(role refactor.Role)
+	mu       sync.Mutex
+	calls    map[refactor.Role]int
+	requests map[refactor.Role][]agents.Request
+	before   func(role refactor.Role)
 }
 
 func (m *countingModel) Generate(ctx context.Context, req agents.Request) (agents.Response, error) {
 	m.mu.Lock()
 	m.calls[req.Role]++
+	m.requests[req.Role] = append(m.requests[req.Role], req)
 	before := m.before
 	m.mu.Unlock()
 	if before != nil {
 		before(req.Role)
 	}
 	return m.Model.Generate(ctx, req)
+}
+
+// prompt is the first user message of the n-th request made for role.
+func (m *countingModel) prompt(role refactor.Role, n int) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if n >= len(m.requests[role]) || len(m.requests[role][n].Messages) == 0 {
+		return ""
+	}
+	return m.requests[role][n].Messages[0].Text
 }
 
 func (m *countingModel) count(role refactor.Role) int {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,6 +92,9 @@ func (r *run) execute(ctx context.Context) error {
 		if err := r.stage(runCtx, step.stage, 0, step.do); err != nil {
 			return r.classify(ctx, runCtx, err)
 		}
+		if r.res.Outcome == refactor.OutcomeUnchanged {
+			return nil // the review found nothing to change: no candidate, no release
+		}
 	}
 	if r.req.DryRun {
 		r.res.Outcome = refactor.OutcomeProposed
@@ -147,35 +151,62 @@ func (r *run) emit(typ string, data any) {
 
 func (r *run) spent(s refactor.CallStats) {
 	addUsage(&r.res.Usage, s)
+	r.res.Truncated = refactor.AddTruncated(r.res.Truncated, s.Truncated...)
 	r.emit(refactor.EventModelCall, refactor.ModelCallEvent{Role: string(s.Role), Calls: s.Calls, InputTokens: s.InputTokens, OutputTokens: s.OutputTokens})
 }
 
 // prefetch reads what every later stage needs, without any model.
 func (r *run) prefetch(ctx context.Context) error {
-	ref := r.req.Ref
-	m, err := r.p.image.Method(ctx, ref)
+	in, m, sc, err := readInput(ctx, r.p.image, r.req.Ref)
 	if err != nil {
 		return err
 	}
 	r.res.OriginalCode, r.res.Protocol = m.Source, m.Protocol
-	classSrc, err := r.p.image.ClassSource(ctx, ref.Class)
-	if err != nil {
-		return err
-	}
-	r.scope, err = newScope(ref, classSrc, m.Source)
-	if err != nil {
-		return err
-	}
-	comment, err := r.p.image.ClassComment(ctx, ref.Class)
-	if err != nil {
-		return err
-	}
-	r.input = refactor.Input{
-		MethodRef: ref, Source: m.Source, ClassDefinition: r.scope.describe(), ClassComment: comment,
-	}
+	r.input, r.scope = in, sc
 	return nil
 }
 
+// ReadInput reads from the image what the roles get for ref, exactly as a
+// run's prefetch does (for `refactord prompts render`).
+func ReadInput(ctx context.Context, image refactor.Image, ref refactor.MethodRef) (refactor.Input, error) {
+	if err := ref.Validate(); err != nil {
+		return refactor.Input{}, err
+	}
+	in, _, _, err := readInput(ctx, image, ref)
+	return in, err
+}
+
+// readInput reads the method, its class and its comment: the roles' input,
+// the method as the image holds it, and what a method of the class can
+// name.
+func readInput(ctx context.Context, image refactor.Image, ref refactor.MethodRef) (refactor.Input, refactor.Method, *scope, error) {
+	m, err := image.Method(ctx, ref)
+	if err != nil {
+		return refactor.Input{}, m, nil, err
+	}
+	classSrc, err := image.ClassSource(ctx, ref.Class)
+	if err != nil {
+		return refactor.Input{}, m, nil, err
+	}
+	sc, err := newScope(ref, classSrc, m.Source)
+	if err != nil {
+		return refactor.Input{}, m, nil, err
+	}
+	comment, err := image.ClassComment(ctx, ref.Class)
+	if err != nil {
+		return refactor.Input{}, m, nil, err
+	}
+	in := refactor.Input{
+		MethodRef: ref, Source: m.Source, ClassDefinition: sc.describe(), ClassComment: comment,
+		Selectors: sc.selectors(), Related: sc.related(m.Source),
+	}
+	return in, m, sc, nil
+}
+
+// review asks for the review. A LOW review without issues ends the run
+// here, unchanged: nothing is worth a rewrite. A method whose source the
+// prompts had to cut ends it too, after its review: no rewrite of it could
+// be written whole or checked against it.
 func (r *run) review(ctx context.Context) error {
 	rev, stats, err := r.p.agents.Review(ctx, r.input)
 	r.spent(stats)
@@ -183,6 +214,15 @@ func (r *run) review(ctx context.Context) error {
 		return err
 	}
 	r.res.Review = &rev
+	if slices.Contains(stats.Truncated, refactor.TruncatedMethodSource) {
+		r.res.Feedback = "The method's source is longer than the context budget for method sources, so the prompts showed it cut: " +
+			"a rewrite could be neither written whole nor compared with the original. Raise PROMPT_MAX_METHOD_BYTES, or split the method by hand."
+		return refactor.Errorf(refactor.NotApproved, "the method is longer than the context budget (%d bytes); reviewed, not rewritten; nothing was released", len(r.input.Source))
+	}
+	if rev.Severity == refactor.SeverityLow && len(rev.Issues) == 0 {
+		r.res.Outcome, r.res.RefactoredCode = refactor.OutcomeUnchanged, r.res.OriginalCode
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "unchanged"})
+	}
 	return nil
 }
 
@@ -212,7 +252,7 @@ func (r *run) validate(ctx context.Context) error {
 		if i == max {
 			break
 		}
-		cand, stats, err := r.p.agents.Refine(ctx, r.input, *r.res.Review, r.res.RefactoredCode, feedback)
+		cand, stats, err := r.p.agents.Refine(ctx, r.inputFor(r.res.RefactoredCode), *r.res.Review, r.res.RefactoredCode, feedback)
 		r.spent(stats)
 		if err != nil {
 			return err
@@ -239,7 +279,7 @@ func (r *run) round(ctx context.Context, i int) (bool, string, error) {
 	if len(problems) > 0 {
 		return false, checkFeedback(problems), nil
 	}
-	verdict, stats, err := r.p.agents.Validate(ctx, r.input, *r.res.Review, code)
+	verdict, stats, err := r.p.agents.Validate(ctx, r.inputFor(code), *r.res.Review, code)
 	r.spent(stats)
 	if err != nil {
 		return false, "", err
@@ -266,6 +306,17 @@ func verdictFeedback(v refactor.Verdict) string {
 		fmt.Fprintf(&b, "\n- %s: %s (suggestion: %s)", is.Principle, is.Problem, is.Suggestion)
 	}
 	return b.String()
+}
+
+// inputFor is the input with the class's methods candidate sends to self
+// added to the related ones, so that the validator and the refiner see
+// what a send the rewrite introduced does.
+func (r *run) inputFor(candidate string) refactor.Input {
+	in := r.input
+	if more := r.scope.sentBy(candidate, in.Related); len(more) > 0 {
+		in.Related = append(slices.Clone(in.Related), more...)
+	}
+	return in
 }
 
 func addUsage(u *refactor.Usage, s refactor.CallStats) {

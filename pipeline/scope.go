@@ -29,6 +29,9 @@ type scope struct {
 	packageClasses map[string]bool
 	packageName    string
 	packageLoaded  bool
+	// methods are the class's methods as its source holds them, both
+	// sides (for the prompts: selectors and related sources).
+	methods []*tonel.Method
 }
 
 func newScope(ref refactor.MethodRef, classSource, original string) (*scope, error) {
@@ -36,7 +39,7 @@ func newScope(ref refactor.MethodRef, classSource, original string) (*scope, err
 	if err != nil {
 		return nil, refactor.Wrap(refactor.PharoError, err, "reading the definition of %s", ref.Class)
 	}
-	s := &scope{ref: ref, def: f.Def, known: map[string]bool{}, originals: map[string]bool{}, globals: map[string]bool{}}
+	s := &scope{ref: ref, def: f.Def, known: map[string]bool{}, originals: map[string]bool{}, globals: map[string]bool{}, methods: f.Methods}
 	s.addDefinition(f.Def)
 	if m, err := smalltalk.ParseMethod(original); err == nil {
 		s.original = m

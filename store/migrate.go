@@ -21,6 +21,7 @@ func migrations() []migration {
 	return []migration{
 		{version: 1, name: "runs", sql: schemaV1},
 		{version: 2, name: "restore_failed status", sql: schemaV2},
+		{version: 3, name: "unchanged status", sql: schemaV3()},
 	}
 }
 

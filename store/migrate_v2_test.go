@@ -15,20 +15,32 @@ import (
 // row, its revert link, its triggers and its indexes when version 2 widens
 // the status vocabulary.
 func TestMigrationV2KeepsRowsAndRules(t *testing.T) {
+	migrateKeepsRowsAndRules(t, 1, refactor.StatusReleased, refactor.StatusRestoreFailed)
+}
+
+// migrateKeepsRowsAndRules writes a database at schema version from,
+// holding a released run settled to settled and a revert of it, checks
+// that it refuses the status added, then opens it with this build and
+// checks that the rows, the revert link, the triggers, the indexes and the
+// self-reference survived, and that added is known now.
+func migrateKeepsRowsAndRules(t *testing.T, from int, settled, added refactor.Status) {
+	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "refactord.db")
 	w, err := openWriter(ctx, path)
 	require.NoError(t, err)
 	_, err = w.ExecContext(ctx, createMigrationsTable)
 	require.NoError(t, err)
-	require.NoError(t, apply(ctx, w, migrations()[0]))
-	v1 := &Store{w: w, r: w}
-	require.NoError(t, v1.Create(ctx, refactor.Run{ID: "rel", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
-	require.NoError(t, v1.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
-	require.NoError(t, v1.Reconcile(ctx, "rel", refactor.StatusReleased, "kept"))
-	require.NoError(t, v1.Create(ctx, refactor.Run{ID: "rev", Kind: refactor.RunKindRevert, RevertOf: "rel", ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
-	_, err = w.ExecContext(ctx, "UPDATE runs SET status = 'restore_failed' WHERE id = 'rel'")
-	require.ErrorContains(t, err, "CHECK constraint failed", "version 1 does not know restore_failed")
+	for _, m := range migrations()[:from] {
+		require.NoError(t, apply(ctx, w, m))
+	}
+	old := &Store{w: w, r: w}
+	require.NoError(t, old.Create(ctx, refactor.Run{ID: "rel", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
+	require.NoError(t, old.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
+	require.NoError(t, old.Reconcile(ctx, "rel", settled, "kept"))
+	require.NoError(t, old.Create(ctx, refactor.Run{ID: "rev", Kind: refactor.RunKindRevert, RevertOf: "rel", ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
+	_, err = w.ExecContext(ctx, "UPDATE runs SET status = ? WHERE id = 'rel'", string(added))
+	require.ErrorContains(t, err, "CHECK constraint failed", "version %d does not know %s", from, added)
 	require.NoError(t, w.Close())
 
 	s, err := Open(ctx, path)
@@ -36,19 +48,19 @@ func TestMigrationV2KeepsRowsAndRules(t *testing.T) {
 	defer func() { assert.NoError(t, s.Close()) }()
 	var version int
 	require.NoError(t, s.r.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&version))
-	assert.Equal(t, 2, version)
+	assert.Equal(t, SchemaVersion(), version)
 
 	rel, err := s.Get(ctx, "rel")
 	require.NoError(t, err)
-	assert.Equal(t, refactor.StatusReleased, rel.Status)
+	assert.Equal(t, settled, rel.Status)
 	assert.Equal(t, "s ^1", rel.OriginalSource)
 	assert.Contains(t, rel.Notes, "kept")
 	rev, err := s.Get(ctx, "rev")
 	require.NoError(t, err)
 	assert.Equal(t, "rel", rev.RevertOf)
 
-	_, err = s.w.ExecContext(ctx, "UPDATE runs SET status = 'restore_failed' WHERE id = 'rev'")
-	assert.NoError(t, err, "version 2 knows restore_failed")
+	_, err = s.w.ExecContext(ctx, "UPDATE runs SET status = ? WHERE id = 'rev'", string(added))
+	assert.NoError(t, err, "this build knows %s", added)
 	for _, bad := range []struct{ sql, want string }{
 		{"DELETE FROM runs WHERE id = 'rev'", "never deleted"},
 		{"UPDATE runs SET created_at = '2000-01-01T00:00:00.000Z' WHERE id = 'rel'", "never change"},

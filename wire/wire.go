@@ -51,13 +51,16 @@ type RefactorBody struct {
 	OriginalCode  string               `json:"original_code"`
 	Refactored    string               `json:"refactored_code"`
 	Review        refactor.Review      `json:"review"`
-	Validation    refactor.Verdict     `json:"validation"`
+	Validation    *refactor.Verdict    `json:"validation"` // null when no validator ran (unchanged)
 	Iterations    int                  `json:"iterations"`
 	Rounds        []refactor.Round     `json:"rounds"`
 	Usage         refactor.Usage       `json:"usage"`
 	Stages        []refactor.StageStat `json:"stages"`
 	DurationMS    int64                `json:"duration_ms"`
 	Tests         refactor.Tests       `json:"tests"`
+	// Truncated names the inputs a prompt showed cut to the context
+	// budget; empty when everything fit.
+	Truncated []string `json:"truncated"`
 }
 
 // Problem is an RFC 9457 problem+json body. Extensions carry what a client
@@ -76,6 +79,7 @@ type Problem struct {
 	OriginalCode   string          `json:"original_code,omitempty"`
 	RefactoredCode string          `json:"refactored_code,omitempty"`
 	Feedback       string          `json:"feedback,omitempty"`
+	Truncated      []string        `json:"truncated,omitempty"`
 	Iterations     int             `json:"iterations,omitempty"`
 	Usage          *refactor.Usage `json:"usage,omitempty"`
 	Tests          *refactor.Tests `json:"tests,omitempty"`

@@ -25,11 +25,18 @@ const DefaultModel = "gemini-2.5-flash"
 
 // Config configures a Model.
 type Config struct {
-	// APIKey is required (GEMINI_API_KEY or GOOGLE_API_KEY; see
-	// ConfigFromEnv).
+	// APIKey is required for the Gemini API (GEMINI_API_KEY or
+	// GOOGLE_API_KEY; see ConfigFromEnv). On Vertex AI without Project and
+	// Location it selects express mode; with them Vertex AI uses
+	// Application Default Credentials and ignores the key, as genai does.
 	APIKey string
-	// BaseURL overrides the endpoint (GOOGLE_GEMINI_BASE_URL); empty means
-	// the SDK's default, which also honours that variable.
+	// Vertex selects the Vertex AI backend (GOOGLE_GENAI_USE_VERTEXAI).
+	Vertex bool
+	// Project and Location are Vertex AI's (GOOGLE_CLOUD_PROJECT,
+	// GOOGLE_CLOUD_LOCATION).
+	Project, Location string
+	// BaseURL overrides the endpoint (GOOGLE_GEMINI_BASE_URL, or
+	// GOOGLE_VERTEX_BASE_URL on Vertex AI); empty means the SDK's default.
 	BaseURL string
 	// Model is the model ID (MODEL_ID or a role's own); default
 	// DefaultModel.
@@ -38,6 +45,10 @@ type Config struct {
 	// MaxOutputTokens and Temperature are left to the model when zero/nil.
 	MaxOutputTokens int32
 	Temperature     *float32
+	// ThinkingBudget, when set, caps the model's thinking tokens
+	// (GEMINI_THINKING_BUDGET): 0 switches thinking off where the model
+	// allows it, -1 lets the model decide.
+	ThinkingBudget *int32
 	// Transport is the HTTP transport under the retries; nil means
 	// http.DefaultTransport.
 	Transport http.RoundTripper
@@ -63,24 +74,58 @@ var _ agents.Model = (*Model)(nil)
 
 // New returns a Model for cfg.
 func New(ctx context.Context, cfg Config) (*Model, error) {
-	if cfg.APIKey == "" {
-		return nil, errors.New("gemini: no API key (set GEMINI_API_KEY or GOOGLE_API_KEY)")
-	}
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
 	}
-	client, err := genai.NewClient(ctx, &genai.ClientConfig{
+	cc, err := clientConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	client, err := genai.NewClient(ctx, cc)
+	if err != nil {
+		// Not wrapped: genai's messages print the whole ClientConfig,
+		// API key included.
+		return nil, errors.New("gemini: the client could not be created (check the base URL, the key, or the Vertex AI project and location)")
+	}
+	return &Model{client: client, cfg: cfg}, nil
+}
+
+// clientConfig maps cfg to genai's own configuration. On Vertex AI without
+// a key the requests are signed with Application Default Credentials
+// (GOOGLE_APPLICATION_CREDENTIALS, gcloud's login, or the metadata
+// server), added to this package's retrying HTTP client the SDK's way.
+func clientConfig(cfg Config) (*genai.ClientConfig, error) {
+	cc := &genai.ClientConfig{
 		APIKey:      cfg.APIKey,
 		Backend:     genai.BackendGeminiAPI,
 		HTTPClient:  cfg.Retry.Client(cfg.Transport),
 		HTTPOptions: genai.HTTPOptions{BaseURL: cfg.BaseURL},
-	})
-	if err != nil {
-		// Not wrapped: genai's messages print the whole ClientConfig,
-		// API key included.
-		return nil, errors.New("gemini: the client could not be created (check the base URL and key)")
 	}
-	return &Model{client: client, cfg: cfg}, nil
+	if !cfg.Vertex {
+		if cfg.APIKey == "" {
+			return nil, errors.New("gemini: no API key (set GEMINI_API_KEY or GOOGLE_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true for Vertex AI)")
+		}
+		return cc, nil
+	}
+	cc.Backend = genai.BackendVertexAI
+	if cfg.Project == "" && cfg.Location == "" {
+		if cfg.APIKey == "" && cfg.BaseURL == "" {
+			return nil, errors.New("gemini: Vertex AI needs GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or an API key for express mode")
+		}
+		// Express mode (the key alone), or, as genai allows, a custom
+		// endpoint without credentials: a proxy that signs the requests.
+		return cc, nil
+	}
+	if cfg.Project == "" || cfg.Location == "" {
+		return nil, errors.New("gemini: Vertex AI needs both GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION")
+	}
+	// As in genai, a project and location win over a key: the key is not
+	// sent, the requests are signed with the credentials.
+	cc.APIKey, cc.Project, cc.Location = "", cfg.Project, cfg.Location
+	if err := cc.UseDefaultCredentials(); err != nil {
+		return nil, fmt.Errorf("gemini: Vertex AI needs Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, or gcloud auth application-default login): %w", err)
+	}
+	return cc, nil
 }
 
 // ID returns the model ID this Model calls.
@@ -120,6 +165,9 @@ func (m *Model) config(req agents.Request) *genai.GenerateContentConfig {
 		AutomaticContinuation: &off,
 		MaxOutputTokens:       m.cfg.MaxOutputTokens,
 		Temperature:           m.cfg.Temperature,
+	}
+	if m.cfg.ThinkingBudget != nil {
+		cfg.ThinkingConfig = &genai.ThinkingConfig{ThinkingBudget: m.cfg.ThinkingBudget}
 	}
 	if req.Role != "" {
 		cfg.HTTPOptions = &genai.HTTPOptions{Headers: http.Header{agents.RoleHeader: {string(req.Role)}}}
@@ -257,7 +305,9 @@ func fromResponse(r *genai.GenerateContentResponse) agents.Response {
 
 func finishReason(fr genai.FinishReason, calls bool) agents.FinishReason {
 	switch fr {
-	case genai.FinishReasonSafety, genai.FinishReasonRecitation, genai.FinishReasonBlocklist,
+	case genai.FinishReasonRecitation:
+		return agents.FinishRecitation
+	case genai.FinishReasonSafety, genai.FinishReasonBlocklist,
 		genai.FinishReasonProhibitedContent, genai.FinishReasonSPII, genai.FinishReasonImageSafety:
 		return agents.FinishSafety
 	case genai.FinishReasonMaxTokens:

@@ -112,7 +112,7 @@ func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Respon
 	}
 	resp, err := m.client.Chat.Completions.New(ctx, params, opts...)
 	if err != nil {
-		return agents.Response{}, classify(ctx, err)
+		return agents.Response{}, m.classify(ctx, req, err)
 	}
 	out := fromCompletion(resp)
 	// json_schema (and json_object) constrain the decoding to one object;
@@ -121,12 +121,18 @@ func (m *Model) Generate(ctx context.Context, req agents.Request) (agents.Respon
 	return out, nil
 }
 
-func classify(ctx context.Context, err error) error {
+// classify gives a failure its kind; a refusal of what the request asked
+// for (tools, a JSON schema) names the setting that avoids it.
+func (m *Model) classify(ctx context.Context, req agents.Request, err error) error {
 	var apiErr *oai.Error
-	if errors.As(err, &apiErr) {
-		return agents.ClassifyError(ctx, "openai", apiErr.StatusCode, apiErr.Message, err)
+	if !errors.As(err, &apiErr) {
+		return agents.ClassifyError(ctx, "openai", 0, "", err)
 	}
-	return agents.ClassifyError(ctx, "openai", 0, "", err)
+	detail := errorDetail(apiErr)
+	if hint := m.refusalHint(req, apiErr.StatusCode, detail); hint != "" {
+		detail += " — " + hint
+	}
+	return agents.ClassifyError(ctx, "openai", apiErr.StatusCode, detail, err)
 }
 
 func (m *Model) params(req agents.Request) (oai.ChatCompletionNewParams, error) {

@@ -31,10 +31,12 @@
 //   - "tool_call": {"name": "get_class_comment", "args": {"class_name": "Foo"}},
 //     a function call (only the reviewer is offered tools);
 //   - "error": a message; the call fails with model_unavailable;
-//   - nothing, with "finish_reason": "safety" (a blocked answer).
+//   - nothing, with "finish_reason": "safety" (a blocked answer) or
+//     "recitation" (stopped for repeating existing text; retried once).
 //
-// Optional on every answer: "finish_reason" (stop, length, safety, other;
-// default stop, or tool_calls for a tool call), "delay_ms" (the call waits
+// Optional on every answer: "finish_reason" (stop, length, safety,
+// recitation, other; default stop, or tool_calls for a tool call),
+// "delay_ms" (the call waits
 // this long first, giving up when the context ends — benchmarks and busy
 // tests hold a run in flight with it, at most 10 minutes) and "usage"
 // ({"input_tokens": n, "output_tokens": m}; default: about one token per

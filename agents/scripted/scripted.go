@@ -158,7 +158,7 @@ func (a Answer) check() error {
 		return fmt.Errorf("unknown finish_reason %q", a.FinishReason)
 	case kinds > 1:
 		return errors.New(`give only one of "text", "json", "tool_call", "error"`)
-	case kinds == 0 && fr != agents.FinishSafety:
+	case kinds == 0 && fr != agents.FinishSafety && fr != agents.FinishRecitation:
 		return errors.New(`give one of "text", "json", "tool_call", "error"`)
 	case a.ToolCall != nil && a.ToolCall.Name == "":
 		return errors.New("tool_call has no name")
@@ -169,11 +169,12 @@ func (a Answer) check() error {
 }
 
 var finishReasons = map[string]agents.FinishReason{
-	"":       "",
-	"stop":   agents.FinishStop,
-	"length": agents.FinishLength,
-	"safety": agents.FinishSafety,
-	"other":  agents.FinishOther,
+	"":           "",
+	"stop":       agents.FinishStop,
+	"length":     agents.FinishLength,
+	"safety":     agents.FinishSafety,
+	"recitation": agents.FinishRecitation,
+	"other":      agents.FinishOther,
 }
 
 // Generate returns the next scripted answer for the request's subject and

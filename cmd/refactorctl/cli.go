@@ -370,7 +370,7 @@ header 1s, 2s, 4s … up to 30s) for at most --wait-max. Network errors are
 retried --retries times.
 
 Exit codes:
-  0  released or proposed (dry run); the command succeeded
+  0  released, proposed (dry run) or unchanged (nothing to change); the command succeeded
   1  any other failure (including invalid_request from the service)
   2  usage: unknown flag or command, bad arguments, a bad batch line
   3  not approved: the validation loop ended without approval

@@ -365,7 +365,7 @@ func TestCommandsAgainstTheService(t *testing.T) {
 		{name: "bad url", args: []string{"health", "--url", "ftp://x"}, code: exitUsage, stderr: "must be an http(s) URL"},
 		{name: "health takes no arguments", args: []string{"health", "now"}, code: exitUsage, stderr: "takes no arguments"},
 		{name: "show needs an id", args: []string{"show"}, code: exitUsage, stderr: "one run ID"},
-		{name: "help", args: []string{"--help"}, code: exitOK, stdout: "Exit codes:\n  0  released or proposed"},
+		{name: "help", args: []string{"--help"}, code: exitOK, stdout: "Exit codes:\n  0  released, proposed (dry run) or unchanged"},
 		{name: "command help", args: []string{"refactor", "--help"}, code: exitOK, stdout: "-dry-run"},
 		{name: "help command", args: []string{"help", "batch"}, code: exitOK, stdout: "Usage: refactorctl batch FILE|-"},
 	}
@@ -504,4 +504,19 @@ func TestTestGate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A review that finds nothing to change: refactorctl says so, prints no
+// diff, and exits 0.
+func TestUnchangedExitsZeroAndSaysSo(t *testing.T) {
+	svc := startService(t, testenv.Script{"Calculator>>sum:with:": {
+		"reviewer": {{Text: `{"severity": "LOW", "summary": "Already clear.", "issues": []}`}},
+	}}, serviceOpts{})
+	before := svc.classFile(t, "Calculator")
+	out := ctl(t, svc, "", "refactor", "Calculator>>sum:with:")
+	assert.Equal(t, exitOK, out.code, out.stderr)
+	assert.Empty(t, out.stdout, "no diff")
+	assert.Contains(t, out.stderr, "Calculator>>sum:with: unchanged")
+	assert.Contains(t, out.stderr, "unchanged: the review found nothing worth a rewrite (Already clear.)")
+	assert.Equal(t, before, svc.classFile(t, "Calculator"))
 }

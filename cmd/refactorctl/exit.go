@@ -11,7 +11,7 @@ import (
 
 // Exit codes (documented in --help and the README).
 const (
-	exitOK             = 0 // released or proposed; the command did what it was asked
+	exitOK             = 0 // released, proposed or unchanged; the command did what it was asked
 	exitFailure        = 1 // any other failure
 	exitUsage          = 2 // the invocation is wrong (flags, arguments, a bad batch line)
 	exitNotApproved    = 3 // the validation loop ended without approval

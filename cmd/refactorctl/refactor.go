@@ -195,6 +195,10 @@ func (c *cli) report(o options, run methodRun, prog *progress) {
 		fmt.Fprintf(c.stdout, "%s\n", run.raw)
 		return
 	}
+	if res.Outcome == "unchanged" {
+		prog.note("unchanged: the review found nothing worth a rewrite (" + clip(oneLine(res.Review.Summary), 160) + "); the image was not touched")
+		return
+	}
 	diff := udiff.Unified(run.m.String()+" (image)", run.m.String()+" (refactored)", res.OriginalCode, res.Refactored, 3)
 	if diff == "" {
 		prog.note("no change: the refactored source equals the original")

@@ -40,6 +40,9 @@ const appName = "refactord"
 const readinessProbe = 30 * time.Second
 
 func main() {
+	if promptsRequested() {
+		os.Exit(promptsCommand(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	os.Exit(run())
 }
 

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	refactor "pharo-refactor"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -18,7 +21,7 @@ import (
 )
 
 // newRoles builds the four roles on the configured provider; roles that
-// share a model ID share one client. It answers nil roles (no model) when
+// share a model ID and its tuning share one client. It answers nil roles (no model) when
 // the defaulted demo model's file is missing: the service then starts, and
 // /ready and every run say that no model is configured.
 func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, log *zap.Logger) (refactor.Agents, error) {
@@ -33,31 +36,39 @@ func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, l
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]agents.Model{}
-	model := func(id string) (agents.Model, error) {
-		if m, ok := byID[id]; ok {
+	byKey := map[string]agents.Model{}
+	model := func(role, id string) (agents.Model, error) {
+		tuning := cfg.Tuning[role]
+		key := fmt.Sprintf("%s %+v", id, tuningKey(tuning))
+		if m, ok := byKey[key]; ok {
 			return m, nil
 		}
-		m, err := newModel(id)
+		m, err := newModel(id, tuning)
 		if err != nil {
 			return nil, fmt.Errorf("model %s: %w", id, err)
 		}
-		byID[id] = m
+		byKey[key] = m
 		return m, nil
 	}
 	var roleCfg agents.Config
 	for _, rm := range []struct {
 		into *agents.Model
+		role string
 		id   string
 	}{
-		{&roleCfg.Reviewer, cfg.ReviewerModelID}, {&roleCfg.Writer, cfg.WriterModelID},
-		{&roleCfg.Validator, cfg.ValidatorModelID}, {&roleCfg.Refiner, cfg.RefinerModelID},
+		{&roleCfg.Reviewer, "reviewer", cfg.ReviewerModelID}, {&roleCfg.Writer, "writer", cfg.WriterModelID},
+		{&roleCfg.Validator, "validator", cfg.ValidatorModelID}, {&roleCfg.Refiner, "refiner", cfg.RefinerModelID},
 	} {
-		if *rm.into, err = model(rm.id); err != nil {
+		if *rm.into, err = model(rm.role, rm.id); err != nil {
 			return nil, err
 		}
 	}
 	roleCfg.Tools, roleCfg.MaxToolRounds = tools, cfg.ReviewerMaxToolRounds
+	if cfg.ModelProvider == "openai" && !cfg.OpenAITools && roleCfg.MaxToolRounds > 0 {
+		log.Info("OPENAI_TOOLS=off: the reviewer works without image lookups")
+		roleCfg.MaxToolRounds = 0
+	}
+	roleCfg.Budget = agents.Budget(cfg.Budget)
 	roles, err := agents.New(roleCfg)
 	if err != nil {
 		return nil, err
@@ -65,7 +76,20 @@ func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, l
 	return roles, nil
 }
 
-func modelFactory(ctx context.Context, cfg config.Config, log *zap.Logger) (func(id string) (agents.Model, error), error) {
+// tuningKey is a tuning by value, so that roles asking alike share a client.
+func tuningKey(t config.ModelTuning) [4]string {
+	return [4]string{deref(t.Temperature), strconv.Itoa(t.MaxOutputTokens), deref(t.ThinkingBudget), t.ResponseFormat}
+}
+
+func deref[T any](p *T) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprint(*p)
+}
+
+// modelFactory answers a constructor of the configured provider's models.
+func modelFactory(ctx context.Context, cfg config.Config, log *zap.Logger) (func(id string, t config.ModelTuning) (agents.Model, error), error) {
 	retry := agents.RetryPolicy{
 		MaxRetries: cfg.ModelMaxRetries, AttemptTimeout: cfg.ModelTimeout,
 		OnRetry: func(attempt int, wait time.Duration, reason string) {
@@ -74,12 +98,27 @@ func modelFactory(ctx context.Context, cfg config.Config, log *zap.Logger) (func
 	}
 	switch cfg.ModelProvider {
 	case "gemini":
-		return func(id string) (agents.Model, error) {
-			return gemini.New(ctx, gemini.Config{APIKey: cfg.GeminiAPIKey, BaseURL: cfg.GeminiBaseURL, Model: id, Retry: retry})
+		baseURL := cfg.GeminiBaseURL
+		if cfg.Vertex {
+			baseURL = cfg.VertexBaseURL
+		}
+		return func(id string, t config.ModelTuning) (agents.Model, error) {
+			return gemini.New(ctx, gemini.Config{
+				APIKey: cfg.GeminiAPIKey, Vertex: cfg.Vertex, Project: cfg.VertexProject, Location: cfg.VertexLocation,
+				BaseURL: baseURL, Model: id, Retry: retry,
+				MaxOutputTokens: int32(t.MaxOutputTokens), Temperature: float32Of(t.Temperature), ThinkingBudget: int32Of(t.ThinkingBudget),
+			})
 		}, nil
 	case "openai":
-		return func(id string) (agents.Model, error) {
-			return openai.New(openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: id, Retry: retry})
+		baseURL, err := probeOpenAI(ctx, cfg, log)
+		if err != nil {
+			return nil, err
+		}
+		return func(id string, t config.ModelTuning) (agents.Model, error) {
+			return openai.New(openai.Config{
+				BaseURL: baseURL, APIKey: cfg.OpenAIAPIKey, Model: id, Retry: retry,
+				ResponseFormat: openai.ResponseFormat(t.ResponseFormat), MaxTokens: int64(t.MaxOutputTokens), Temperature: t.Temperature,
+			})
 		}, nil
 	default:
 		m, err := scripted.Load(cfg.ScriptedModelFile)
@@ -88,6 +127,46 @@ func modelFactory(ctx context.Context, cfg config.Config, log *zap.Logger) (func
 		}
 		log.Warn("NO MODEL KEY SET: using the offline scripted demo model; answers come from a file, not a model. Set GEMINI_API_KEY (or MODEL_PROVIDER=openai with OPENAI_BASE_URL) for real refactorings.",
 			zap.String("file", cfg.ScriptedModelFile))
-		return func(string) (agents.Model, error) { return m, nil }, nil
+		return func(string, config.ModelTuning) (agents.Model, error) { return m, nil }, nil
 	}
+}
+
+// probeOpenAI checks OPENAI_BASE_URL at start-up (ProbeBaseURL): it answers
+// the URL to use, with /v1 added when the server wants it, and refuses a
+// URL that answers 404. A server that cannot be asked now is only logged.
+func probeOpenAI(ctx context.Context, cfg config.Config, log *zap.Logger) (string, error) {
+	p, err := openai.ProbeBaseURL(ctx, openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey})
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case p.Warning != "":
+		log.Warn("the OpenAI-compatible server could not be checked at start-up", zap.String("url", p.BaseURL), zap.String("reason", p.Warning))
+	case p.BaseURL != strings.TrimRight(cfg.OpenAIBaseURL, "/"):
+		log.Warn("OPENAI_BASE_URL lacks /v1; using it with /v1, where the server answers", zap.String("configured", cfg.OpenAIBaseURL), zap.String("using", p.BaseURL))
+	}
+	if len(p.Models) > 0 {
+		for _, id := range []string{cfg.ReviewerModelID, cfg.WriterModelID, cfg.ValidatorModelID, cfg.RefinerModelID} {
+			if !slices.Contains(p.Models, id) {
+				log.Warn("the server does not list this model; calls to it may fail", zap.String("model", id), zap.Strings("listed", p.Models))
+			}
+		}
+	}
+	return p.BaseURL, nil
+}
+
+func float32Of(p *float64) *float32 {
+	if p == nil {
+		return nil
+	}
+	f := float32(*p)
+	return &f
+}
+
+func int32Of(p *int) *int32 {
+	if p == nil {
+		return nil
+	}
+	n := int32(*p)
+	return &n
 }

@@ -26,6 +26,10 @@ type Reply struct {
 	// Delay holds the answer this long; a request whose context ends
 	// first gets none.
 	Delay time.Duration
+	// FinishReason, when set, is the answer's finish reason in the
+	// provider's own word (RECITATION, MAX_TOKENS; length, content_filter)
+	// instead of a normal stop (scripted model: its finish_reason).
+	FinishReason string
 
 	// The rest only a fake server honours.
 
@@ -144,6 +148,9 @@ func scriptedEntry(r Reply) (map[string]any, error) {
 	}
 	if r.Delay > 0 {
 		entry["delay_ms"] = r.Delay.Milliseconds()
+	}
+	if r.FinishReason != "" {
+		entry["finish_reason"] = r.FinishReason
 	}
 	return entry, nil
 }

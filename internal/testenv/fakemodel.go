@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -157,6 +156,12 @@ type protocol interface {
 	answerBody(reply Reply) any
 }
 
+// shaper is a protocol whose server changes a scripted reply as the
+// model it imitates would, given the request's body.
+type shaper interface {
+	shape(reply Reply, body []byte) Reply
+}
+
 // serve records r, then answers it: the protocol's refusal, or the next
 // scripted reply after its hook and its delay.
 func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request, p protocol) {
@@ -173,6 +178,9 @@ func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request, p protocol) {
 		return
 	}
 	reply := f.next(req.Role)
+	if s, ok := p.(shaper); ok {
+		reply = s.shape(reply, body)
+	}
 	if reply.Before != nil {
 		reply.Before()
 	}
@@ -230,25 +238,40 @@ func write(w http.ResponseWriter, p protocol, reply Reply) {
 	_ = json.NewEncoder(w).Encode(body)
 }
 
-// FakeGemini speaks the Gemini API's generateContent on loopback, with the
-// real API's refusals: an unknown path (404), a wrong key when Key is set,
-// a body that is not JSON, and function declarations together with a JSON
-// response type (400).
+// FakeGemini speaks the Gemini API's generateContent on loopback — and
+// Vertex AI's, at its paths (/v1beta1/projects/P/locations/L/publishers/
+// google/models/M:generateContent, or without the project and location in
+// express mode) — with the real APIs' refusals: an unknown path (404), a
+// wrong key when Key is set, a missing or wrong bearer token when Token is
+// set, a body that is not JSON, and function declarations together with a
+// JSON response type (400). With Token set it also serves an OAuth token
+// endpoint at /token, for ServiceAccountFile's credentials.
 type FakeGemini struct {
 	fakeModel
 	// Key, when set, is the only x-goog-api-key accepted.
 	Key string
+	// Token, when set, is the only bearer token accepted (Vertex AI with
+	// Application Default Credentials), and the one /token hands out.
+	Token string
 }
 
-func (f *FakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) { f.serve(w, r, f) }
+func (f *FakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if f.Token != "" && r.URL.Path == tokenPath {
+		f.serveToken(w, r)
+		return
+	}
+	f.serve(w, r, f)
+}
 
 func (f *FakeGemini) refuse(r *http.Request, body []byte) *Reply {
 	var req map[string]any
 	switch {
-	case r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, "/v1beta/models/") || !strings.HasSuffix(r.URL.Path, ":generateContent"):
+	case r.Method != http.MethodPost || !geminiPath(r.URL.Path):
 		return &Reply{Status: http.StatusNotFound, Text: "not found: " + r.URL.Path}
 	case f.Key != "" && r.Header.Get("x-goog-api-key") != f.Key:
 		return &Reply{Status: http.StatusBadRequest, Text: "API key not valid. Please pass a valid API key."}
+	case f.Token != "" && r.Header.Get("Authorization") != "Bearer "+f.Token:
+		return &Reply{Status: http.StatusUnauthorized, Text: "Request had invalid authentication credentials. Expected OAuth 2 access token."}
 	case json.Unmarshal(body, &req) != nil:
 		return &Reply{Status: http.StatusBadRequest, Text: "Invalid JSON payload received."}
 	case Dig(req, "tools") != nil && Dig(req, "generationConfig", "responseMimeType") == "application/json":
@@ -266,10 +289,14 @@ func (f *FakeGemini) answerBody(reply Reply) any {
 	if reply.Call != nil {
 		part = map[string]any{"functionCall": reply.Call}
 	}
+	finish := "STOP"
+	if reply.FinishReason != "" {
+		finish = reply.FinishReason
+	}
 	return map[string]any{
 		"candidates": []any{map[string]any{
 			"content":      map[string]any{"role": "model", "parts": []any{part}},
-			"finishReason": "STOP",
+			"finishReason": finish,
 		}},
 		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
 	}
@@ -294,23 +321,35 @@ func geminiStatus(code int) string {
 
 // FakeOpenAI speaks chat completions on loopback (under /v1), with an
 // OpenAI-compatible server's refusals: an unknown path (404) and, when Key
-// is set, any other bearer token (401).
+// is set, any other bearer token (401). GET /v1/models lists Models. Like
+// names a real server whose differences it imitates (see OpenAIServer).
 type FakeOpenAI struct {
 	fakeModel
 	// Key, when set, is the only bearer token accepted.
 	Key string
+	// Models are the IDs GET /v1/models lists; default "fake".
+	Models []string
+	// Like is the server imitated; "" is a server that does what OpenAI
+	// does.
+	Like OpenAIServer
 }
 
-func (f *FakeOpenAI) ServeHTTP(w http.ResponseWriter, r *http.Request) { f.serve(w, r, f) }
+func (f *FakeOpenAI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		f.serveModels(w, r)
+		return
+	}
+	f.serve(w, r, f)
+}
 
-func (f *FakeOpenAI) refuse(r *http.Request, _ []byte) *Reply {
+func (f *FakeOpenAI) refuse(r *http.Request, body []byte) *Reply {
 	switch {
 	case r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions":
 		return &Reply{Status: http.StatusNotFound, Text: "unknown path " + r.URL.Path}
 	case f.Key != "" && r.Header.Get("Authorization") != "Bearer "+f.Key:
 		return &Reply{Status: http.StatusUnauthorized, Text: "Incorrect API key provided"}
 	}
-	return nil
+	return f.Like.refuse(body)
 }
 
 func (f *FakeOpenAI) errorBody(status int, message string) any {
@@ -323,6 +362,9 @@ func (f *FakeOpenAI) errorBody(status int, message string) any {
 
 func (f *FakeOpenAI) answerBody(reply Reply) any {
 	message, finish := map[string]any{"role": "assistant", "content": reply.Text}, "stop"
+	if reply.FinishReason != "" {
+		finish = reply.FinishReason
+	}
 	if reply.Call != nil {
 		args, _ := json.Marshal(reply.Call["args"])
 		message["content"], finish = nil, "tool_calls"
