@@ -242,7 +242,7 @@ func TestDroppedClientFreesTheGate(t *testing.T) {
 			}
 			require.NoError(t, json.Unmarshal(data, &page))
 			require.Len(t, page.Runs, 1)
-			assert.Equal(t, "failed", page.Runs[0]["status"])
+			assert.Equal(t, "canceled", page.Runs[0]["status"])
 			assert.Equal(t, "canceled", page.Runs[0]["error_code"], "the audit trail says why the run stopped")
 		})
 	}

@@ -45,6 +45,7 @@ type rigOpts struct {
 	timeout       time.Duration
 	tree          string // a Tonel tree (repository-relative) instead of the sample image
 	noModel       bool
+	checkpoint    func(point string) // called at the release's checkpoints (pipeline.Options)
 }
 
 func newRig(t *testing.T, o rigOpts) *rig {
@@ -77,7 +78,7 @@ func newRig(t *testing.T, o rigOpts) *rig {
 		roles, err = agents.New(agents.Config{Reviewer: r.model, Writer: r.model, Validator: r.model, Refiner: r.model})
 		require.NoError(t, err)
 	}
-	r.pipe = pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout}, zap.NewNop())
+	r.pipe = pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout, Checkpoint: o.checkpoint}, zap.NewNop())
 	return r
 }
 

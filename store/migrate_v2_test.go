@@ -22,11 +22,18 @@ func TestMigrationV2KeepsRowsAndRules(t *testing.T) {
 	_, err = w.ExecContext(ctx, createMigrationsTable)
 	require.NoError(t, err)
 	require.NoError(t, apply(ctx, w, migrations()[0]))
-	v1 := &Store{w: w, r: w}
-	require.NoError(t, v1.Create(ctx, refactor.Run{ID: "rel", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
-	require.NoError(t, v1.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
-	require.NoError(t, v1.Reconcile(ctx, "rel", refactor.StatusReleased, "kept"))
-	require.NoError(t, v1.Create(ctx, refactor.Run{ID: "rev", Kind: refactor.RunKindRevert, RevertOf: "rel", ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
+	// Rows as a version-1 build wrote them (its own statements: this
+	// build's store writes the latest schema).
+	for _, stmt := range []string{
+		`INSERT INTO runs (id, kind, class_name, selector, status, notes, original_source, original_protocol, final_source, created_at, updated_at, released_at)
+		 VALUES ('rel', 'refactor', 'C', 's', 'released', '2025-01-02T03:04:05.000Z reconciled as released: kept', 's ^1', 'p', 's ^2',
+		 '2025-01-02T03:04:05.000Z', '2025-01-02T03:04:05.000Z', '2025-01-02T03:04:05.000Z')`,
+		`INSERT INTO runs (id, kind, revert_of, class_name, selector, status, created_at, updated_at)
+		 VALUES ('rev', 'revert', 'rel', 'C', 's', 'running', '2025-01-02T03:04:06.000Z', '2025-01-02T03:04:06.000Z')`,
+	} {
+		_, err = w.ExecContext(ctx, stmt)
+		require.NoError(t, err)
+	}
 	_, err = w.ExecContext(ctx, "UPDATE runs SET status = 'restore_failed' WHERE id = 'rel'")
 	require.ErrorContains(t, err, "CHECK constraint failed", "version 1 does not know restore_failed")
 	require.NoError(t, w.Close())
@@ -36,7 +43,7 @@ func TestMigrationV2KeepsRowsAndRules(t *testing.T) {
 	defer func() { assert.NoError(t, s.Close()) }()
 	var version int
 	require.NoError(t, s.r.QueryRowContext(ctx, "SELECT MAX(version) FROM schema_migrations").Scan(&version))
-	assert.Equal(t, 2, version)
+	assert.Equal(t, SchemaVersion(), version, "and on to the latest")
 
 	rel, err := s.Get(ctx, "rel")
 	require.NoError(t, err)
