@@ -178,11 +178,12 @@ func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pi
 // take to send the answer before the remaining connections are closed.
 const answerWait = 5 * time.Second
 
-// shutdown stops accepting, lets the runs finish for up to grace, then
-// cancels the runs that have not begun release, always waits for a release
-// under way (it completes or is rolled back, and is recorded), lets the
-// answers go out, and closes what is left. Clients still sending a request
-// are cut; none of them holds the shutdown.
+// shutdown stops accepting, lets the runs finish for up to grace (runs are
+// jobs: one may go on after its client left), then cancels the runs that
+// have not begun release, always waits for a release under way (it
+// completes or is rolled back, and is recorded), lets the answers go out,
+// and closes what is left. Clients still sending a request are cut; none of
+// them holds the shutdown.
 func shutdown(grace time.Duration, hs *http.Server, server *api.Server, pipe *pipeline.Pipeline, log *zap.Logger) {
 	log.Info("shutting down: no new runs; waiting for the in-flight run", zap.Duration("grace", grace))
 	server.BeginShutdown()
@@ -190,18 +191,17 @@ func shutdown(grace time.Duration, hs *http.Server, server *api.Server, pipe *pi
 	drainCtx, stopDraining := context.WithCancel(context.Background())
 	defer stopDraining()
 	go func() { drained <- hs.Shutdown(drainCtx) }() // closes the listener now, then waits for the requests
+	idle := make(chan struct{})
+	go func() { pipe.WaitIdle(); close(idle) }()
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {
-	case <-drained:
-		pipe.WaitIdle() // nothing left; a no-op
-		log.Info("refactord stopped")
-		return
+	case <-idle:
 	case <-timer.C:
+		log.Warn("the shutdown grace is over: cancelling runs that have not begun release; a release under way is finished first")
+		server.CancelRuns()
+		<-idle
 	}
-	log.Warn("the shutdown grace is over: cancelling runs that have not begun release; a release under way is finished first")
-	server.CancelRuns()
-	pipe.WaitIdle()
 	select {
 	case <-drained:
 	case <-time.After(answerWait):
