@@ -32,8 +32,6 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "1.0.0"
 
-const appName = "refactord"
-
 func main() {
 	os.Exit(run())
 }
@@ -145,7 +143,7 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	server := api.New(api.Options{
-		AppName: appName, Version: version, APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: refactor.OpenAPI,
+		AppName: cfg.AppName, Version: shownVersion(cfg), APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: refactor.OpenAPI,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadBodyTimeout: cfg.ReadBodyTimeout,
 		AllowOrigins: cfg.CORSAllowOrigins, LoopbackHosts: cfg.ListensOnLoopback(), AccessLog: access,
 	}, pipe, image, audit, reg, log.Named("api"))
@@ -164,6 +162,7 @@ func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pi
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(server.Listener(ln)) }()
 	log.Info("refactord listening", zap.String("addr", ln.Addr().String()), zap.String("version", version),
+		zap.String("app_name", cfg.AppName), zap.String("app_version", shownVersion(cfg)),
 		zap.String("model_provider", cfg.ModelProvider), zap.String("pharo_mcp_command", cfg.PharoMCPCommand))
 	select {
 	case err := <-errc:
@@ -172,6 +171,15 @@ func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pi
 	}
 	shutdown(cfg.ShutdownGrace, hs, server, pipe, log)
 	return nil
+}
+
+// shownVersion is the version /health and / show: APP_VERSION when set (the
+// original's clients may check it), else the build's.
+func shownVersion(cfg config.Config) string {
+	if cfg.AppVersion != "" {
+		return cfg.AppVersion
+	}
+	return version
 }
 
 // answerWait bounds how long, after the last run ended, its handler may
