@@ -35,11 +35,11 @@ func (s *Server) refactor(c echo.Context) error {
 	default:
 		run.Observe = closeAtModelPhase(modelPhase)
 	}
-	job, err := s.pipe.Start(s.runsCtx, run)
+	started, err := s.pipe.Start(s.runsCtx, run)
 	if err != nil {
 		return s.refusal(c, err)
 	}
-	go s.observe(job)
+	job := s.counted(started)
 	setRunHeaders(c, job.ID())
 	switch {
 	case async:

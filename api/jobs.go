@@ -163,10 +163,28 @@ func (s *Server) clientLeft(c echo.Context, job refactor.Job) {
 		zap.String("request_id", requestID(c)), zap.String("run_id", job.ID()))
 }
 
-// observe counts a run in the metrics when it ends, whoever waits for it.
-func (s *Server) observe(job refactor.Job) {
-	res, err := job.Result()
-	s.metrics.observe(res, err)
+// counted is job, counted in the metrics when it ends whoever waits for
+// it (nobody, when the client left); its Done closes once it is counted,
+// so no answer goes out before the metrics say what it says.
+func (s *Server) counted(job refactor.Job) refactor.Job {
+	c := &countedJob{Job: job, done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		s.metrics.observe(job.Result())
+	}()
+	return c
+}
+
+type countedJob struct {
+	refactor.Job
+	done chan struct{}
+}
+
+func (c *countedJob) Done() <-chan struct{} { return c.done }
+
+func (c *countedJob) Result() (*refactor.Result, error) {
+	<-c.done
+	return c.Job.Result()
 }
 
 // cancelRefactoring answers POST /api/v1/refactorings/{id}/cancel: the row

@@ -58,7 +58,7 @@ func (p *Pipeline) Cancel(ctx context.Context, id string) (refactor.Run, error) 
 		if err != nil {
 			return refactor.Run{}, err
 		}
-		return row, refactor.Errorf(refactor.NotCancelable, "the release of run %s has begun: it completes or is rolled back, never cut; nothing was canceled", id)
+		return row, refactor.Errorf(refactor.NotCancelable, "run %s can no longer be canceled: its release has begun (it completes or is rolled back, never cut), or it is ending", id)
 	}
 	select {
 	case <-c.stopped:

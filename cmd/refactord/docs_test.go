@@ -83,15 +83,10 @@ func TestDocsInABrowser(t *testing.T) {
 	assert.Equal(t, "200", status, "%s", body)
 	assert.Contains(t, body, `"outcome": "proposed"`)
 
-	resp, err := http.Get(s.URL + "/api/v1/refactorings?outcome=proposed")
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	var runs struct {
-		Runs []map[string]any `json:"runs"`
-	}
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&runs))
-	require.Len(t, runs.Runs, 1, "the page's request reached the service")
-	assert.Equal(t, true, runs.Runs[0]["dry_run"])
+	runs := s.runs()
+	require.Len(t, runs, 1, "the page's request reached the service")
+	assert.Equal(t, "proposed", runs[0]["status"])
+	assert.Equal(t, true, runs[0]["dry_run"])
 	assert.Equal(t, before, mustRead(t, calculatorFile(dir)), "a dry run changes nothing")
 	assert.NotContains(t, page.Console(), "Content Security Policy", "the page runs under its policy")
 }
