@@ -155,8 +155,8 @@ func (r *run) classify(ctx, runCtx context.Context, err error) error {
 
 // stage times a stage, counts its model calls and reports it to observers.
 func (r *run) stage(ctx context.Context, name string, iteration int, do func(context.Context) error) error {
+	r.recordStage(ctx, name) // first: whoever hears of the stage finds it in the row
 	r.emit(refactor.EventStage, refactor.StageEvent{Name: name, Status: "started", Iteration: iteration})
-	r.recordStage(ctx, name)
 	callsBefore := r.res.Usage.ModelCalls
 	start := time.Now()
 	err := do(ctx)

@@ -21,7 +21,7 @@ func migrations() []migration {
 	return []migration{
 		{version: 1, name: "runs", sql: schemaV1},
 		{version: 2, name: "restore_failed status", sql: schemaV2},
-		{version: 3, name: "canceled status, stage", sql: schemaV3},
+		{version: 3, name: "canceled status, stage", sql: schemaCanceledStage},
 	}
 }
 
@@ -164,18 +164,21 @@ BEGIN
 END;
 `
 
-// schemaV3 adds the status canceled (a run stopped on request before its
-// release) and the column stage: the stage a run in progress has reached,
-// for clients that follow a run by its id after their request ended.
-// Rebuilt the same way as schemaV2 (SQLite cannot alter a CHECK); the new
-// column is empty in the rows copied.
-const schemaV3 = `
+// schemaCanceledStage adds the status canceled (a run stopped on request
+// before its release) and the column stage: the stage a run in progress has
+// reached, for clients that follow a run by its id after their request
+// ended. Rebuilt the same way as schemaV2 (SQLite cannot alter a CHECK);
+// the new column is empty in the rows copied. Its CHECK also allows
+// 'unchanged', the status a step made beside this one adds (a review that
+// finds nothing to rewrite), so that this step can come after that one
+// whatever their order of merging: it must stay the last of the two.
+const schemaCanceledStage = `
 PRAGMA defer_foreign_keys = ON;
 
-CREATE TABLE runs_v3 (
+CREATE TABLE runs_canceled (
 	id                TEXT    NOT NULL PRIMARY KEY CHECK (id <> ''),
 	kind              TEXT    NOT NULL CHECK (kind IN ('refactor', 'revert')),
-	revert_of         TEXT    REFERENCES runs_v3 (id),
+	revert_of         TEXT    REFERENCES runs_canceled (id),
 	request_id        TEXT    NOT NULL DEFAULT '',
 	class_name        TEXT    NOT NULL,
 	selector          TEXT    NOT NULL,
@@ -184,7 +187,7 @@ CREATE TABLE runs_v3 (
 	run_tests         INTEGER NOT NULL DEFAULT 0 CHECK (run_tests IN (0, 1)),
 	status            TEXT    NOT NULL CHECK (status IN ('running', 'releasing', 'released',
 	                          'proposed', 'failed', 'rolled_back', 'not_released', 'conflict', 'reverted',
-	                          'restore_failed', 'canceled')),
+	                          'restore_failed', 'unchanged', 'canceled')),
 	stage             TEXT    NOT NULL DEFAULT '',
 	error_code        TEXT    NOT NULL DEFAULT '',
 	error_message     TEXT    NOT NULL DEFAULT '',
@@ -211,7 +214,7 @@ CREATE TABLE runs_v3 (
 	CHECK ((kind = 'revert') = (revert_of IS NOT NULL))
 ) STRICT;
 
-INSERT INTO runs_v3 (id, kind, revert_of, request_id, class_name, selector, is_class_method, dry_run,
+INSERT INTO runs_canceled (id, kind, revert_of, request_id, class_name, selector, is_class_method, dry_run,
 	run_tests, status, error_code, error_message, notes, original_source, original_protocol, final_source,
 	review, verdict, iterations, model_calls, input_tokens, output_tokens, models, stages, tests_before,
 	tests_after, restore_failed, created_at, updated_at, finished_at, released_at, reverted_at)
@@ -223,7 +226,7 @@ FROM runs ORDER BY rowid;
 
 DROP TABLE runs;
 
-ALTER TABLE runs_v3 RENAME TO runs;
+ALTER TABLE runs_canceled RENAME TO runs;
 
 CREATE INDEX runs_newest        ON runs (created_at, id);
 CREATE INDEX runs_class_newest  ON runs (class_name, created_at, id);

@@ -10,23 +10,26 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A database at schema version 2 keeps every row when version 3 adds the
-// status canceled and the column stage; the rules stay.
-func TestMigrationV3KeepsRowsAndAddsCanceledAndStage(t *testing.T) {
+// A database at the schema version before the step "canceled status,
+// stage" keeps every row when that step adds the status canceled and the
+// column stage; the rules stay.
+func TestMigrationKeepsRowsAndAddsCanceledAndStage(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "refactord.db")
 	w, err := openWriter(ctx, path)
 	require.NoError(t, err)
 	_, err = w.ExecContext(ctx, createMigrationsTable)
 	require.NoError(t, err)
-	for _, m := range migrations()[:2] {
+	steps := migrations()
+	require.Equal(t, "canceled status, stage", steps[len(steps)-1].name, "the last step")
+	for _, m := range steps[:len(steps)-1] {
 		require.NoError(t, apply(ctx, w, m))
 	}
 	_, err = w.ExecContext(ctx, `INSERT INTO runs (id, kind, class_name, selector, status, original_source, created_at, updated_at)
 		VALUES ('old', 'refactor', 'C', 's', 'restore_failed', 's ^1', '2025-01-02T03:04:05.000Z', '2025-01-02T03:04:05.000Z')`)
 	require.NoError(t, err)
 	_, err = w.ExecContext(ctx, "UPDATE runs SET status = 'canceled' WHERE id = 'old'")
-	require.ErrorContains(t, err, "CHECK constraint failed", "version 2 does not know canceled")
+	require.ErrorContains(t, err, "CHECK constraint failed", "the version before does not know canceled")
 	require.NoError(t, w.Close())
 
 	s, err := Open(ctx, path)
