@@ -1,41 +1,54 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	wire "pharo-refactor/wire"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
 )
 
-// refactor runs one refactoring and answers its result.
+// refactor starts one refactoring as a job and answers as the client asked:
+// 202 at once (Prefer: respond-async), a stream of events (Accept:
+// text/event-stream), or the result as JSON. The run goes on if the client
+// leaves; its id is in the headers (Location, X-Refactoring-ID).
 func (s *Server) refactor(c echo.Context) error {
 	req, err := s.parseRefactor(c)
 	if err != nil {
 		return err
 	}
-	slot, err := s.reserve()
+	if s.stopping.Load() {
+		return s.refusal(c, errStopping)
+	}
+	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.WantsTests(), RequestID: requestID(c)}
+	async, streamed := prefersAsync(c.Request().Header), wantsStream(c)
+	var events *eventQueue
+	modelPhase := make(chan struct{})
+	switch {
+	case async:
+	case streamed:
+		events = newEventQueue()
+		run.Observe = events.push
+	default:
+		run.Observe = closeAtModelPhase(modelPhase)
+	}
+	started, err := s.pipe.Start(s.runsCtx, run)
 	if err != nil {
 		return s.refusal(c, err)
 	}
-	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.WantsTests(), RequestID: requestID(c)}
-	ctx, stop := s.runContext(c)
-	defer stop()
-	if wantsStream(c) {
-		return s.stream(ctx, c, slot, run)
+	job := s.counted(started)
+	setRunHeaders(c, job.ID())
+	switch {
+	case async:
+		return s.answerAccepted(c, job)
+	case streamed:
+		return s.stream(c, job, events)
+	default:
+		return s.answerJSON(c, job, modelPhase)
 	}
-	res, err := slot.Run(ctx, run)
-	s.metrics.observe(res, err)
-	if err != nil {
-		return s.runFailure(c, res, err)
-	}
-	return c.JSON(http.StatusOK, newRefactorBody(res))
 }
 
 // parseRefactor reads, decodes and validates the body: 413, 400 or 422.
@@ -51,16 +64,16 @@ func (s *Server) parseRefactor(c echo.Context) (wire.RefactorRequest, error) {
 	case err != nil:
 		return wire.RefactorRequest{}, malformed(err)
 	}
-	req, err := decodeRefactor(body)
+	req, wrapped, err := decodeRefactor(body)
 	if err != nil {
 		p := newProblem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
 		var ke *keyError
 		if errors.As(err, &ke) {
-			p.Errors = []wire.FieldError{{Field: ke.Field, Message: ke.Message}}
+			p.Errors = []wire.FieldError{fieldError(ke.Field, ke.Field, ke.Message, ke.Type)}
 		}
 		return wire.RefactorRequest{}, &problemError{p}
 	}
-	fields, err := validateRefactor(s.validate, req)
+	fields, err := validateRefactor(s.validate, req, wrapped)
 	if err != nil {
 		p := newProblem(c, err)
 		p.Errors = fields
@@ -69,9 +82,12 @@ func (s *Server) parseRefactor(c echo.Context) (wire.RefactorRequest, error) {
 	return req, nil
 }
 
+// errStopping refuses what would start after BeginShutdown.
+var errStopping = refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; retry on another instance or later")
+
 func (s *Server) reserve() (refactor.Reservation, error) {
 	if s.stopping.Load() {
-		return nil, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; retry on another instance or later")
+		return nil, errStopping
 	}
 	return s.pipe.Reserve()
 }
@@ -93,20 +109,11 @@ func (s *Server) refusal(c echo.Context, err error) error {
 
 // runFailure answers a failed run with what the client needs to act.
 func (s *Server) runFailure(c echo.Context, res *refactor.Result, err error) error {
-	p := s.failureProblem(c, res, err)
-	if p == nil {
-		return nil // nobody is listening
-	}
-	return &problemError{p}
+	return &problemError{s.failureProblem(c, res, err)}
 }
 
-// failureProblem is the problem body of a failed run; nil when the client
-// went away.
+// failureProblem is the problem body of a failed run.
 func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error) *wire.Problem {
-	if errors.Is(err, context.Canceled) {
-		s.log.Info("client went away; run stopped", zap.String("request_id", requestID(c)))
-		return nil
-	}
 	p := newProblem(c, err)
 	if refactor.KindOf(err) == refactor.ShuttingDown {
 		p.RetryAfter = 5 // stopped by a shutdown before release: safe to send again
