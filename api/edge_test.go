@@ -22,6 +22,9 @@ import (
 
 const sumBody = `{"class_name": "Calculator", "method_name": "sum:with:"}`
 
+// wrappedSumBody is the same request in the original's wrapped form.
+const wrappedSumBody = `{"refactor_request": {"class_name": "Calculator", "method_name": "sum:with:"}}`
+
 // problemCode decodes a problem body's code.
 func problemCode(t *testing.T, data []byte) string {
 	t.Helper()
@@ -383,7 +386,7 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		resp, out := h.refactor(sumBody)
+		resp, out := h.refactor(wrappedSumBody) // the original's form: its headers come at the model call
 		done <- answer{answered(t, resp, out), resp.StatusCode == http.StatusOK, out}
 	}()
 	<-inReview

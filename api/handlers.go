@@ -15,8 +15,18 @@ import (
 // 202 at once (Prefer: respond-async), a stream of events (Accept:
 // text/event-stream), or the result as JSON. The run goes on if the client
 // leaves; its id is in the headers (Location, X-Refactoring-ID).
+//
+// The JSON answer depends on the body's form. The documented (flat) form
+// gets the run's true status when it ends — 200, or the problem with its
+// status (422 not_approved, 504 tests_inconclusive, …). The original's
+// wrapped form ({"refactor_request": …}) is what the original's clients
+// send, among them an IDE client on Pharo's Zinc that gives up after 30 s
+// of silence while a real run takes 20–60 s: it gets its headers (200, the
+// run's id) as the run reaches its first model call and a blank every
+// KeepAlive until the body, which says success or failure in the
+// original's fields (answerJSON).
 func (s *Server) refactor(c echo.Context) error {
-	req, err := s.parseRefactor(c)
+	req, wrapped, err := s.parseRefactor(c)
 	if err != nil {
 		return err
 	}
@@ -46,40 +56,42 @@ func (s *Server) refactor(c echo.Context) error {
 		return s.answerAccepted(c, job)
 	case streamed:
 		return s.stream(c, job, events)
-	default:
+	case wrapped:
 		return s.answerJSON(c, job, modelPhase)
+	default:
+		return s.answerWhenDone(c, job)
 	}
 }
 
 // parseRefactor reads, decodes and validates the body: 413, 400 or 422.
-func (s *Server) parseRefactor(c echo.Context) (wire.RefactorRequest, error) {
+func (s *Server) parseRefactor(c echo.Context) (req wire.RefactorRequest, wrapped bool, err error) {
 	body, err := readBody(c.Request(), s.opts.MaxBodyBytes)
 	switch {
 	case errors.Is(err, errBodyTooLarge):
-		return wire.RefactorRequest{}, refactor.Errorf(refactor.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
+		return req, false, refactor.Errorf(refactor.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
 	case errors.Is(err, errBodyTimeout):
-		return wire.RefactorRequest{}, refactor.Errorf(refactor.RequestTimeout, "the body did not arrive within %s; nothing was run", s.opts.ReadBodyTimeout)
+		return req, false, refactor.Errorf(refactor.RequestTimeout, "the body did not arrive within %s; nothing was run", s.opts.ReadBodyTimeout)
 	case errors.Is(err, errShuttingDown):
-		return wire.RefactorRequest{}, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
+		return req, false, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
 	case err != nil:
-		return wire.RefactorRequest{}, malformed(err)
+		return req, false, malformed(err)
 	}
-	req, wrapped, err := decodeRefactor(body)
+	req, wrapped, err = decodeRefactor(body)
 	if err != nil {
 		p := newProblem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
 		var ke *keyError
 		if errors.As(err, &ke) {
 			p.Errors = []wire.FieldError{fieldError(ke.Field, ke.Field, ke.Message, ke.Type)}
 		}
-		return wire.RefactorRequest{}, &problemError{p}
+		return req, wrapped, &problemError{p}
 	}
 	fields, err := validateRefactor(s.validate, req, wrapped)
 	if err != nil {
 		p := newProblem(c, err)
 		p.Errors = fields
-		return wire.RefactorRequest{}, &problemError{p}
+		return req, wrapped, &problemError{p}
 	}
-	return req, nil
+	return req, wrapped, nil
 }
 
 // errStopping refuses what would start after BeginShutdown.

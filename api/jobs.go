@@ -70,7 +70,8 @@ func closeAtModelPhase(ch chan struct{}) func(refactor.Event) {
 	}
 }
 
-// answerJSON answers a run as one JSON body. A run that ends before its
+// answerJSON answers a run in the original's wrapped form as one JSON
+// body. A run that ends before its
 // first model call (an unknown class or method, the image down) is
 // answered with its own status. Once the run reaches its first model call
 // the headers go out — 200, Location and X-Refactoring-ID — so that a
@@ -112,6 +113,18 @@ func (s *Server) answerJSON(c echo.Context, job refactor.Job, modelPhase <-chan 
 			}
 			resp.Flush()
 		}
+	}
+}
+
+// answerWhenDone answers a run with its true status when it ends; a
+// client that leaves meanwhile does not stop it.
+func (s *Server) answerWhenDone(c echo.Context, job refactor.Job) error {
+	select {
+	case <-job.Done():
+		return s.answerResult(c, job)
+	case <-c.Request().Context().Done():
+		s.clientLeft(c, job)
+		return nil
 	}
 }
 

@@ -37,8 +37,9 @@ func (h *harness) inModelCall(role refactor.Role) {
 	require.Eventually(h.t, func() bool { return h.gem.Count(role) > 0 }, 30*time.Second, 5*time.Millisecond, "%s is called", role)
 }
 
-// TestJSONAnswerHeadersComeFirst: the JSON answer's headers — 200, Location,
-// X-Refactoring-ID — arrive while the model is still working; the row at
+// TestJSONAnswerHeadersComeFirst: for the original's wrapped body, the JSON
+// answer's headers — 200, Location, X-Refactoring-ID — arrive while the
+// model is still working; the row at
 // that Location shows the run in progress and its stage; the body, when it
 // comes, is the run's result, blanks before it keeping a slow run's
 // connection alive.
@@ -47,7 +48,7 @@ func TestJSONAnswerHeadersComeFirst(t *testing.T) {
 	h.gem.Script("reviewer", testenv.Review().Delayed(400*time.Millisecond))
 	h.gem.Script("writer", testenv.Code(newSum))
 	h.gem.Script("validator", testenv.Approved())
-	resp := h.postRun(context.Background(), sumBody, nil)
+	resp := h.postRun(context.Background(), wrappedSumBody, nil)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	id := resp.Header.Get("X-Refactoring-ID")
@@ -100,6 +101,23 @@ func TestPreferRespondAsync(t *testing.T) {
 	assert.Contains(t, string(h.classFile("Calculator")), "Answer the sum of a and b")
 }
 
+// TestFlatBodyAnswersWithTheRunsStatus: the documented body gets its
+// answer when the run ends, with the run's own status and its id in the
+// headers — here 422 not_approved, never a 200 that says it failed.
+func TestFlatBodyAnswersWithTheRunsStatus(t *testing.T) {
+	h := newHarness(t, harnessOpts{maxIterations: 1})
+	h.gem.Script("reviewer", testenv.Review())
+	h.gem.Script("writer", testenv.Code(newSum))
+	h.gem.Script("validator", testenv.NeedsWork("Not yet."))
+	resp, data := h.do(http.MethodPost, "/api/v1/refactor", sumBody, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%s", data)
+	assert.Equal(t, "not_approved", problemCode(t, data))
+	id := resp.Header.Get("X-Refactoring-ID")
+	require.NotEmpty(t, id)
+	assert.Equal(t, "/api/v1/refactorings/"+id, resp.Header.Get("Location"))
+	assert.Equal(t, "failed", h.row(id)["status"])
+}
+
 // TestCancelRoute: a run canceled before its release stops, releases
 // nothing and says so in its row and to the client still waiting; cancelling
 // it again answers the same; a run that has ended cannot be canceled (409
@@ -108,7 +126,7 @@ func TestCancelRoute(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
 	h.gem.Script("reviewer", testenv.Review().Delayed(time.Minute))
-	resp := h.postRun(context.Background(), sumBody, nil)
+	resp := h.postRun(context.Background(), wrappedSumBody, nil) // its headers come first
 	defer resp.Body.Close()
 	id := resp.Header.Get("X-Refactoring-ID")
 	h.inModelCall("reviewer")

@@ -198,8 +198,9 @@ func TestStreamKeepAliveComments(t *testing.T) {
 
 // TestDroppedClientDoesNotStopTheRun covers both routes: a client that
 // leaves mid-run (after a second, while the model works) had the run's id
-// from the first byte — the headers of the JSON answer, the first event of
-// the stream — and the run completes, is released and recorded.
+// from the first byte — the headers of the JSON answer to the original's
+// wrapped body, the first event of the stream — and the run completes, is
+// released and recorded.
 func TestDroppedClientDoesNotStopTheRun(t *testing.T) {
 	for _, streamed := range []bool{true, false} {
 		name := map[bool]string{true: "stream", false: "json"}[streamed]
@@ -222,7 +223,7 @@ func TestDroppedClientDoesNotStopTheRun(t *testing.T) {
 				require.NoError(t, json.Unmarshal(events[0].Data, &acc))
 				id = acc["id"]
 			} else {
-				req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/api/v1/refactor", strings.NewReader(sumBody))
+				req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/api/v1/refactor", strings.NewReader(wrappedSumBody))
 				require.NoError(t, err)
 				req.Header.Set("Content-Type", "application/json")
 				resp, err := http.DefaultClient.Do(req)
