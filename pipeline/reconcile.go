@@ -24,7 +24,9 @@ type Reconciled struct {
 //     write-ahead row (releasing) always comes first — so it is
 //     not_released, with no need to ask the image.
 //   - releasing: the final source in the image → released; the original →
-//     not_released; anything else → conflict, for an operator.
+//     not_released; anything else → conflict, for an operator. A verify
+//     run's row never settles to released: the final source in the image
+//     is put back (compiled and read back) → rolled_back.
 //   - restore_failed: the original in the image → rolled_back; the final
 //     source → the rollback is finished (the original is compiled and read
 //     back) → rolled_back; anything else → conflict.
@@ -69,6 +71,9 @@ func (p *Pipeline) settle(ctx context.Context, row refactor.Run) (refactor.Statu
 	case refactor.StatusRunning:
 		return refactor.StatusNotReleased, "interrupted before its release began (the service stopped); nothing was compiled", nil
 	case refactor.StatusReleasing:
+		if row.Verify {
+			return p.settleVerifying(ctx, row)
+		}
 		return p.settleReleasing(ctx, row)
 	case refactor.StatusRestoreFailed:
 		return p.settleRestoreFailed(ctx, row)
@@ -118,6 +123,29 @@ func (p *Pipeline) settleRestoreFailed(ctx context.Context, row refactor.Run) (r
 	case !refactor.SameSource(current, row.FinalSource):
 		return refactor.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
 	}
+	return p.putOriginalBack(ctx, row, "the image held the final source after a failed rollback; the original was restored and read back")
+}
+
+// settleVerifying settles a verify run interrupted during its release: it
+// was never to leave its final source in the image, so a final source
+// found there is put back, like a failed rollback's.
+func (p *Pipeline) settleVerifying(ctx context.Context, row refactor.Run) (refactor.Status, string, error) {
+	ref := refOf(row)
+	current, status, note, err := p.current(ctx, ref)
+	switch {
+	case err != nil || status != "":
+		return status, note, err
+	case refactor.SameSource(current, row.OriginalSource):
+		return refactor.StatusNotReleased, "a verify run was interrupted; the image holds the original source: nothing of the run is in it", nil
+	case !refactor.SameSource(current, row.FinalSource):
+		return refactor.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
+	}
+	return p.putOriginalBack(ctx, row, "a verify run was interrupted with its final source in the image; the original was restored and read back")
+}
+
+// putOriginalBack compiles the row's original source and reads it back.
+func (p *Pipeline) putOriginalBack(ctx context.Context, row refactor.Run, done string) (refactor.Status, string, error) {
+	ref := refOf(row)
 	if err := p.image.Install(ctx, ref, row.OriginalSource, row.OriginalProtocol); err != nil {
 		return "", "", fmt.Errorf("restoring the original of %s: %w", ref, err)
 	}
@@ -128,5 +156,5 @@ func (p *Pipeline) settleRestoreFailed(ctx context.Context, row refactor.Run) (r
 	if !refactor.SameSource(back, row.OriginalSource) {
 		return refactor.StatusConflict, fmt.Sprintf("%s does not hold the original after restoring it; an operator must look", ref), nil
 	}
-	return refactor.StatusRolledBack, "the image held the final source after a failed rollback; the original was restored and read back", nil
+	return refactor.StatusRolledBack, done, nil
 }

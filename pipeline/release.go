@@ -42,7 +42,32 @@ func (r *run) releaseMethod(ctx context.Context) error {
 	if err := r.rerunTests(ctx); err != nil {
 		return err
 	}
-	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "released", Tests: r.testsOrNil()})
+	if !r.req.Verify {
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "released", Tests: r.testsOrNil()})
+	}
+	return nil
+}
+
+// verifyMethod takes the whole release path, then puts the original back
+// whatever the tests said: the image is a test bench. A regression has
+// already put it back (rollBack); a passing run puts it back here, with
+// the same guarantee: restored and read back, or restore_failed for the
+// next start to finish.
+func (r *run) verifyMethod(ctx context.Context) error {
+	if err := r.releaseMethod(ctx); err != nil {
+		return err
+	}
+	r.p.opts.Checkpoint("before_put_back")
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "putting_back", Tests: r.testsOrNil()})
+	if err := r.restore(ctx); err != nil {
+		r.res.RestoreFailed = true
+		r.log.Error("putting the original back after verifying failed: the image may hold the candidate; the next start retries", zap.Error(err),
+			zap.String("original", r.res.OriginalCode), zap.String("candidate", r.res.RefactoredCode))
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "restore_failed", Tests: r.testsOrNil()})
+		return refactor.Wrap(refactor.ReleaseFailed, err,
+			"%s: the candidate passed its tests, but the original could not be put back; the image may hold the candidate; the response holds both sources", r.req.Ref)
+	}
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "verified", Tests: r.testsOrNil()})
 	return nil
 }
 

@@ -33,14 +33,19 @@ const maxCallsPerRun = 40
 // rolled back within its budget: restore_failed would be a failure (it is
 // tested where the image stays down, in api).
 // The trials of one scenario end at the first call number the run never
-// reaches, so every call of the run is covered.
+// reaches, so every call of the run is covered. A verify run (verify:
+// true) is swept the same way, its putting back included: whatever call
+// dies, the image holds the original once the run or the restart is done.
 func TestImageKilledAtEachCallOfARun(t *testing.T) {
 	scenarios := []struct {
 		name, candidate string
+		verify          bool
 	}{
-		{"released", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b"},
+		{"released", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b", false},
 		// The sample image's oracle fails testSum on this source.
-		{"tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated"},
+		{"tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated", false},
+		{"verified", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b", true},
+		{"verify, tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated", true},
 	}
 	phases := []string{"before", "after"}
 	if testing.Short() {
@@ -56,7 +61,7 @@ func TestImageKilledAtEachCallOfARun(t *testing.T) {
 	for round := 1; round <= rounds; round++ {
 		for _, sc := range scenarios {
 			for _, phase := range phases {
-				sweep(t, fmt.Sprintf("%s/%s/round-%d", sc.name, phase, round), sc.candidate, phase)
+				sweep(t, fmt.Sprintf("%s/%s/round-%d", sc.name, phase, round), sc.candidate, phase, sc.verify)
 			}
 		}
 	}
@@ -64,11 +69,11 @@ func TestImageKilledAtEachCallOfARun(t *testing.T) {
 
 // sweep runs one kill trial per tool call of the run, until the run makes
 // no call of that number.
-func sweep(t *testing.T, name, candidate, phase string) {
+func sweep(t *testing.T, name, candidate, phase string, verify bool) {
 	t.Run(name, func(t *testing.T) {
 		fired := 0
 		for call := 1; call <= maxCallsPerRun; call++ {
-			if !killTrial(t, candidate, call, phase) {
+			if !killTrial(t, candidate, call, phase, verify) {
 				break
 			}
 			fired++
@@ -83,7 +88,7 @@ func sweep(t *testing.T, name, candidate, phase string) {
 // number call, checks what the image, the answer and the audit row say,
 // restarts refactord and checks that nothing is left unsettled. It answers
 // whether the kill fired (false: the run has fewer calls).
-func killTrial(t *testing.T, candidate string, call int, phase string) bool {
+func killTrial(t *testing.T, candidate string, call int, phase string, verify bool) bool {
 	t.Helper()
 	dir, env := imageEnv(t, approvesSum(candidate, 0))
 	image := filepath.Join(dir, "image")
@@ -95,7 +100,7 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 
 	s := launch(t, dir, env...)
 	require.NoError(t, s.WaitFor("/health", 30*time.Second))
-	resp, body, err := s.post("/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	resp, body, err := s.post("/api/v1/refactor", fmt.Sprintf(`{"class_name": "Calculator", "method_name": "sum:with:", "verify": %t}`, verify))
 	require.NoError(t, err, label)
 	_, statErr := os.Stat(marker)
 	fired := statErr == nil
@@ -115,6 +120,10 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 	row := s.row(id)
 	status := testenv.AnsweredStatus(resp, body)
 	switch {
+	case status == http.StatusOK && verify:
+		assert.Equal(t, "verified", body["outcome"], label)
+		assert.Equal(t, "verified", row["status"], label)
+		assert.Equal(t, "original", holds(), label)
 	case status == http.StatusOK:
 		assert.Equal(t, "released", body["outcome"], label)
 		assert.Equal(t, "released", row["status"], label)
@@ -140,6 +149,7 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 	assert.NotContains(t, []any{"running", "releasing", "restore_failed"}, after["status"], "%s: settled after a restart", label)
 	switch after["status"] {
 	case "released":
+		assert.False(t, verify, "%s: a verify run never ends released", label)
 		assert.Equal(t, "released", holds(), label)
 	default:
 		assert.Equal(t, "original", holds(), "%s: row %v", label, after["status"])
