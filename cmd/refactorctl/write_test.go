@@ -317,6 +317,10 @@ func TestBatchVerifyWrite(t *testing.T) {
 	assert.Equal(t, calcBefore, svc.classFile(t, "Calculator"), "the image holds the originals")
 
 	appliesToFresh(t, out.stdout, fresh, repo)
+
+	hist := ctl(t, svc, "", "history", "--outcome", "verified")
+	require.Equal(t, exitOK, hist.code, hist.stderr)
+	assert.Equal(t, 4, strings.Count(hist.stdout, "refactor (verify)"), "the history finds the verified runs:\n%s", hist.stdout)
 }
 
 func TestWriteUsage(t *testing.T) {
