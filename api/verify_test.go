@@ -1,13 +1,22 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
+	"pharo-refactor/mcpclient"
+	"pharo-refactor/pipeline"
 )
 
 // A verify run answers 200 outcome verified with both test reports, leaves
@@ -93,4 +102,56 @@ func TestVerifyWithDryRunIsRefused(t *testing.T) {
 		})
 	}
 	assert.Zero(t, h.gem.Total(), "no model call")
+}
+
+// The image connection dies as a verify run is about to put the original
+// back, and stays down past the release budget: the answer and the row say
+// restore_failed with both sources (the image holds the candidate). At the
+// next start the image is back and reconciliation puts the original back.
+func TestVerifyThatCannotPutBackIsSettledAtTheNextStart(t *testing.T) {
+	tmp := t.TempDir()
+	marker := filepath.Join(tmp, "down")
+	launcher := filepath.Join(tmp, "launcher.sh")
+	require.NoError(t, os.WriteFile(launcher, []byte("#!/bin/sh\n"+
+		"[ -e \"$DOWN_MARKER\" ] && { echo 'the image stays down' >&2; exit 1; }\n"+
+		"exec \"$PHARO_SIM\" \"$@\"\n"), 0o755))
+	var h *harness
+	killImage := func(point string) {
+		if point != "before_put_back" {
+			return
+		}
+		// On the run's goroutine: report, never FailNow.
+		assert.NoError(t, os.WriteFile(marker, nil, 0o644))
+		pid := h.image.Health().PID
+		if assert.Positive(t, pid, "the image's process") {
+			assert.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+		}
+	}
+	h = newHarness(t, harnessOpts{maxIterations: 1, releaseTimeout: 800 * time.Millisecond, simCommand: launcher,
+		simEnv: []string{"DOWN_MARKER=" + marker, "PHARO_SIM=" + pharoSim}, checkpoint: killImage})
+	before := h.classFile("Calculator")
+
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
+	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "verify": true}`)
+	require.Equal(t, http.StatusInternalServerError, answered(t, resp, out), "%v", out)
+	assert.Equal(t, "release_failed", out["code"])
+	assert.Equal(t, "restore_failed", out["run_status"])
+	assert.Equal(t, newSum, out["refactored_code"], "both sources are in the answer")
+	assert.NotEmpty(t, out["original_code"])
+	assert.Contains(t, string(h.classFile("Calculator")), "Answer the sum of a and b", "the image holds the candidate")
+	row := h.row(out["id"].(string))
+	assert.Equal(t, "restore_failed", row["status"])
+	assert.Equal(t, true, row["verify"])
+
+	require.NoError(t, os.Remove(marker))
+	image, err := mcpclient.New(mcpclient.Config{Command: pharoSim, Args: []string{"serve", "--dir", h.dir}, StopGrace: time.Second})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = image.Close() })
+	settled, err := pipeline.New(image, nil, h.audit, pipeline.Options{}, zap.NewNop()).Reconcile(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []pipeline.Reconciled{{ID: out["id"].(string), Status: refactor.StatusRolledBack}}, settled)
+	assert.Equal(t, before, h.classFile("Calculator"), "the original is back, byte for byte")
+	row = h.row(out["id"].(string))
+	assert.Equal(t, "rolled_back", row["status"])
+	assert.Contains(t, row["notes"], "verify run")
 }

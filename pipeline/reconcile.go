@@ -123,7 +123,11 @@ func (p *Pipeline) settleRestoreFailed(ctx context.Context, row refactor.Run) (r
 	case !refactor.SameSource(current, row.FinalSource):
 		return refactor.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
 	}
-	return p.putOriginalBack(ctx, row, "the image held the final source after a failed rollback; the original was restored and read back")
+	done := "the image held the final source after a failed rollback; the original was restored and read back"
+	if row.Verify {
+		done = "the image held the final source after a verify run failed to put the original back; the original was restored and read back"
+	}
+	return p.putOriginalBack(ctx, row, done)
 }
 
 // settleVerifying settles a verify run interrupted during its release: it

@@ -117,10 +117,22 @@ func TestVerifyAndDryRunExcludeEachOther(t *testing.T) {
 
 // TestVerifyInterruptedIsPutBack: a verify run's row left in releasing is
 // never settled as released: its final source found in the image is put
-// back; the original found there settles it not_released.
+// back; the original found there settles it not_released. A verify run
+// that could not put the original back (restore_failed) is finished the
+// same way.
 func TestVerifyInterruptedIsPutBack(t *testing.T) {
-	for _, holds := range []string{"final", "original"} {
-		t.Run("image holds the "+holds, func(t *testing.T) {
+	cases := []struct {
+		holds  string
+		status refactor.Status
+		want   refactor.Status
+	}{
+		{"final", refactor.StatusReleasing, refactor.StatusRolledBack},
+		{"original", refactor.StatusReleasing, refactor.StatusNotReleased},
+		{"final", refactor.StatusRestoreFailed, refactor.StatusRolledBack},
+	}
+	for _, tc := range cases {
+		holds := tc.holds
+		t.Run(string(tc.status)+", image holds the "+holds, func(t *testing.T) {
 			r := newRig(t, rigOpts{})
 			ctx := context.Background()
 			before := r.snapshot()
@@ -129,10 +141,14 @@ func TestVerifyInterruptedIsPutBack(t *testing.T) {
 			require.NoError(t, r.audit.Create(ctx, refactor.Run{ID: id, Kind: refactor.RunKindRefactor, ClassName: sumWith.Class,
 				Selector: sumWith.Selector, Verify: true, RunTests: true, Status: refactor.StatusRunning}))
 			require.NoError(t, r.audit.BeginRelease(ctx, id, original, "calculating", newSum))
-			want := refactor.StatusNotReleased
+			if tc.status == refactor.StatusRestoreFailed {
+				row := r.row(id)
+				row.Status, row.RestoreFailed = refactor.StatusRestoreFailed, true
+				require.NoError(t, r.audit.Update(ctx, row))
+			}
+			want := tc.want
 			if holds == "final" {
 				require.NoError(t, r.image.Install(ctx, sumWith, newSum, "calculating"))
-				want = refactor.StatusRolledBack
 			}
 			settled, err := r.pipe.Reconcile(ctx)
 			require.NoError(t, err)
