@@ -32,13 +32,7 @@ const compileCall = 8
 // sources (the image holds the candidate). At the next start the image is
 // back, and reconciliation finishes the rollback.
 func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
-	tmp := t.TempDir()
-	marker := filepath.Join(tmp, "killed")
-	launcher := filepath.Join(tmp, "launcher.sh")
-	require.NoError(t, os.WriteFile(launcher, []byte("#!/bin/sh\n"+
-		"# Once the image has died, it stays down.\n"+
-		"[ -e \"$KILL_MARKER\" ] && { echo 'the image stays down' >&2; exit 1; }\n"+
-		"exec \"$PHARO_SIM\" \"$@\"\n"), 0o755))
+	launcher, marker := stayDownLauncher(t)
 	h := newHarness(t, harnessOpts{maxIterations: 1, releaseTimeout: 800 * time.Millisecond, simCommand: launcher,
 		simEnv: []string{"KILL_MARKER=" + marker, "PHARO_SIM=" + pharoSim,
 			"PHARO_SIM_KILL_AT=" + strconv.Itoa(compileCall) + ":after", "PHARO_SIM_KILL_MARKER=" + marker}})
@@ -61,14 +55,38 @@ func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
 
 	// The next start: the image is up again.
 	require.NoError(t, os.Remove(marker))
-	image, err := mcpclient.New(mcpclient.Config{Command: pharoSim, Args: []string{"serve", "--dir", h.dir}, StopGrace: time.Second})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = image.Close() })
-	settled, err := pipeline.New(image, nil, h.audit, pipeline.Options{}, zap.NewNop()).Reconcile(context.Background())
-	require.NoError(t, err)
+	settled := h.reconcileAtNextStart()
 	assert.Equal(t, []pipeline.Reconciled{{ID: out["id"].(string), Status: refactor.StatusRolledBack}}, settled)
 	assert.Equal(t, before, h.classFile("Calculator"), "the original is back, byte for byte")
 	row = h.row(out["id"].(string))
 	assert.Equal(t, "rolled_back", row["status"])
 	assert.Contains(t, row["notes"], "the original was restored")
+}
+
+// stayDownLauncher wraps pharo-sim: once the file marker exists (the sim
+// creates it as it dies, or a test does), the image stays down. The
+// launcher reads the marker's path from KILL_MARKER and the sim's from
+// PHARO_SIM.
+func stayDownLauncher(t *testing.T) (launcher, marker string) {
+	t.Helper()
+	tmp := t.TempDir()
+	marker = filepath.Join(tmp, "killed")
+	launcher = filepath.Join(tmp, "launcher.sh")
+	require.NoError(t, os.WriteFile(launcher, []byte("#!/bin/sh\n"+
+		"# Once the image has died, it stays down.\n"+
+		"[ -e \"$KILL_MARKER\" ] && { echo 'the image stays down' >&2; exit 1; }\n"+
+		"exec \"$PHARO_SIM\" \"$@\"\n"), 0o755))
+	return launcher, marker
+}
+
+// reconcileAtNextStart settles the audit trail as the next start of
+// refactord does, on a fresh image connection to the harness's tree.
+func (h *harness) reconcileAtNextStart() []pipeline.Reconciled {
+	h.t.Helper()
+	image, err := mcpclient.New(mcpclient.Config{Command: pharoSim, Args: []string{"serve", "--dir", h.dir}, StopGrace: time.Second})
+	require.NoError(h.t, err)
+	h.t.Cleanup(func() { _ = image.Close() })
+	settled, err := pipeline.New(image, nil, h.audit, pipeline.Options{}, zap.NewNop()).Reconcile(context.Background())
+	require.NoError(h.t, err)
+	return settled
 }

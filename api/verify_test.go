@@ -1,21 +1,17 @@
 package api_test
 
 import (
-	"context"
 	"net/http"
 	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
-	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
 )
 
@@ -109,12 +105,7 @@ func TestVerifyWithDryRunIsRefused(t *testing.T) {
 // restore_failed with both sources (the image holds the candidate). At the
 // next start the image is back and reconciliation puts the original back.
 func TestVerifyThatCannotPutBackIsSettledAtTheNextStart(t *testing.T) {
-	tmp := t.TempDir()
-	marker := filepath.Join(tmp, "down")
-	launcher := filepath.Join(tmp, "launcher.sh")
-	require.NoError(t, os.WriteFile(launcher, []byte("#!/bin/sh\n"+
-		"[ -e \"$DOWN_MARKER\" ] && { echo 'the image stays down' >&2; exit 1; }\n"+
-		"exec \"$PHARO_SIM\" \"$@\"\n"), 0o755))
+	launcher, marker := stayDownLauncher(t)
 	var h *harness
 	killImage := func(point string) {
 		if point != "before_put_back" {
@@ -128,7 +119,7 @@ func TestVerifyThatCannotPutBackIsSettledAtTheNextStart(t *testing.T) {
 		}
 	}
 	h = newHarness(t, harnessOpts{maxIterations: 1, releaseTimeout: 800 * time.Millisecond, simCommand: launcher,
-		simEnv: []string{"DOWN_MARKER=" + marker, "PHARO_SIM=" + pharoSim}, checkpoint: killImage})
+		simEnv: []string{"KILL_MARKER=" + marker, "PHARO_SIM=" + pharoSim}, checkpoint: killImage})
 	before := h.classFile("Calculator")
 
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
@@ -144,11 +135,7 @@ func TestVerifyThatCannotPutBackIsSettledAtTheNextStart(t *testing.T) {
 	assert.Equal(t, true, row["verify"])
 
 	require.NoError(t, os.Remove(marker))
-	image, err := mcpclient.New(mcpclient.Config{Command: pharoSim, Args: []string{"serve", "--dir", h.dir}, StopGrace: time.Second})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = image.Close() })
-	settled, err := pipeline.New(image, nil, h.audit, pipeline.Options{}, zap.NewNop()).Reconcile(context.Background())
-	require.NoError(t, err)
+	settled := h.reconcileAtNextStart()
 	assert.Equal(t, []pipeline.Reconciled{{ID: out["id"].(string), Status: refactor.StatusRolledBack}}, settled)
 	assert.Equal(t, before, h.classFile("Calculator"), "the original is back, byte for byte")
 	row = h.row(out["id"].(string))

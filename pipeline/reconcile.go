@@ -113,38 +113,37 @@ func (p *Pipeline) settleReleasing(ctx context.Context, row refactor.Run) (refac
 // settleRestoreFailed finishes a rollback that could not complete: the run
 // answered that nothing was released, so the original goes back.
 func (p *Pipeline) settleRestoreFailed(ctx context.Context, row refactor.Run) (refactor.Status, string, error) {
-	ref := refOf(row)
-	current, status, note, err := p.current(ctx, ref)
-	switch {
-	case err != nil || status != "":
-		return status, note, err
-	case refactor.SameSource(current, row.OriginalSource):
-		return refactor.StatusRolledBack, "the image holds the original source: the restore had taken effect", nil
-	case !refactor.SameSource(current, row.FinalSource):
-		return refactor.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
-	}
 	done := "the image held the final source after a failed rollback; the original was restored and read back"
 	if row.Verify {
 		done = "the image held the final source after a verify run failed to put the original back; the original was restored and read back"
 	}
-	return p.putOriginalBack(ctx, row, done)
+	return p.settleToOriginal(ctx, row, refactor.StatusRolledBack, "the image holds the original source: the restore had taken effect", done)
 }
 
 // settleVerifying settles a verify run interrupted during its release: it
 // was never to leave its final source in the image, so a final source
 // found there is put back, like a failed rollback's.
 func (p *Pipeline) settleVerifying(ctx context.Context, row refactor.Run) (refactor.Status, string, error) {
+	return p.settleToOriginal(ctx, row, refactor.StatusNotReleased,
+		"a verify run was interrupted; the image holds the original source: nothing of the run is in it",
+		"a verify run was interrupted with its final source in the image; the original was restored and read back")
+}
+
+// settleToOriginal settles a row whose run must leave the original in the
+// image: found there → holding, with note; the final source found there is
+// put back → rolled_back, with done; anything else is a conflict.
+func (p *Pipeline) settleToOriginal(ctx context.Context, row refactor.Run, holding refactor.Status, note, done string) (refactor.Status, string, error) {
 	ref := refOf(row)
-	current, status, note, err := p.current(ctx, ref)
+	current, status, gone, err := p.current(ctx, ref)
 	switch {
 	case err != nil || status != "":
-		return status, note, err
+		return status, gone, err
 	case refactor.SameSource(current, row.OriginalSource):
-		return refactor.StatusNotReleased, "a verify run was interrupted; the image holds the original source: nothing of the run is in it", nil
+		return holding, note, nil
 	case !refactor.SameSource(current, row.FinalSource):
 		return refactor.StatusConflict, fmt.Sprintf("%s holds neither the original nor the final source; an operator must look", ref), nil
 	}
-	return p.putOriginalBack(ctx, row, "a verify run was interrupted with its final source in the image; the original was restored and read back")
+	return p.putOriginalBack(ctx, row, done)
 }
 
 // putOriginalBack compiles the row's original source and reads it back.
