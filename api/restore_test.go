@@ -41,17 +41,7 @@ func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "run_tests": false}`)
 	require.FileExists(t, marker, "the image died at the compile")
-	require.Equal(t, http.StatusInternalServerError, answered(t, resp, out), "%v", out)
-	assert.Equal(t, "release_failed", out["code"])
-	assert.Equal(t, "restore_failed", out["run_status"])
-	assert.Equal(t, newSum, out["refactored_code"], "both sources are in the answer")
-	assert.NotEmpty(t, out["original_code"])
-	assert.Contains(t, string(h.classFile("Calculator")), "Answer the sum of a and b", "the image holds the candidate")
-	row := h.row(out["id"].(string))
-	assert.Equal(t, "restore_failed", row["status"])
-	assert.Equal(t, true, row["restore_failed"])
-	assert.Equal(t, out["original_code"], row["original_source"])
-	assert.Equal(t, newSum, row["final_source"])
+	row := h.saysRestoreFailed(resp, out)
 
 	// The next start: the image is up again.
 	require.NoError(t, os.Remove(marker))
@@ -89,4 +79,24 @@ func (h *harness) reconcileAtNextStart() []pipeline.Reconciled {
 	settled, err := pipeline.New(image, nil, h.audit, pipeline.Options{}, zap.NewNop()).Reconcile(context.Background())
 	require.NoError(h.t, err)
 	return settled
+}
+
+// saysRestoreFailed checks the answer and the row of a run whose original
+// could not be put back: 500 release_failed, restore_failed, both sources,
+// the candidate (newSum) still in the image. It answers the row.
+func (h *harness) saysRestoreFailed(resp *http.Response, out map[string]any) map[string]any {
+	t := h.t
+	t.Helper()
+	require.Equal(t, http.StatusInternalServerError, answered(t, resp, out), "%v", out)
+	assert.Equal(t, "release_failed", out["code"])
+	assert.Equal(t, "restore_failed", out["run_status"])
+	assert.Equal(t, newSum, out["refactored_code"], "both sources are in the answer")
+	assert.NotEmpty(t, out["original_code"])
+	assert.Contains(t, string(h.classFile("Calculator")), "Answer the sum of a and b", "the image holds the candidate")
+	row := h.row(out["id"].(string))
+	assert.Equal(t, "restore_failed", row["status"])
+	assert.Equal(t, true, row["restore_failed"])
+	assert.Equal(t, out["original_code"], row["original_source"])
+	assert.Equal(t, newSum, row["final_source"])
+	return row
 }
