@@ -26,7 +26,26 @@ func (f *File) ReplaceMethodInPlace(side Side, selector, source string) error {
 	if err != nil {
 		return err
 	}
-	next, err := f.edited([]edit{{m.DeclStart, m.End, tail}})
+	return f.applyAndCheckPlain([]edit{{m.DeclStart, m.End, tail}}, side, selector, source)
+}
+
+// AddMethodInPlace adds a new method where Pharo's writer would put it (as
+// AddMethod does), written in the file's own line ending; every other byte
+// of the file stays as it was.
+func (f *File) AddMethodInPlace(side Side, source, category string) error {
+	nl := f.LineEnding()
+	at, chunk, err := f.newMethod(side, withLineEnding(strings.Trim(source, " \t\r\n\f\v"), nl), category, nl)
+	if err != nil {
+		return err
+	}
+	selector, _ := Selector(source)
+	return f.applyAndCheckPlain([]edit{{at, at, nl + nl + chunk}}, side, selector, source)
+}
+
+// applyAndCheckPlain is applyAndCheck comparing sources whatever their line
+// endings.
+func (f *File) applyAndCheckPlain(edits []edit, side Side, selector, source string) error {
+	next, err := f.edited(edits)
 	if err != nil {
 		return err
 	}

@@ -72,3 +72,42 @@ func TestReplaceMethodInPlaceRefuses(t *testing.T) {
 		})
 	}
 }
+
+// AddMethodInPlace inserts where AddMethod would, in the file's own line
+// ending, leaving every other byte as it was.
+func TestAddMethodInPlace(t *testing.T) {
+	cases := []struct {
+		name, file, side, source, category, want string
+	}{
+		{
+			name:   "LF, sorted among the instance side",
+			file:   "Class { #name : #Foo }\n\n{ #category : #a }\nFoo >> a [\n\t^ 1\n]\n\n{ #category : #c }\nFoo >> c [\n\t^ 3\n]\n",
+			source: "b\n\t^ 2", category: "helpers",
+			want: "Class { #name : #Foo }\n\n{ #category : #a }\nFoo >> a [\n\t^ 1\n]\n\n{ #category : #helpers }\nFoo >> b [\n\t^ 2\n]\n\n{ #category : #c }\nFoo >> c [\n\t^ 3\n]\n",
+		},
+		{
+			name:   "CRLF, last, no final newline",
+			file:   "Class { #name : 'Foo' }\r\n\r\n{ #category : 'a' }\r\nFoo >> a [\r\n\t^ 1\r\n]",
+			source: "z\n\t^ 26", category: "private",
+			want: "Class { #name : 'Foo' }\r\n\r\n{ #category : 'a' }\r\nFoo >> a [\r\n\t^ 1\r\n]\r\n\r\n{ #category : 'private' }\r\nFoo >> z [\r\n\t^ 26\r\n]",
+		},
+		{
+			name: "class side first",
+			file: "Class { #name : 'Foo' }\n\n{ #category : 'a' }\nFoo >> a [\n\t^ 1\n]\n",
+			side: "class", source: "make\n\t^ self new", category: "instance creation",
+			want: "Class { #name : 'Foo' }\n\n{ #category : 'instance creation' }\nFoo class >> make [\n\t^ self new\n]\n\n{ #category : 'a' }\nFoo >> a [\n\t^ 1\n]\n",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := ParseFile("Foo.class.st", []byte(tc.file))
+			require.NoError(t, err)
+			side := InstanceSide
+			if tc.side == "class" {
+				side = ClassSide
+			}
+			require.NoError(t, f.AddMethodInPlace(side, tc.source, tc.category))
+			assert.Equal(t, tc.want, string(f.Bytes()))
+		})
+	}
+}
