@@ -48,7 +48,7 @@ type writeResult struct {
 	patch string // git's form; "" when the file did not change
 }
 
-// writeOutcomes are the outcomes whose change --write takes into DIR.
+// writes reports whether --write takes a run of this outcome into DIR.
 func writes(outcome string) bool { return outcome == "verified" || outcome == "proposed" }
 
 // writeMethod replaces the method in the Tonel tree at dir with final,
