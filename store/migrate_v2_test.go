@@ -95,8 +95,8 @@ func TestUnsettledAndReconcile(t *testing.T) {
 	for _, id := range []string{"run", "rel", "rf", "done"} {
 		require.NoError(t, s.Create(ctx, refactor.Run{ID: id, Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
 	}
-	require.NoError(t, s.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
-	require.NoError(t, s.BeginRelease(ctx, "rf", "s ^1", "p", "s ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2", nil))
+	require.NoError(t, s.BeginRelease(ctx, "rf", "s ^1", "p", "s ^2", nil))
 	require.NoError(t, s.Update(ctx, refactor.Run{ID: "rf", ClassName: "C", Selector: "s", Status: refactor.StatusRestoreFailed, RestoreFailed: true}))
 	require.NoError(t, s.Update(ctx, refactor.Run{ID: "done", ClassName: "C", Selector: "s", Status: refactor.StatusFailed}))
 
