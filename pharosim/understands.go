@@ -160,8 +160,8 @@ var kernelInstanceSelectors = map[string]map[string]bool{
 		performTest timeLimit timeLimit:`),
 	"Exception": words(`signal signal: messageText messageText: description return return: retry pass outer
 		resume resume: retryUsing: signalIn: isResumable`),
-	"Error":    words(`isResumable`),
-	"Behavior": words(`new new: basicNew basicNew: name selectors includesSelector: canUnderstand: inheritsFrom: superclass subclasses allSubclasses allInstances instanceVariableNames >> compiledMethodAt: instanceSide classSide`),
+	"Error":            words(`isResumable`),
+	"Behavior":         words(`new new: basicNew basicNew: name selectors includesSelector: canUnderstand: inheritsFrom: superclass subclasses allSubclasses allInstances instanceVariableNames >> compiledMethodAt: instanceSide classSide`),
 	"ClassDescription": words(`comment comment: category category: printOn:`),
 	"Class":            words(`name classVariableNames subclass:instanceVariableNames:classVariableNames:package: initialize`),
 }

@@ -140,7 +140,7 @@ func fullRun(id string) refactor.Run {
 		Stages:      json.RawMessage(`[{"name":"review","duration_ms":12}]`),
 		TestsBefore: json.RawMessage(`{"passed":3,"failed":0}`),
 		TestsAfter:  json.RawMessage(`{"passed":3,"failed":0}`), RestoreFailed: true,
-		Helpers: []refactor.Helper{{Selector: "twice:", Protocol: "private", ClassSide: true, Source: "twice: a\n\t^ a + a"}},
+		Helpers:   []refactor.Helper{{Selector: "twice:", Protocol: "private", ClassSide: true, Source: "twice: a\n\t^ a + a"}},
 		CreatedAt: t0, FinishedAt: &fin, ReleasedAt: &rel, RevertedAt: &rev,
 	}
 }
