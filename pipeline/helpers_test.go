@@ -13,19 +13,14 @@ import (
 	"pharo-refactor/smalltalk/tonel"
 )
 
-// ShoppingCart>>total does three things (subtotal, discount, tax); the
-// Composed Method below sends two new helpers for the first two.
 var total = refactor.MethodRef{Class: "ShoppingCart", Selector: "total"}
 
+// The sample set (testenv): ShoppingCart>>total with two helpers.
 const (
-	composedTotal = "total\n\t\"Answer what the customer pays: the subtotal, minus the loyalty discount, plus tax\"\n\n" +
-		"\t| net |\n\tnet := self subtotal.\n\tnet := net - (self loyaltyDiscountOn: net).\n\t^ net + (net * self class taxRate / 100)"
-	subtotalHelper = "subtotal\n\n\t| sum |\n\tsum := 0.\n\titems do: [ :each | sum := sum + (each key price * each value) ].\n\t^ sum"
-	discountHelper = "loyaltyDiscountOn: anAmount\n\n\tcustomer isNil ifTrue: [ ^ 0 ].\n" +
-		"\tcustomer orders size > 10 ifTrue: [ ^ anAmount * 10 / 100 ].\n" +
-		"\tcustomer orders size > 5 ifTrue: [ ^ anAmount * 5 / 100 ].\n\t^ 0"
-	// taxlessTotal forgets the tax: ShoppingCartTest>>#testTotal fails.
-	taxlessTotal = "total\n\n\t| net |\n\tnet := self subtotal.\n\t^ net - (self loyaltyDiscountOn: net)"
+	composedTotal  = testenv.ComposedTotal
+	subtotalHelper = testenv.SubtotalHelper
+	discountHelper = testenv.DiscountHelper
+	taxlessTotal   = testenv.TaxlessTotal
 )
 
 func composedAnswer(code string, helpers ...string) scripted.Answer {
