@@ -31,13 +31,7 @@ func instanceMethods(t *testing.T, data []byte) map[string]string {
 	t.Helper()
 	f, err := tonel.ParseFile("ShoppingCart.class.st", data)
 	require.NoError(t, err, "the Tonel file parses")
-	out := map[string]string{}
-	for _, m := range f.Methods {
-		if m.Side == tonel.InstanceSide {
-			out[m.Selector] = m.Source
-		}
-	}
-	return out
+	return f.Sources(tonel.InstanceSide)
 }
 
 // A long method refactored into a method and two helpers over HTTP: the

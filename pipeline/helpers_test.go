@@ -41,13 +41,7 @@ func (r *rig) methodsOf(class string) map[string]string {
 	r.t.Helper()
 	f, err := tonel.ParseFile(class+".class.st", []byte(r.file(class)))
 	require.NoError(r.t, err, "the class file parses")
-	out := map[string]string{}
-	for _, m := range f.Methods {
-		if m.Side == tonel.InstanceSide {
-			out[m.Selector] = m.Source
-		}
-	}
-	return out
+	return f.Sources(tonel.InstanceSide)
 }
 
 func TestComposedMethodReleasedThenReverted(t *testing.T) {

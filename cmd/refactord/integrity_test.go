@@ -194,16 +194,9 @@ func methodInFile(t *testing.T, file, selector string) string {
 // methodsInFile reads the instance-side methods of a Tonel file on disk.
 func methodsInFile(t *testing.T, file string) map[string]string {
 	t.Helper()
-	data := mustRead(t, file)
-	f, err := tonel.ParseFile(filepath.Base(file), data)
+	f, err := tonel.ParseFile(filepath.Base(file), mustRead(t, file))
 	require.NoError(t, err, "the class file parses")
-	out := map[string]string{}
-	for _, m := range f.Methods {
-		if m.Side == tonel.InstanceSide {
-			out[m.Selector] = m.Source
-		}
-	}
-	return out
+	return f.Sources(tonel.InstanceSide)
 }
 
 // TestKilledDuringTheModelPhaseIsSettled SIGKILLs refactord while the
