@@ -83,7 +83,8 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 	}
 }
 
-// recordable says whether a candidate's helpers fit the audit row: a set
+// recordable says whether a candidate's helpers fit the audit row (a
+// selector is at most 256 characters, as MethodRef.Validate says): a set
 // the checks refused for its size is left out (the row keeps what its
 // write-ahead record holds), so that it cannot cost the row.
 func recordable(helpers []refactor.Helper) bool {
@@ -91,7 +92,7 @@ func recordable(helpers []refactor.Helper) bool {
 		return false
 	}
 	for _, h := range helpers {
-		if len(h.Source) > refactor.MaxHelperBytes || len(h.Selector) > maxProtocolBytes*10 || len(h.Protocol) > maxProtocolBytes {
+		if len(h.Source) > refactor.MaxHelperBytes || len(h.Selector) > 256 || len(h.Protocol) > maxProtocolBytes {
 			return false
 		}
 	}

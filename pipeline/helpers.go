@@ -59,6 +59,10 @@ func (r *run) checkHelpers(ctx context.Context, method *smalltalk.Method) ([]par
 			continue
 		}
 		h.Selector = m.Selector
+		if err := h.Ref(r.req.Ref.Class).Validate(); err != nil {
+			out = append(out, refactor.CheckError{Check: "helpers", Helper: label, Message: fmt.Sprintf("helper %d: %v", i+1, err)})
+			continue
+		}
 		var problems []refactor.CheckError
 		if h.Protocol, problems = r.helperProtocol(h.Protocol); seen[m.Selector] {
 			problems = append(problems, refactor.CheckError{Check: "helpers",
@@ -171,7 +175,7 @@ func (r *run) unresolvedSends(ctx context.Context, set []parsedMethod) ([]refact
 			originals[s.key] = true
 		}
 	}
-	var out []refactor.CheckError
+	out := unusedHelpers(set)
 	lookups := 0
 	for _, pm := range set {
 		for _, s := range sendsToSelf(pm.m) {
@@ -195,6 +199,35 @@ func (r *run) unresolvedSends(ctx context.Context, set []parsedMethod) ([]refact
 		}
 	}
 	return out, nil
+}
+
+// unusedHelpers refuses a helper that neither the method nor a helper it
+// reaches sends to self: it would add a method nothing of the set calls.
+func unusedHelpers(set []parsedMethod) []refactor.CheckError {
+	byName := map[string]parsedMethod{}
+	for _, pm := range set[1:] {
+		byName[pm.helper] = pm
+	}
+	reached := map[string]bool{}
+	queue := []parsedMethod{set[0]}
+	for len(queue) > 0 {
+		pm := queue[0]
+		queue = queue[1:]
+		for _, s := range sendsToSelf(pm.m) {
+			if h, ok := byName[s.key.selector]; ok && !s.key.super && !reached[h.helper] {
+				reached[h.helper] = true
+				queue = append(queue, h)
+			}
+		}
+	}
+	var out []refactor.CheckError
+	for _, pm := range set[1:] {
+		if !reached[pm.helper] {
+			out = append(out, refactor.CheckError{Check: "helpers", Helper: pm.helper, Name: pm.helper,
+				Message: fmt.Sprintf("#%s is sent to self by neither the method nor another helper it uses; drop it or send it", pm.helper)})
+		}
+	}
+	return out
 }
 
 // selfSend is a send to self or super in a method, where it is.

@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -120,6 +121,9 @@ func TestHelperSetRefusedBeforeTheValidator(t *testing.T) {
 		{"a helper that does not parse",
 			composedAnswer(composedTotal, "subtotal\n\n\t^ (items", discountHelper),
 			"parse", "1", ""},
+		{"a helper nothing of the set sends",
+			composedAnswer(composedTotal, subtotalHelper, discountHelper, "unusedStep\n\n\t^ 1"),
+			"helpers", "unusedStep", "unusedStep"},
 		{"too many helpers",
 			composedAnswer(composedTotal, subtotalHelper, discountHelper, "a\n\t^ 1", "b\n\t^ 2", "c\n\t^ 3"),
 			"helpers", "", ""},
@@ -227,4 +231,31 @@ func TestReconcileCompletesAHelperSet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A class-side method's helpers live on the class side: checked, released
+// and reverted there.
+func TestClassSideHelpers(t *testing.T) {
+	compute := refactor.MethodRef{Class: "Calculator", Selector: "compute:with:operation:", ClassSide: true}
+	const (
+		method = "compute: a with: b operation: aString\n\n\taString = 'divide' ifTrue: [\n\t\tb = 0 ifTrue: [ ^ nil ].\n\t\t^ a / b ].\n" +
+			"\t^ self arithmetic: aString on: a and: b"
+		helper = "arithmetic: aString on: a and: b\n\n\taString = 'add' ifTrue: [ ^ a + b ].\n\taString = 'subtract' ifTrue: [ ^ a - b ].\n" +
+			"\taString = 'multiply' ifTrue: [ ^ a * b ].\n\t^ self error: 'unknown operation ' , aString"
+	)
+	r := newRig(t, rigOpts{script: composedScript(composedAnswer(method, helper), []scripted.Answer{approvedAnswer()})})
+	before := r.file("Calculator")
+	res, err := r.run(compute)
+	require.NoError(t, err)
+	require.Len(t, res.Helpers, 1)
+	assert.True(t, res.Helpers[0].ClassSide)
+	assert.Empty(t, res.Tests.Regressions)
+	assert.Contains(t, r.file("Calculator"), "{ #category : 'private' }\nCalculator class >> arithmetic: aString on: a and: b [")
+	assert.Equal(t, 0, strings.Count(r.file("Calculator"), "Calculator >> arithmetic:"), "not on the instance side")
+
+	slot, err := r.pipe.Reserve()
+	require.NoError(t, err)
+	_, err = slot.Revert(context.Background(), res.ID, "test")
+	require.NoError(t, err)
+	assert.Equal(t, before, r.file("Calculator"))
 }
