@@ -14,7 +14,10 @@ import (
 type Audit interface {
 	Create(ctx context.Context, r Run) error
 	Update(ctx context.Context, r Run) error
-	BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error
+	// BeginRelease is the write-ahead record: both sources of the method
+	// and every helper of the set (Run.Helpers: added by a refactoring,
+	// removed by a revert), committed before anything is compiled.
+	BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string, helpers []Helper) error
 	// SetStage records the stage a run in progress has reached (the
 	// StageX constants), for anyone following the run by its id.
 	SetStage(ctx context.Context, id, stage string) error
@@ -185,6 +188,11 @@ type Run struct {
 	Stages           json.RawMessage `json:"stages"` // per-stage durations
 	TestsBefore      json.RawMessage `json:"tests_before"`
 	TestsAfter       json.RawMessage `json:"tests_after"`
+	// Helpers are the new methods of the set, with their sources: for a
+	// refactoring, those it adds beside final_source (installed before
+	// it); for a revert, those it removes (the reverted run's). Empty when
+	// the change is the method alone.
+	Helpers []Helper `json:"helpers"`
 	// RestoreFailed: a rollback to the original source did not succeed.
 	RestoreFailed bool       `json:"restore_failed"`
 	CreatedAt     time.Time  `json:"created_at"`
@@ -232,6 +240,8 @@ type runWire struct {
 	FinishedAt *string `json:"finished_at"`
 	ReleasedAt *string `json:"released_at"`
 	RevertedAt *string `json:"reverted_at"`
+
+	Helpers []Helper `json:"helpers"` // never null
 }
 
 // MarshalJSON writes times as RFC 3339 in UTC with milliseconds.
@@ -243,6 +253,7 @@ func (r Run) MarshalJSON() ([]byte, error) {
 		FinishedAt: formatOptional(r.FinishedAt),
 		ReleasedAt: formatOptional(r.ReleasedAt),
 		RevertedAt: formatOptional(r.RevertedAt),
+		Helpers:    HelperList(r.Helpers),
 	})
 }
 
@@ -252,6 +263,7 @@ func (r *Run) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
+	r.Helpers = w.Helpers
 	return w.times(r)
 }
 

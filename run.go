@@ -89,6 +89,9 @@ type Result struct {
 	Tests          Tests // the tests around the release; Ran is false when they did not run
 	RolledBack     bool  // compiled, then the original was put back
 	RestoreFailed  bool  // a rollback failed: the image may hold the candidate
+	// Helpers are the new methods that come with RefactoredCode (released
+	// with it, before it); empty when the candidate needs none.
+	Helpers []Helper
 	// RunStatus is the audit row's status: what the image holds after a
 	// release began (released, verified, rolled_back, restore_failed), else
 	// failed, proposed or unchanged.
@@ -104,6 +107,8 @@ type Round struct {
 	Code        string       `json:"code"`
 	CheckErrors []CheckError `json:"check_errors"`
 	Verdict     *Verdict     `json:"verdict,omitempty"`
+	// Helpers are the candidate's new helper methods (never null).
+	Helpers []Helper `json:"helpers"`
 }
 
 // CheckError is one reason a candidate was refused before the validator saw it.
@@ -116,13 +121,24 @@ type CheckError struct {
 	// (reflection, files, global, …) and the selector, pragma or global.
 	Capability string `json:"capability,omitempty"`
 	Name       string `json:"name,omitempty"`
+	// Helper is the selector of the helper the error is about; "" for the
+	// method (Line and Column count in the source it names). With helpers,
+	// Check may also be helpers (their number, size, protocol or
+	// selectors), overwrite (a helper would replace a method the class has
+	// or inherits) or unresolved_send (a new send to self or super that
+	// neither the class's hierarchy nor a helper of the set implements).
+	Helper string `json:"helper,omitempty"`
 }
 
 func (c CheckError) String() string {
-	if c.Line > 0 {
-		return fmt.Sprintf("%s (line %d, column %d): %s", c.Check, c.Line, c.Col, c.Message)
+	where := c.Check
+	if c.Helper != "" {
+		where += " in helper #" + c.Helper
 	}
-	return c.Check + ": " + c.Message
+	if c.Line > 0 {
+		return fmt.Sprintf("%s (line %d, column %d): %s", where, c.Line, c.Col, c.Message)
+	}
+	return where + ": " + c.Message
 }
 
 // Usage is what the models cost in a run.
@@ -231,6 +247,8 @@ type ModelCallEvent struct {
 type CandidateEvent struct {
 	Iteration int    `json:"iteration"`
 	Code      string `json:"code"`
+	// Helpers are the candidate's new helper methods (never null).
+	Helpers []Helper `json:"helpers"`
 }
 
 // CheckEvent reports the local and compile checks of a candidate.

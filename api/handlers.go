@@ -146,6 +146,9 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 		if res.RestoreFailed {
 			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
 		}
+		if p.RefactoredCode != "" {
+			p.Helpers = res.Helpers
+		}
 		if res.Tests.Ran {
 			tests := res.Tests
 			p.Tests = &tests
@@ -163,7 +166,7 @@ func newRefactorBody(res *refactor.Result) wire.RefactorBody {
 	b := wire.RefactorBody{
 		Success: true, ClassName: res.Ref.Class, MethodName: res.Ref.Selector,
 		ID: res.ID, Outcome: string(res.Outcome), IsClassMethod: res.Ref.ClassSide, Protocol: res.Protocol,
-		OriginalCode: res.OriginalCode, Refactored: res.RefactoredCode, Iterations: res.Iterations,
+		OriginalCode: res.OriginalCode, Refactored: res.RefactoredCode, Helpers: refactor.HelperList(res.Helpers), Iterations: res.Iterations,
 		Rounds: res.Rounds, Stages: res.Stages, DurationMS: res.Duration.Milliseconds(), Tests: res.Tests.Normalized(),
 		Usage:     refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
 		Truncated: append([]string{}, res.Truncated...),

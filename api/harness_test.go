@@ -248,6 +248,9 @@ func (h *harness) checkAuditRow(status int, out map[string]any) {
 	if rc, ok := out["refactored_code"]; ok {
 		assert.Equal(h.t, rc, row["final_source"])
 	}
+	if helpers, ok := out["helpers"].([]any); ok && len(helpers) > 0 {
+		assert.Equal(h.t, helpers, row["helpers"], "the audit row holds the helpers the answer names")
+	}
 	if u, ok := out["usage"].(map[string]any); ok {
 		assert.Equal(h.t, u["model_calls"], row["model_calls"])
 		assert.Equal(h.t, u["input_tokens"], row["input_tokens"])

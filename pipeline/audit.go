@@ -62,6 +62,9 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 	now := time.Now()
 	row.Status = res.RunStatus
 	row.OriginalSource, row.OriginalProtocol, row.FinalSource = res.OriginalCode, res.Protocol, res.RefactoredCode
+	if recordable(res.Helpers) {
+		row.Helpers = res.Helpers
+	}
 	row.Review, row.Verdict = mustJSON(res.Review), mustJSON(res.Validation)
 	row.Iterations, row.ModelCalls = res.Iterations, res.Usage.ModelCalls
 	row.InputTokens, row.OutputTokens = res.Usage.InputTokens, res.Usage.OutputTokens
@@ -78,6 +81,22 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 	if row.Status == refactor.StatusReleased {
 		row.ReleasedAt = &now
 	}
+}
+
+// recordable says whether a candidate's helpers fit the audit row (a
+// selector is at most 256 characters, as MethodRef.Validate says): a set
+// the checks refused for its size is left out (the row keeps what its
+// write-ahead record holds), so that it cannot cost the row.
+func recordable(helpers []refactor.Helper) bool {
+	if len(helpers) > refactor.MaxHelpers {
+		return false
+	}
+	for _, h := range helpers {
+		if len(h.Source) > refactor.MaxHelperBytes || len(h.Selector) > 256 || len(h.Protocol) > maxProtocolBytes {
+			return false
+		}
+	}
+	return true
 }
 
 // rowStatus maps a run's end to the audit vocabulary: after a release

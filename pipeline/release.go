@@ -27,14 +27,29 @@ func (r *run) releaseMethod(ctx context.Context) error {
 		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "conflict"})
 		return refactor.Errorf(refactor.MethodChanged, "%s was changed in the image during the run; nothing was released", ref)
 	}
+	if err := r.p.helpersAbsent(ctx, ref.Class, r.res.Helpers); err != nil {
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "conflict"})
+		return err
+	}
 	if err := r.baseline(ctx); err != nil {
 		return err
 	}
-	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code); err != nil {
+	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code, r.res.Helpers); err != nil {
 		return refactor.Wrap(refactor.Internal, err, "recording the release before compiling; nothing was compiled")
 	}
 	r.p.opts.Checkpoint("after_write_ahead")
-	if err := r.install(ctx, code); err != nil {
+	// The helpers first: the method that sends them comes last, so the
+	// image never holds a method whose helpers are missing.
+	for _, h := range r.res.Helpers {
+		if err := r.install(ctx, h.Ref(ref.Class), h.Source, h.Protocol); err != nil {
+			r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "failed"})
+			return err
+		}
+	}
+	if len(r.res.Helpers) > 0 {
+		r.p.opts.Checkpoint("after_helpers")
+	}
+	if err := r.install(ctx, ref, code, r.res.Protocol); err != nil {
 		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "failed"})
 		return err
 	}
@@ -176,19 +191,19 @@ func (r *run) testsOrNil() any {
 	return r.res.Tests
 }
 
-// install compiles code and reads it back; on any failure it puts the
-// original back so the image is never left half-changed. A compile whose
-// answer is lost with a dying connection is treated as failed: the
-// original is put back once the image answers again.
-func (r *run) install(ctx context.Context, code string) error {
-	ref := r.req.Ref
-	if err := r.p.image.Install(ctx, ref, code, r.res.Protocol); err != nil {
+// install compiles one method of the set and reads it back; on any
+// failure it puts the original set back so the image is never left
+// half-changed. A compile whose answer is lost with a dying connection is
+// treated as failed: the original set is put back once the image answers
+// again.
+func (r *run) install(ctx context.Context, ref refactor.MethodRef, code, protocol string) error {
+	if err := r.p.image.Install(ctx, ref, code, protocol); err != nil {
 		if refactor.IsKind(err, refactor.PharoUnavailable) {
 			return r.rollBack(ctx, refactor.Wrap(refactor.PharoUnavailable, err, "the image connection was lost while compiling %s; the original was restored", ref))
 		}
 		return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
 	}
-	back, err := r.readBack(ctx)
+	back, err := r.readBack(ctx, ref)
 	if err == nil && !refactor.SameSource(back, code) {
 		err = errors.New("the image holds different source after compiling")
 	}
@@ -198,19 +213,21 @@ func (r *run) install(ctx context.Context, code string) error {
 	return nil
 }
 
-// readBack reads the method from the image, waiting out a restart of the
+// readBack reads a method from the image, waiting out a restart of the
 // image connection.
-func (r *run) readBack(ctx context.Context) (string, error) {
+func (r *run) readBack(ctx context.Context, ref refactor.MethodRef) (string, error) {
 	var back string
-	err := r.untilImageAnswers(ctx, "reading "+r.req.Ref.String()+" back", func(ctx context.Context) (err error) {
-		back, err = r.p.image.MethodSource(ctx, r.req.Ref)
+	err := r.untilImageAnswers(ctx, "reading "+ref.String()+" back", func(ctx context.Context) (err error) {
+		back, err = r.p.image.MethodSource(ctx, ref)
 		return err
 	})
 	return back, err
 }
 
 // restore recompiles the original in its protocol and confirms it by
-// reading it back, each step waiting out a restart of the image connection.
+// reading it back, then removes the helpers (confirmed gone), each step
+// waiting out a restart of the image connection. The method comes first:
+// while it sends the helpers they stay.
 func (r *run) restore(ctx context.Context) error {
 	ref := r.req.Ref
 	err := r.untilImageAnswers(ctx, "restoring "+ref.String(), func(ctx context.Context) error {
@@ -219,14 +236,14 @@ func (r *run) restore(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	back, err := r.readBack(ctx)
+	back, err := r.readBack(ctx, ref)
 	if err != nil {
 		return err
 	}
 	if !refactor.SameSource(back, r.res.OriginalCode) {
 		return errors.New("the image does not hold the original after restoring it")
 	}
-	return nil
+	return r.p.removeHelpers(ctx, r.log, ref.Class, r.res.Helpers)
 }
 
 func (r *run) untilImageAnswers(ctx context.Context, what string, op func(context.Context) error) error {

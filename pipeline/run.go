@@ -273,8 +273,19 @@ func (r *run) write(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.res.RefactoredCode = cand.Code // the roles answer it normalized
+	r.take(cand)
 	return nil
+}
+
+// take makes cand the run's candidate: its code (the roles answer it
+// normalized) and its helpers.
+func (r *run) take(cand refactor.Candidate) {
+	r.res.RefactoredCode, r.res.Helpers = cand.Code, cand.Helpers
+}
+
+// candidate is the run's current candidate, as the roles get it.
+func (r *run) candidate() refactor.Candidate {
+	return refactor.Candidate{Code: r.res.RefactoredCode, Helpers: r.res.Helpers}
 }
 
 // validate is the bounded loop: checks, dry compile, verdict, refine.
@@ -293,12 +304,12 @@ func (r *run) validate(ctx context.Context) error {
 		if i == max {
 			break
 		}
-		cand, stats, err := r.p.agents.Refine(ctx, r.inputFor(r.res.RefactoredCode), *r.res.Review, r.res.RefactoredCode, feedback)
+		cand, stats, err := r.p.agents.Refine(ctx, r.inputFor(r.candidate()), *r.res.Review, r.candidate(), feedback)
 		r.spent(stats)
 		if err != nil {
 			return err
 		}
-		r.res.RefactoredCode = cand.Code // the roles answer it normalized
+		r.take(cand)
 	}
 	return refactor.Errorf(refactor.NotApproved, "not approved after %d validation rounds; nothing was released", max)
 }
@@ -307,20 +318,24 @@ func (r *run) validate(ctx context.Context) error {
 // first, the validator only when both pass (a broken candidate costs no
 // validator call). It answers whether it was approved, else the feedback.
 func (r *run) round(ctx context.Context, i int) (bool, string, error) {
-	code := r.res.RefactoredCode
-	r.emit(refactor.EventCandidate, refactor.CandidateEvent{Iteration: i, Code: code})
-	round := refactor.Round{Iteration: i, Code: code, CheckErrors: []refactor.CheckError{}}
+	problems, err := r.check(ctx) // first: it names the helpers
+	cand := r.candidate()
+	helpers := refactor.HelperList(cand.Helpers)
+	r.emit(refactor.EventCandidate, refactor.CandidateEvent{Iteration: i, Code: cand.Code, Helpers: helpers})
+	round := refactor.Round{Iteration: i, Code: cand.Code, Helpers: helpers, CheckErrors: []refactor.CheckError{}}
 	defer func() { r.res.Rounds = append(r.res.Rounds, round) }()
-	problems, err := r.check(ctx, code)
 	if err != nil {
 		return false, "", err
+	}
+	if problems == nil {
+		problems = []refactor.CheckError{}
 	}
 	round.CheckErrors = problems
 	r.emit(refactor.EventCheck, refactor.CheckEvent{Iteration: i, Errors: problems})
 	if len(problems) > 0 {
 		return false, checkFeedback(problems), nil
 	}
-	verdict, stats, err := r.p.agents.Validate(ctx, r.inputFor(code), *r.res.Review, code)
+	verdict, stats, err := r.p.agents.Validate(ctx, r.inputFor(cand), *r.res.Review, cand)
 	r.spent(stats)
 	if err != nil {
 		return false, "", err
@@ -349,15 +364,25 @@ func verdictFeedback(v refactor.Verdict) string {
 	return b.String()
 }
 
-// inputFor is the input with the class's methods candidate sends to self
-// added to the related ones, so that the validator and the refiner see
-// what a send the rewrite introduced does.
-func (r *run) inputFor(candidate string) refactor.Input {
+// inputFor is the input with the class's methods the candidate's set
+// sends to self added to the related ones, so that the validator and the
+// refiner see what a send the rewrite introduced does.
+func (r *run) inputFor(cand refactor.Candidate) refactor.Input {
 	in := r.input
-	if more := r.scope.sentBy(candidate, in.Related); len(more) > 0 {
-		in.Related = append(slices.Clone(in.Related), more...)
+	for _, code := range append([]string{cand.Code}, sources(cand.Helpers)...) {
+		if more := r.scope.sentBy(code, in.Related); len(more) > 0 {
+			in.Related = append(slices.Clone(in.Related), more...)
+		}
 	}
 	return in
+}
+
+func sources(helpers []refactor.Helper) []string {
+	out := make([]string, len(helpers))
+	for i, h := range helpers {
+		out[i] = h.Source
+	}
+	return out
 }
 
 func addUsage(u *refactor.Usage, s refactor.CallStats) {

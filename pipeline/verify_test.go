@@ -140,7 +140,7 @@ func TestVerifyInterruptedIsPutBack(t *testing.T) {
 			id := "verify-releasing"
 			require.NoError(t, r.audit.Create(ctx, refactor.Run{ID: id, Kind: refactor.RunKindRefactor, ClassName: sumWith.Class,
 				Selector: sumWith.Selector, Verify: true, RunTests: true, Status: refactor.StatusRunning}))
-			require.NoError(t, r.audit.BeginRelease(ctx, id, original, "calculating", newSum))
+			require.NoError(t, r.audit.BeginRelease(ctx, id, original, "calculating", newSum, nil))
 			if tc.status == refactor.StatusRestoreFailed {
 				row := r.row(id)
 				row.Status, row.RestoreFailed = refactor.StatusRestoreFailed, true

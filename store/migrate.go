@@ -23,9 +23,8 @@ func migrations() []migration {
 		{version: 2, name: "restore_failed status", sql: schemaV2},
 		{version: 3, name: "unchanged status", sql: schemaV3()},
 		{version: 4, name: "canceled status, stage", sql: schemaCanceledStage},
-		// Planned as version 6, after issue 19's step 5 ("helpers"); see
-		// schemaVerified for what a merge must carry over.
-		{version: 5, name: "verified status, verify", sql: schemaVerified()},
+		{version: 5, name: "helpers", sql: schemaHelpers},
+		{version: 6, name: "verified status, verify", sql: schemaVerified()},
 	}
 }
 

@@ -16,26 +16,15 @@ import (
 func TestMigrationKeepsRowsAndAddsCanceledAndStage(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "refactord.db")
-	w, err := openWriter(ctx, path)
-	require.NoError(t, err)
-	_, err = w.ExecContext(ctx, createMigrationsTable)
-	require.NoError(t, err)
-	steps := stepsBefore(t, "canceled status, stage")
-	for _, m := range steps {
-		require.NoError(t, apply(ctx, w, m))
-	}
-	_, err = w.ExecContext(ctx, `INSERT INTO runs (id, kind, class_name, selector, status, original_source, created_at, updated_at)
+	w := writerAt(t, ctx, path, stepsBefore(t, "canceled status, stage"))
+	_, err := w.ExecContext(ctx, `INSERT INTO runs (id, kind, class_name, selector, status, original_source, created_at, updated_at)
 		VALUES ('old', 'refactor', 'C', 's', 'restore_failed', 's ^1', '2025-01-02T03:04:05.000Z', '2025-01-02T03:04:05.000Z')`)
 	require.NoError(t, err)
 	_, err = w.ExecContext(ctx, "UPDATE runs SET status = 'canceled' WHERE id = 'old'")
 	require.ErrorContains(t, err, "CHECK constraint failed", "the version before does not know canceled")
 	require.NoError(t, w.Close())
 
-	s, err := Open(ctx, path)
-	require.NoError(t, err)
-	defer func() { assert.NoError(t, s.Close()) }()
-	old, err := s.Get(ctx, "old")
-	require.NoError(t, err)
+	s, old := reopened(t, ctx, path, "old")
 	assert.Equal(t, refactor.StatusRestoreFailed, old.Status)
 	assert.Equal(t, "s ^1", old.OriginalSource)
 	assert.Empty(t, old.Stage, "rows from before this step have no stage")
@@ -68,7 +57,7 @@ func TestSetStage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, refactor.StageReview, got.Stage)
 
-	require.NoError(t, s.BeginRelease(ctx, "r", "s ^1", "p", "s ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "r", "s ^1", "p", "s ^2", nil))
 	require.NoError(t, s.SetStage(ctx, "r", refactor.StageRelease), "a releasing run moves too")
 	require.NoError(t, s.Update(ctx, refactor.Run{ID: "r", ClassName: "C", Selector: "s", Status: refactor.StatusReleased}))
 	got, err = s.Get(ctx, "r")

@@ -12,25 +12,13 @@ import (
 	refactor "pharo-refactor"
 )
 
-// stepsBefore is the schema history up to, not including, the step named.
-func stepsBefore(t *testing.T, name string) []migration {
-	t.Helper()
-	steps := migrations()
-	for i, m := range steps {
-		if m.name == name {
-			return steps[:i]
-		}
-	}
-	require.Fail(t, "no migration step named "+name)
-	return nil
-}
-
 func TestSchemaVerifiedIsCanceledStageWidened(t *testing.T) {
 	v := schemaVerified()
 	assert.Equal(t, 1, strings.Count(v, "'canceled', 'verified')),"), "the status list is widened once")
 	assert.Equal(t, 1, strings.Count(v, "verify            INTEGER NOT NULL DEFAULT 0 CHECK (verify IN (0, 1)),"))
 	assert.Contains(t, v, "CHECK (NOT (dry_run = 1 AND verify = 1))")
 	assert.Equal(t, 2, strings.Count(v, "run_tests, status, stage, error_code,"), "the stage is copied")
+	assert.Equal(t, 2, strings.Count(v, "released_at, reverted_at, helpers"), "the helpers are copied")
 	assert.NotContains(t, v, "runs_canceled")
 	assert.Contains(t, v, "ALTER TABLE runs_verified RENAME TO runs;")
 }
@@ -41,15 +29,10 @@ func TestSchemaVerifiedIsCanceledStageWidened(t *testing.T) {
 func TestMigrationKeepsRowsAndAddsVerified(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "refactord.db")
-	w, err := openWriter(ctx, path)
-	require.NoError(t, err)
-	_, err = w.ExecContext(ctx, createMigrationsTable)
-	require.NoError(t, err)
-	for _, m := range stepsBefore(t, "verified status, verify") {
-		require.NoError(t, apply(ctx, w, m))
-	}
-	_, err = w.ExecContext(ctx, `INSERT INTO runs (id, kind, class_name, selector, status, stage, original_source, created_at, updated_at)
-		VALUES ('old', 'refactor', 'C', 's', 'canceled', 'review', 's ^1', '2025-01-02T03:04:05.000Z', '2025-01-02T03:04:05.000Z')`)
+	w := writerAt(t, ctx, path, stepsBefore(t, "verified status, verify"))
+	_, err := w.ExecContext(ctx, `INSERT INTO runs (id, kind, class_name, selector, status, stage, original_source, created_at, updated_at, helpers)
+		VALUES ('old', 'refactor', 'C', 's', 'canceled', 'review', 's ^1', '2025-01-02T03:04:05.000Z', '2025-01-02T03:04:05.000Z',
+		'[{"selector": "h", "protocol": "private", "is_class_method": false, "source": "h ^ 1"}]')`)
 	require.NoError(t, err)
 	_, err = w.ExecContext(ctx, "UPDATE runs SET status = 'verified' WHERE id = 'old'")
 	require.ErrorContains(t, err, "CHECK constraint failed", "the version before does not know verified")
@@ -63,9 +46,11 @@ func TestMigrationKeepsRowsAndAddsVerified(t *testing.T) {
 	assert.Equal(t, refactor.StatusCanceled, old.Status)
 	assert.Equal(t, refactor.StageReview, old.Stage)
 	assert.False(t, old.Verify, "rows from before this step were no verify runs")
+	require.Len(t, old.Helpers, 1, "the helpers are kept")
+	assert.Equal(t, "h ^ 1", old.Helpers[0].Source)
 
 	require.NoError(t, s.Create(ctx, refactor.Run{ID: "new", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Verify: true, Status: refactor.StatusRunning}))
-	require.NoError(t, s.BeginRelease(ctx, "new", "s ^1", "p", "s ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "new", "s ^1", "p", "s ^2", nil))
 	require.NoError(t, s.Update(ctx, refactor.Run{ID: "new", ClassName: "C", Selector: "s", Verify: true, Status: refactor.StatusVerified}))
 	got, err := s.Get(ctx, "new")
 	require.NoError(t, err)
@@ -87,4 +72,24 @@ func TestMigrationKeepsRowsAndAddsVerified(t *testing.T) {
 		_, err := s.w.ExecContext(ctx, bad.sql)
 		assert.ErrorContains(t, err, bad.want, bad.sql)
 	}
+}
+
+// Every column of the table before this step is in its rebuilt table and
+// in its copy: a step that added a column before it is not lost.
+func TestSchemaVerifiedKeepsEveryColumn(t *testing.T) {
+	ctx := context.Background()
+	w := writerAt(t, ctx, filepath.Join(t.TempDir(), "refactord.db"), stepsBefore(t, "verified status, verify"))
+	rows, err := w.QueryContext(ctx, "SELECT name FROM pragma_table_info('runs')")
+	require.NoError(t, err)
+	defer rows.Close()
+	v := schemaVerified()
+	create := v[strings.Index(v, "CREATE TABLE"):strings.Index(v, ") STRICT;")]
+	insert := v[strings.Index(v, "INSERT INTO"):strings.Index(v, "SELECT")]
+	for rows.Next() {
+		var name string
+		require.NoError(t, rows.Scan(&name))
+		assert.Regexp(t, `(?m)^\t`+name+` `, create, "the rebuilt table has %s", name)
+		assert.Regexp(t, `\b`+name+`\b`, insert, "the copy keeps %s", name)
+	}
+	require.NoError(t, rows.Err())
 }

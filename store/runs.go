@@ -16,7 +16,7 @@ const runColumns = `id, kind, revert_of, request_id, class_name, selector,
 	original_source, original_protocol, final_source, review, verdict,
 	iterations, model_calls, input_tokens, output_tokens, models, stages,
 	tests_before, tests_after, restore_failed,
-	created_at, updated_at, finished_at, released_at, reverted_at`
+	created_at, updated_at, finished_at, released_at, reverted_at, helpers`
 
 // Create inserts a new run. CreatedAt defaults to now; UpdatedAt is set to
 // CreatedAt. A revert run's RevertOf must name an existing run. Returns
@@ -29,7 +29,11 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 		r.CreatedAt = time.Now()
 	}
 	r.UpdatedAt = r.CreatedAt
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	helpers, err := helpersDoc(r.Helpers)
+	if err != nil {
+		return fmt.Errorf("store: create run %q: %w", r.ID, err)
+	}
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := checkAbsent(ctx, tx, r.ID); err != nil {
 			return err
 		}
@@ -39,8 +43,8 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 			}
 		}
 		_, err := tx.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES ("+
-			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			insertArgs(r)...)
+			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			append(insertArgs(r), helpers)...)
 		return err
 	})
 	if err != nil {
@@ -84,27 +88,31 @@ const updateRun = `UPDATE runs SET
 	final_source = COALESCE(NULLIF(?, ''), final_source),
 	review = ?, verdict = ?, iterations = ?, model_calls = ?, input_tokens = ?, output_tokens = ?,
 	models = ?, stages = ?, tests_before = ?, tests_after = ?, restore_failed = ?,
-	updated_at = ?, finished_at = ?, released_at = ?
+	updated_at = ?, finished_at = ?, released_at = ?, helpers = COALESCE(?, helpers)
 	WHERE id = ? AND status <> 'reverted'`
 
 // Update writes every mutable field of the run r.ID and sets updated_at to
 // now. It never changes id, kind, revert_of, created_at, notes or
-// reverted_at, and an empty OriginalSource, OriginalProtocol or FinalSource
-// keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
+// reverted_at, and an empty OriginalSource, OriginalProtocol, FinalSource
+// or Helpers keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
 // for a reverted run (reverted is final), ErrInvalid when r.Status is
 // reverted (only MarkReverted reverts).
 func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 	if err := checkUpdate(r); err != nil {
 		return fmt.Errorf("store: update run %q: %w", r.ID, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	helpers, err := helpersDoc(r.Helpers)
+	if err != nil {
+		return fmt.Errorf("store: update run %q: %w", r.ID, err)
+	}
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, updateRun,
 			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.Verify, r.RunTests,
 			string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
 			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
 			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
 			nullableDoc(r.TestsAfter), r.RestoreFailed, formatTime(time.Now()), nullableTime(r.FinishedAt),
-			nullableTime(r.ReleasedAt), r.ID)
+			nullableTime(r.ReleasedAt), helpers, r.ID)
 		return explainMiss(ctx, tx, r.ID, res, err, ErrWrongStatus)
 	})
 	if err != nil {
@@ -124,20 +132,25 @@ func checkUpdate(r refactor.Run) error {
 }
 
 // BeginRelease is the write-ahead step of a release: it records the original
-// source and protocol (what to restore) and the final source (what is about
-// to be compiled), and moves the run from running to releasing, in one
+// source and protocol (what to restore), the final source (what is about
+// to be compiled) and the helpers of the set (added beside it, or removed
+// by a revert), and moves the run from running to releasing, in one
 // transaction that is on stable storage when BeginRelease returns nil. Only
 // then may the caller compile. Returns ErrNotFound, or ErrWrongStatus when
 // the run is not running.
-func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error {
-	if err := checkRelease(originalSource, originalProtocol, finalSource); err != nil {
+func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string, helpers []refactor.Helper) error {
+	doc, err := releaseHelpers(helpers)
+	if err == nil {
+		err = checkRelease(originalSource, originalProtocol, finalSource)
+	}
+	if err != nil {
 		return fmt.Errorf("store: begin release of run %q: %w", id, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'releasing',
-			original_source = ?, original_protocol = ?, final_source = ?, updated_at = ?
+			original_source = ?, original_protocol = ?, final_source = ?, helpers = ?, updated_at = ?
 			WHERE id = ? AND status = 'running'`,
-			originalSource, originalProtocol, finalSource, formatTime(time.Now()), id)
+			originalSource, originalProtocol, finalSource, doc, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
 	if err != nil {
@@ -312,6 +325,7 @@ type rowText struct {
 	review, verdict, models, stages, tb, ta sql.NullString
 	created, updated                        string
 	finished, released, reverted            sql.NullString
+	helpers                                 sql.NullString
 }
 
 func scanRun(sc scanner) (refactor.Run, error) {
@@ -321,7 +335,7 @@ func scanRun(sc scanner) (refactor.Run, error) {
 		&r.IsClassMethod, &r.DryRun, &r.Verify, &r.RunTests, &r.Status, &r.Stage, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
 		&r.OriginalSource, &r.OriginalProtocol, &r.FinalSource, &t.review, &t.verdict,
 		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
-		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted)
+		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted, &t.helpers)
 	if err != nil {
 		return refactor.Run{}, err
 	}
@@ -334,6 +348,11 @@ func (t rowText) into(r refactor.Run) (refactor.Run, error) {
 	r.Models, r.Stages = rawDoc(t.models), rawDoc(t.stages)
 	r.TestsBefore, r.TestsAfter = rawDoc(t.tb), rawDoc(t.ta)
 	var err error
+	if t.helpers.Valid {
+		if err = json.Unmarshal([]byte(t.helpers.String), &r.Helpers); err != nil {
+			return refactor.Run{}, fmt.Errorf("run %q: helpers: %w", r.ID, err)
+		}
+	}
 	if r.CreatedAt, err = parseTime(t.created); err != nil {
 		return refactor.Run{}, fmt.Errorf("run %q: created_at: %w", r.ID, err)
 	}

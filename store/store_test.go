@@ -44,7 +44,7 @@ func released(t *testing.T, s *store.Store, id string) {
 	t.Helper()
 	ctx := context.Background()
 	create(t, s, newRun(id))
-	require.NoError(t, s.BeginRelease(ctx, id, "foo ^1", "accessing", "foo ^2"))
+	require.NoError(t, s.BeginRelease(ctx, id, "foo ^1", "accessing", "foo ^2", nil))
 	r, err := s.Get(ctx, id)
 	require.NoError(t, err)
 	now := time.Now()
@@ -140,6 +140,7 @@ func fullRun(id string) refactor.Run {
 		Stages:      json.RawMessage(`[{"name":"review","duration_ms":12}]`),
 		TestsBefore: json.RawMessage(`{"passed":3,"failed":0}`),
 		TestsAfter:  json.RawMessage(`{"passed":3,"failed":0}`), RestoreFailed: true,
+		Helpers:   []refactor.Helper{{Selector: "twice:", Protocol: "private", ClassSide: true, Source: "twice: a\n\t^ a + a"}},
 		CreatedAt: t0, FinishedAt: &fin, ReleasedAt: &rel, RevertedAt: &rev,
 	}
 }
@@ -251,7 +252,7 @@ func TestUpdateKeepsWriteAheadSources(t *testing.T) {
 	ctx := context.Background()
 	stale := newRun("wa")
 	create(t, s, stale)
-	require.NoError(t, s.BeginRelease(ctx, "wa", "m ^1", "accessing", "m ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "wa", "m ^1", "accessing", "m ^2", nil))
 
 	stale.Status = refactor.StatusReleased // a Run value from before BeginRelease
 	require.NoError(t, s.Update(ctx, stale))
@@ -291,7 +292,7 @@ func TestNotFound(t *testing.T) {
 	_, err := s.Get(ctx, "nope")
 	assert.ErrorIs(t, err, store.ErrNotFound)
 	assert.ErrorIs(t, s.Update(ctx, newRun("nope")), store.ErrNotFound)
-	assert.ErrorIs(t, s.BeginRelease(ctx, "nope", "a", "", "b"), store.ErrNotFound)
+	assert.ErrorIs(t, s.BeginRelease(ctx, "nope", "a", "", "b", nil), store.ErrNotFound)
 	assert.ErrorIs(t, s.MarkReverted(ctx, "nope", time.Now()), store.ErrNotFound)
 	assert.ErrorIs(t, s.Reconcile(ctx, "nope", refactor.StatusConflict, ""), store.ErrNotFound)
 }
@@ -300,7 +301,7 @@ func TestBeginRelease(t *testing.T) {
 	s, _ := openStore(t)
 	ctx := context.Background()
 	create(t, s, newRun("br"))
-	require.NoError(t, s.BeginRelease(ctx, "br", "m ^1", "accessing", "m ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "br", "m ^1", "accessing", "m ^2", nil))
 
 	got, err := s.Get(ctx, "br")
 	require.NoError(t, err)
@@ -309,11 +310,11 @@ func TestBeginRelease(t *testing.T) {
 	assert.Equal(t, "accessing", got.OriginalProtocol)
 	assert.Equal(t, "m ^2", got.FinalSource)
 
-	err = s.BeginRelease(ctx, "br", "m ^1", "accessing", "m ^2")
+	err = s.BeginRelease(ctx, "br", "m ^1", "accessing", "m ^2", nil)
 	assert.ErrorIs(t, err, store.ErrWrongStatus, "only a running run starts a release")
 	create(t, s, newRun("br2"))
-	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "", "p", "m ^2"), store.ErrInvalid)
-	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "m", "p", ""), store.ErrInvalid)
+	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "", "p", "m ^2", nil), store.ErrInvalid)
+	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "m", "p", "", nil), store.ErrInvalid)
 }
 
 func TestUnsettledOldestFirst(t *testing.T) {
@@ -325,7 +326,7 @@ func TestUnsettledOldestFirst(t *testing.T) {
 		r.CreatedAt = base.Add(time.Duration(i) * time.Second)
 		create(t, s, r)
 		if id != "idle" {
-			require.NoError(t, s.BeginRelease(ctx, id, "m ^1", "p", "m ^2"))
+			require.NoError(t, s.BeginRelease(ctx, id, "m ^1", "p", "m ^2", nil))
 		}
 	}
 	require.NoError(t, s.Reconcile(ctx, "a", refactor.StatusNotReleased, ""))
@@ -350,7 +351,7 @@ func TestReconcile(t *testing.T) {
 			s, _ := openStore(t)
 			ctx := context.Background()
 			create(t, s, newRun("r"))
-			require.NoError(t, s.BeginRelease(ctx, "r", "m ^1", "p", "m ^2"))
+			require.NoError(t, s.BeginRelease(ctx, "r", "m ^1", "p", "m ^2", nil))
 			require.NoError(t, s.Reconcile(ctx, "r", tt.status, "image holds something else"))
 
 			got, err := s.Get(ctx, "r")
@@ -442,7 +443,7 @@ func TestOversizeRejected(t *testing.T) {
 		{"create id", func() error { return s.Create(ctx, newRun(big(store.MaxNameBytes+1))) }},
 		{"update stages", func() error { r := newRun("ok"); r.Stages = hugeJSON; return s.Update(ctx, r) }},
 		{"begin release final", func() error {
-			return s.BeginRelease(ctx, "ok", "m", "p", big(store.MaxSourceBytes+1))
+			return s.BeginRelease(ctx, "ok", "m", "p", big(store.MaxSourceBytes+1), nil)
 		}},
 		{"reconcile note", func() error {
 			return s.Reconcile(ctx, "ok", refactor.StatusConflict, big(store.MaxTextBytes+1))
@@ -476,7 +477,7 @@ func TestRunJSON(t *testing.T) {
 	assert.JSONEq(t, `"2025-03-04T04:07:07.123Z"`, string(m["finished_at"]), "UTC, milliseconds")
 	assert.JSONEq(t, `null`, string(m["released_at"]), "unset times are null")
 	assert.JSONEq(t, `{"verdict":"APPROVED"}`, string(m["verdict"]), "documents are embedded")
-	assert.Len(t, m, 34, "every field is present")
+	assert.Len(t, m, 35, "every field is present")
 
 	var back refactor.Run
 	require.NoError(t, json.Unmarshal(b, &back))
@@ -487,6 +488,7 @@ func TestRunJSON(t *testing.T) {
 	empty, err := json.Marshal(newRun("e"))
 	require.NoError(t, err)
 	assert.Contains(t, string(empty), `"review":null`)
+	assert.Contains(t, string(empty), `"helpers":[]`, "a list, never null")
 }
 
 func ids(runs []refactor.Run) []string {

@@ -128,3 +128,41 @@ func nullableDoc(m json.RawMessage) any {
 	}
 	return string(m)
 }
+
+// helpersDoc is the helpers column: the list as JSON, NULL when empty
+// (Update then keeps what the row holds). Each source is bounded like the
+// method's, the list like a JSON document.
+func helpersDoc(helpers []refactor.Helper) (any, error) {
+	if len(helpers) == 0 {
+		return nil, nil
+	}
+	for i, h := range helpers {
+		if err := checkSizes(map[string]sized{
+			fmt.Sprintf("helpers[%d].selector", i): {len(h.Selector), MaxNameBytes},
+			fmt.Sprintf("helpers[%d].protocol", i): {len(h.Protocol), MaxNameBytes},
+			fmt.Sprintf("helpers[%d].source", i):   {len(h.Source), MaxSourceBytes},
+		}); err != nil {
+			return nil, err
+		}
+	}
+	b, err := json.Marshal(helpers)
+	if err != nil {
+		return nil, fmt.Errorf("%w: helpers: %v", ErrInvalid, err)
+	}
+	if len(b) > MaxJSONBytes {
+		return nil, fmt.Errorf("%w: helpers is %d bytes, limit %d", ErrTooLarge, len(b), MaxJSONBytes)
+	}
+	return string(b), nil
+}
+
+// releaseHelpers is helpersDoc for the write-ahead record, which
+// reconciliation reads after a crash: every helper must name its selector
+// and carry its source.
+func releaseHelpers(helpers []refactor.Helper) (any, error) {
+	for i, h := range helpers {
+		if h.Selector == "" || h.Source == "" {
+			return nil, fmt.Errorf("%w: helpers[%d] needs its selector and its source", ErrInvalid, i)
+		}
+	}
+	return helpersDoc(helpers)
+}

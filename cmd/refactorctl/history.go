@@ -194,7 +194,8 @@ func (c *cli) printRunDiff(r refactor.Run) {
 		return
 	}
 	name := runMethod(r).String()
-	diff := udiff.Unified(name+" (original)", name+" (final)", r.OriginalSource, r.FinalSource, 3)
+	diff := udiff.Unified(name+" (original)", name+" (final)", r.OriginalSource, r.FinalSource, 3) +
+		helpersDiff(r.ClassName, r.Helpers, r.Kind != refactor.RunKindRevert)
 	if diff != "" {
 		fmt.Fprint(c.stdout, "\n"+diff)
 	}
@@ -257,7 +258,8 @@ func (c *cli) revertCmd(ctx context.Context, o options, args []string) error {
 	}
 	fmt.Fprintf(c.stderr, "reverted %s (run %s undone by revert run %s, %s)\n", runMethod(r), id, r.ID, r.Status)
 	name := runMethod(r).String()
-	fmt.Fprint(c.stdout, udiff.Unified(name+" (image)", name+" (reverted)", r.OriginalSource, r.FinalSource, 3))
+	fmt.Fprint(c.stdout, udiff.Unified(name+" (image)", name+" (reverted)", r.OriginalSource, r.FinalSource, 3)+
+		helpersDiff(r.ClassName, r.Helpers, false))
 	return nil
 }
 

@@ -79,7 +79,11 @@ func (p *progress) event(e sseEvent) {
 	case "candidate":
 		var d refactor.CandidateEvent
 		_ = json.Unmarshal(e.Data, &d)
-		p.passing(fmt.Sprintf("round %d: candidate (%s)", d.Iteration, plural(strings.Count(d.Code, "\n")+1, "line")))
+		line := fmt.Sprintf("round %d: candidate (%s", d.Iteration, plural(strings.Count(d.Code, "\n")+1, "line"))
+		if len(d.Helpers) > 0 {
+			line += ", " + plural(len(d.Helpers), "helper method")
+		}
+		p.passing(line + ")")
 	case "check":
 		p.check(e.Data)
 	case "verdict":

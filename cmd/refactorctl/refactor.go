@@ -243,7 +243,8 @@ func (c *cli) report(o options, run methodRun, prog *progress) {
 		c.reportWrite(run, prog)
 		return
 	}
-	diff := udiff.Unified(run.m.String()+" (image)", run.m.String()+" (refactored)", res.OriginalCode, res.Refactored, 3)
+	diff := udiff.Unified(run.m.String()+" (image)", run.m.String()+" (refactored)", res.OriginalCode, res.Refactored, 3) +
+		helpersDiff(run.m.Class, res.Helpers, true)
 	if diff == "" {
 		prog.note("no change: the refactored source equals the original")
 		return
@@ -288,3 +289,18 @@ func indent(s, prefix string) string {
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
+
+// helpersDiff is the unified diff of a change's helper methods: each one
+// added (from nothing) or, for a revert, removed (to nothing).
+func helpersDiff(class string, helpers []refactor.Helper, added bool) string {
+	var b strings.Builder
+	for _, h := range helpers {
+		name := h.Ref(class).String()
+		if added {
+			b.WriteString(udiff.Unified("/dev/null", name+" (new helper)", "", h.Source, 3))
+		} else {
+			b.WriteString(udiff.Unified(name+" (helper, image)", "/dev/null", h.Source, "", 3))
+		}
+	}
+	return b.String()
+}
