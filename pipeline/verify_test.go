@@ -161,3 +161,65 @@ func TestVerifyInterruptedIsPutBack(t *testing.T) {
 		})
 	}
 }
+
+// A verify run of a Composed Method set compiles the helpers and the
+// method, tests them, and removes the helpers as it puts the original
+// back: every file of the image is as it was; the result and the row keep
+// the whole set, the proven proposal.
+func TestVerifiedComposedMethodLeavesTheImageAsItWas(t *testing.T) {
+	r := newRig(t, rigOpts{script: composedScript(composedAnswer(composedTotal, subtotalHelper, discountHelper), []scripted.Answer{approvedAnswer()})})
+	before := r.snapshot()
+	res, err := r.run(total, verify)
+	require.NoError(t, err)
+	assert.Equal(t, refactor.OutcomeVerified, res.Outcome)
+	require.Len(t, res.Helpers, 2)
+	require.NotEmpty(t, res.Tests.After, "the set was tested in the image")
+	assert.Empty(t, res.Tests.Regressions)
+	assert.Equal(t, before, r.snapshot(), "the method is back and the helpers are gone")
+	row := r.row(res.ID)
+	assert.Equal(t, refactor.StatusVerified, row.Status)
+	assert.Equal(t, res.Helpers, row.Helpers, "the row keeps the whole set")
+}
+
+// A verify run of a set that breaks a test ends tests_regressed, the
+// original set back.
+func TestVerifyOfAComposedMethodWithARegression(t *testing.T) {
+	r := newRig(t, rigOpts{script: composedScript(composedAnswer(taxlessTotal, subtotalHelper, discountHelper), []scripted.Answer{approvedAnswer()})})
+	before := r.snapshot()
+	res, err := r.run(total, verify)
+	require.Error(t, err)
+	assert.Equal(t, refactor.TestsRegressed, refactor.KindOf(err), "%v", err)
+	assert.Contains(t, res.Tests.Regressions, "ShoppingCartTest>>#testTotal")
+	assert.Equal(t, before, r.snapshot())
+	assert.Equal(t, refactor.StatusRolledBack, r.row(res.ID).Status)
+}
+
+// A verify run of a set interrupted with the whole new set in the image is
+// settled at the next start to the whole original set.
+func TestVerifyOfAComposedMethodInterruptedIsPutBack(t *testing.T) {
+	r := newRig(t, rigOpts{})
+	ctx := context.Background()
+	before := r.snapshot()
+	original := r.source(total)
+	helpers := []refactor.Helper{
+		{Selector: "subtotal", Protocol: "private", Source: subtotalHelper},
+		{Selector: "loyaltyDiscountOn:", Protocol: "private", Source: discountHelper},
+	}
+	id := "verify-set"
+	require.NoError(t, r.audit.Create(ctx, refactor.Run{ID: id, Kind: refactor.RunKindRefactor, ClassName: total.Class,
+		Selector: total.Selector, Verify: true, RunTests: true, Status: refactor.StatusRunning}))
+	require.NoError(t, r.audit.BeginRelease(ctx, id, original, "pricing", composedTotal, helpers))
+	for _, h := range helpers {
+		require.NoError(t, r.image.Install(ctx, h.Ref(total.Class), h.Source, h.Protocol))
+	}
+	require.NoError(t, r.image.Install(ctx, total, composedTotal, "pricing"))
+
+	settled, err := r.pipe.Reconcile(ctx)
+	require.NoError(t, err)
+	require.Len(t, settled, 1)
+	assert.Equal(t, refactor.StatusRolledBack, settled[0].Status)
+	row := r.row(id)
+	assert.Contains(t, row.Notes, "verify run")
+	assert.Contains(t, row.Notes, "none of the 2 helper methods is in the image")
+	assert.Equal(t, before, r.snapshot(), "the original set, byte for byte")
+}
