@@ -53,16 +53,16 @@ func writes(outcome string) bool { return outcome == "verified" || outcome == "p
 
 // writeMethod replaces the method in the Tonel tree at dir with final,
 // if the tree holds exactly original: in its class file, or for an
-// extension method in the `*Package` extension file that holds it.
-func writeMethod(dir string, m refactor.MethodRef, original, final string) (writeResult, error) {
+// extension method in the `*Package` extension file that holds it. The
+// new helper methods of a Composed Method result go into the same file,
+// each in its protocol, where Pharo's writer would put them; a helper
+// whose selector the file already has on that side stops the write.
+func writeMethod(dir string, m refactor.MethodRef, original, final string, helpers []refactor.Helper) (writeResult, error) {
 	tree, treeErr := tonel.ReadTree(dir)
 	if tree == nil {
 		return writeResult{}, fmt.Errorf("reading %s: %w", dir, treeErr)
 	}
-	side := tonel.InstanceSide
-	if m.ClassSide {
-		side = tonel.ClassSide
-	}
+	side := sideOf(m.ClassSide)
 	f, err := methodFile(dir, tree, m, side, treeErr)
 	if err != nil {
 		return writeResult{}, err
@@ -72,9 +72,20 @@ func writeMethod(dir string, m refactor.MethodRef, original, final string) (writ
 		return writeResult{file: rel}, &writeConflictError{file: rel,
 			msg: fmt.Sprintf("%s differs from the source the run started from (edited since, or another version of the code)", m)}
 	}
+	for _, h := range helpers {
+		if f.Method(sideOf(h.ClassSide), h.Selector) != nil {
+			return writeResult{file: rel}, &writeConflictError{file: rel,
+				msg: fmt.Sprintf("the result's new helper %s is there already", h.Ref(m.Class))}
+		}
+	}
 	before := string(f.Bytes())
 	if err := f.ReplaceMethodInPlace(side, m.Selector, final); err != nil {
 		return writeResult{file: rel}, fmt.Errorf("%s: %w; nothing was written", rel, err)
+	}
+	for _, h := range helpers {
+		if err := f.AddMethodInPlace(sideOf(h.ClassSide), h.Source, h.Protocol); err != nil {
+			return writeResult{file: rel}, fmt.Errorf("%s: helper %s: %w; nothing was written", rel, h.Ref(m.Class), err)
+		}
 	}
 	after := string(f.Bytes())
 	if after == before {
@@ -118,6 +129,13 @@ func methodFile(dir string, tree *tonel.Tree, m refactor.MethodRef, side tonel.S
 	return nil, &writeConflictError{file: names[0], msg: m.String() + " is defined in more than one file: " + strings.Join(names, ", ")}
 }
 
+func sideOf(classSide bool) tonel.Side {
+	if classSide {
+		return tonel.ClassSide
+	}
+	return tonel.InstanceSide
+}
+
 func relPath(dir, path string) string {
 	rel, err := filepath.Rel(dir, path)
 	if err != nil {
@@ -131,7 +149,7 @@ func (c *cli) writeRun(o options, run *methodRun) {
 	if o.writeDir == "" || run.err != nil || !writes(run.result.Outcome) {
 		return
 	}
-	w, err := writeMethod(o.writeDir, run.m, run.result.OriginalCode, run.result.Refactored)
+	w, err := writeMethod(o.writeDir, run.m, run.result.OriginalCode, run.result.Refactored, run.result.Helpers)
 	run.write, run.writeErr = &w, err
 }
 

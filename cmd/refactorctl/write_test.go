@@ -70,6 +70,8 @@ func writeScript() testenv.Script {
 		"Calculator>>double:":         testenv.ApprovedInRoundOne(newDouble),
 		"ShoppingCart class>>taxRate": testenv.ApprovedInRoundOne(newTaxRate),
 		"ShoppingCart>>itemCount":     testenv.ApprovedInRoundOne(newItemCount),
+		"ShoppingCart>>total": {"reviewer": {testenv.Review()}, "validator": {testenv.Approved()},
+			"writer": {testenv.ComposedCode(testenv.ComposedTotal, testenv.SubtotalHelper, testenv.DiscountHelper)}},
 	}
 }
 
@@ -172,6 +174,24 @@ func onlyTheMethodChanged(t *testing.T, before, after string, side tonel.Side, s
 	}
 }
 
+// withoutHelpers is a written file with the helpers it gained taken out
+// again (each checked first: its source as given).
+func withoutHelpers(t *testing.T, written string, helpers map[string]string) string {
+	t.Helper()
+	if len(helpers) == 0 {
+		return written
+	}
+	f, err := tonel.ParseFile("written", []byte(written))
+	require.NoError(t, err)
+	for selector, source := range helpers {
+		m := f.Method(tonel.InstanceSide, selector)
+		require.NotNil(t, m, "helper %s is written", selector)
+		assert.True(t, refactor.SameSource(source, m.Source), "helper %s: %q", selector, m.Source)
+		require.NoError(t, f.RemoveMethod(tonel.InstanceSide, selector))
+	}
+	return string(f.Bytes())
+}
+
 func TestWriteIntoACheckout(t *testing.T) {
 	svc := startService(t, writeScript(), serviceOpts{repeat: true, prepare: withExtrasAndOddCategory})
 	crlf := func(t *testing.T, tree string) { editFile(t, filepath.Join(tree, calculatorFile), toCRLF) }
@@ -186,6 +206,7 @@ func TestWriteIntoACheckout(t *testing.T) {
 		side      tonel.Side
 		selector  string
 		candidate string
+		helpers   map[string]string // new helper methods the file gains: selector → source
 		check     func(t *testing.T, written string)
 	}{
 		{name: "the sample image", args: []string{"Calculator>>sum:with:", "--verify"}, file: calculatorFile,
@@ -209,6 +230,14 @@ func TestWriteIntoACheckout(t *testing.T) {
 			check: func(t *testing.T, written string) {
 				assert.True(t, strings.HasSuffix(written, "^ aNumber + anotherNumber\n]"), "still no final newline")
 			}},
+		{name: "a Composed Method result", args: []string{"ShoppingCart>>total", "--verify"}, file: cartFile,
+			selector: "total", candidate: testenv.ComposedTotal,
+			helpers: map[string]string{"subtotal": testenv.SubtotalHelper, "loyaltyDiscountOn:": testenv.DiscountHelper},
+			check: func(t *testing.T, written string) {
+				assert.Contains(t, written, "{ #category : 'private' }\nShoppingCart >> subtotal [", "a helper comes with its protocol")
+				assert.Less(t, strings.Index(written, ">> loyaltyDiscountOn:"), strings.Index(written, ">> subtotal ["), "sorted as Pharo writes")
+				assert.Less(t, strings.Index(written, ">> subtotal ["), strings.Index(written, ">> total ["))
+			}},
 		{name: "a category with quotes", args: []string{"Calculator>>percent:of:", "--verify"}, file: calculatorFile,
 			selector: "percent:of:", candidate: newPercent,
 			check: func(t *testing.T, written string) {
@@ -231,7 +260,7 @@ func TestWriteIntoACheckout(t *testing.T) {
 
 			assert.Equal(t, []string{tc.file}, changedFiles(t, repo), "git diff --stat names only the method's file")
 			written := files(t, repo)[tc.file]
-			onlyTheMethodChanged(t, before[tc.file], written, tc.side, tc.selector, tc.candidate)
+			onlyTheMethodChanged(t, before[tc.file], withoutHelpers(t, written, tc.helpers), tc.side, tc.selector, tc.candidate)
 			if tc.check != nil {
 				tc.check(t, written)
 			}
@@ -263,6 +292,11 @@ func TestWriteRefusesAnEditedMethod(t *testing.T) {
 				return s[:i]
 			})
 		}, "Calculator>>sum:with:", calculatorFile},
+		{"a new helper's selector is in the checkout already", func(t *testing.T, tree string) {
+			editFile(t, filepath.Join(tree, cartFile), func(s string) string {
+				return s + "\n{ #category : 'private' }\nShoppingCart >> subtotal [\n\n\t^ 0\n]\n"
+			})
+		}, "ShoppingCart>>total", cartFile},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
