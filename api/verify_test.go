@@ -135,3 +135,21 @@ func TestVerifyThatCannotPutBackIsSettledAtTheNextStart(t *testing.T) {
 	assert.Equal(t, "rolled_back", row["status"])
 	assert.Contains(t, row["notes"], "verify run")
 }
+
+// A verify run of a Composed Method set answers verified with the helpers
+// (the proposal a CI job writes), and the class file is as it was: the
+// helpers were compiled, tested and removed with the method.
+func TestVerifyOfAComposedMethodOverHTTP(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	before := h.classFile("ShoppingCart")
+	h.composedRun(testenv.ComposedTotal)
+	resp, out := h.refactor(`{"class_name": "ShoppingCart", "method_name": "total", "verify": true}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+	assert.Equal(t, "verified", out["outcome"])
+	assert.Len(t, out["helpers"], 2, "the helpers come with the proposal")
+	assert.NotEmpty(t, out["tests"].(map[string]any)["after"], "tested in the image")
+	assert.Equal(t, before, h.classFile("ShoppingCart"), "the method is back and the helpers are gone")
+	row := h.row(out["id"].(string))
+	assert.Equal(t, "verified", row["status"])
+	assert.Len(t, row["helpers"], 2)
+}
