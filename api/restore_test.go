@@ -41,16 +41,9 @@ func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "run_tests": false}`)
 	require.FileExists(t, marker, "the image died at the compile")
-	row := h.saysRestoreFailed(resp, out)
+	h.saysRestoreFailed(resp, out)
 
-	// The next start: the image is up again.
-	require.NoError(t, os.Remove(marker))
-	settled := h.reconcileAtNextStart()
-	assert.Equal(t, []pipeline.Reconciled{{ID: out["id"].(string), Status: refactor.StatusRolledBack}}, settled)
-	assert.Equal(t, before, h.classFile("Calculator"), "the original is back, byte for byte")
-	row = h.row(out["id"].(string))
-	assert.Equal(t, "rolled_back", row["status"])
-	assert.Contains(t, row["notes"], "the original was restored")
+	h.rolledBackAtNextStart(marker, out["id"].(string), before, "the original was restored")
 }
 
 // stayDownLauncher wraps pharo-sim: once the file marker exists (the sim
@@ -67,6 +60,21 @@ func stayDownLauncher(t *testing.T) (launcher, marker string) {
 		"[ -e \"$KILL_MARKER\" ] && { echo 'the image stays down' >&2; exit 1; }\n"+
 		"exec \"$PHARO_SIM\" \"$@\"\n"), 0o755))
 	return launcher, marker
+}
+
+// rolledBackAtNextStart brings the image back up (marker removed) and
+// checks that the next start settles run id as rolled_back, Calculator's
+// file as before, its notes saying notes.
+func (h *harness) rolledBackAtNextStart(marker, id string, before []byte, notes string) {
+	t := h.t
+	t.Helper()
+	require.NoError(t, os.Remove(marker))
+	settled := h.reconcileAtNextStart()
+	assert.Equal(t, []pipeline.Reconciled{{ID: id, Status: refactor.StatusRolledBack}}, settled)
+	assert.Equal(t, before, h.classFile("Calculator"), "the original is back, byte for byte")
+	row := h.row(id)
+	assert.Equal(t, "rolled_back", row["status"])
+	assert.Contains(t, row["notes"], notes)
 }
 
 // reconcileAtNextStart settles the audit trail as the next start of

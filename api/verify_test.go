@@ -10,9 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
-	"pharo-refactor/pipeline"
 )
 
 // A verify run answers 200 outcome verified with both test reports, leaves
@@ -127,13 +125,7 @@ func TestVerifyThatCannotPutBackIsSettledAtTheNextStart(t *testing.T) {
 	row := h.saysRestoreFailed(resp, out)
 	assert.Equal(t, true, row["verify"])
 
-	require.NoError(t, os.Remove(marker))
-	settled := h.reconcileAtNextStart()
-	assert.Equal(t, []pipeline.Reconciled{{ID: out["id"].(string), Status: refactor.StatusRolledBack}}, settled)
-	assert.Equal(t, before, h.classFile("Calculator"), "the original is back, byte for byte")
-	row = h.row(out["id"].(string))
-	assert.Equal(t, "rolled_back", row["status"])
-	assert.Contains(t, row["notes"], "verify run")
+	h.rolledBackAtNextStart(marker, out["id"].(string), before, "verify run")
 }
 
 // A verify run of a Composed Method set answers verified with the helpers

@@ -260,13 +260,7 @@ func crashDuring(t *testing.T, dir string, env []string, point, body string) {
 // newestRun is the newest row of the audit trail, the only one there.
 func (s *service) newestRun() map[string]any {
 	s.t.Helper()
-	resp, err := http.Get(s.URL + "/api/v1/refactorings?limit=1")
-	require.NoError(s.t, err)
-	defer resp.Body.Close()
-	var page struct {
-		Runs []map[string]any `json:"runs"`
-	}
-	require.NoError(s.t, json.NewDecoder(resp.Body).Decode(&page))
-	require.Len(s.t, page.Runs, 1)
-	return page.Runs[0]
+	runs := s.page("?limit=1")
+	require.Len(s.t, runs, 1)
+	return runs[0]
 }

@@ -41,12 +41,7 @@ func TestReplaceMethodInPlace(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := ParseFile("Foo.class.st", []byte(tc.file))
-			require.NoError(t, err)
-			side := InstanceSide
-			if tc.side == "class" {
-				side = ClassSide
-			}
+			f, side := parsedOnSide(t, tc.file, tc.side)
 			category := f.Method(side, tc.selector).Category
 			require.NoError(t, f.ReplaceMethodInPlace(side, tc.selector, tc.source))
 			assert.Equal(t, tc.want, string(f.Bytes()))
@@ -100,14 +95,20 @@ func TestAddMethodInPlace(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := ParseFile("Foo.class.st", []byte(tc.file))
-			require.NoError(t, err)
-			side := InstanceSide
-			if tc.side == "class" {
-				side = ClassSide
-			}
+			f, side := parsedOnSide(t, tc.file, tc.side)
 			require.NoError(t, f.AddMethodInPlace(side, tc.source, tc.category))
 			assert.Equal(t, tc.want, string(f.Bytes()))
 		})
 	}
+}
+
+// parsedOnSide parses a file, and reads side: "class" or the instance side.
+func parsedOnSide(t *testing.T, file, side string) (*File, Side) {
+	t.Helper()
+	f, err := ParseFile("Foo.class.st", []byte(file))
+	require.NoError(t, err)
+	if side == "class" {
+		return f, ClassSide
+	}
+	return f, InstanceSide
 }
