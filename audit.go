@@ -35,7 +35,8 @@ type History interface {
 }
 
 // Status is where a run stands. The write-ahead protocol of a release is
-// running → releasing → released | rolled_back | restore_failed; a run that
+// running → releasing → released | rolled_back | restore_failed (a verify
+// run: → verified | rolled_back | restore_failed); a run that
 // ends before the compile goes running → failed | proposed | unchanged. A crash leaves
 // the row in running or releasing; start-up reconciliation settles every
 // unsettled row (running, releasing, restore_failed) to released,
@@ -94,13 +95,20 @@ const (
 	// it); error_code is canceled. Nothing was compiled: the image holds
 	// what it held.
 	StatusCanceled Status = "canceled"
+	// StatusVerified: a verify run (verify set) compiled final_source, its
+	// tests after the compile showed no regression, and the original was
+	// put back and confirmed by reading it: the image holds what it held,
+	// and final_source is a proposal proven by both test reports. A verify
+	// run that does not get there ends like a release that does not:
+	// rolled_back, restore_failed (reconciled to rolled_back), failed…
+	StatusVerified Status = "verified"
 )
 
 // statuses lists the vocabulary, for validation and API documentation.
 func statuses() []Status {
 	return []Status{StatusRunning, StatusReleasing, StatusReleased, StatusProposed, StatusUnchanged,
 		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted, StatusRestoreFailed,
-		StatusCanceled}
+		StatusCanceled, StatusVerified}
 }
 
 // Unsettled reports whether a row in status s still needs start-up
@@ -153,8 +161,12 @@ type Run struct {
 	Selector      string  `json:"selector"`
 	IsClassMethod bool    `json:"is_class_method"`
 	DryRun        bool    `json:"dry_run"`
-	RunTests      bool    `json:"run_tests"` // whether the method's tests ran around the release
-	Status        Status  `json:"status"`
+	// Verify: the run was to put the original back after its release and
+	// tests (a verify run); reconciliation never leaves its final source in
+	// the image.
+	Verify   bool   `json:"verify"`
+	RunTests bool   `json:"run_tests"` // whether the method's tests ran around the release
+	Status   Status `json:"status"`
 	// Stage is the stage the run is in while it runs (prefetch, review,
 	// write, validate, release), then the last one it reached; "" before
 	// the first.

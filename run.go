@@ -39,6 +39,11 @@ type Reservation interface {
 type Request struct {
 	Ref    MethodRef
 	DryRun bool
+	// Verify takes the whole release path, tests before and after, then
+	// always puts the original back: the image is a test bench and the
+	// change leaves as a proposal proven by the tests. Never with DryRun;
+	// it implies RunTests.
+	Verify bool
 	// RunTests guards the release with the method's tests, run before and
 	// after the compile.
 	RunTests  bool
@@ -58,6 +63,10 @@ const (
 	// OutcomeUnchanged: the review found nothing worth changing (LOW, no
 	// issues); no candidate was written and nothing was compiled.
 	OutcomeUnchanged Outcome = "unchanged"
+	// OutcomeVerified: a verify run compiled the approved candidate, its
+	// tests showed no regression, and the original was put back and read
+	// back: the image holds what it held.
+	OutcomeVerified Outcome = "verified"
 )
 
 // Result is what a run produced. A failed run returns a partial Result
@@ -84,8 +93,8 @@ type Result struct {
 	// with it, before it); empty when the candidate needs none.
 	Helpers []Helper
 	// RunStatus is the audit row's status: what the image holds after a
-	// release began (released, rolled_back, restore_failed), else failed,
-	// proposed or unchanged.
+	// release began (released, verified, rolled_back, restore_failed), else
+	// failed, proposed or unchanged.
 	RunStatus Status
 	// Truncated names the inputs a prompt showed cut to the context budget
 	// (TruncatedMethodSource, …), sorted; empty when everything fit.

@@ -33,7 +33,7 @@ func (s *Server) refactor(c echo.Context) error {
 	if s.stopping.Load() {
 		return s.refusal(c, errStopping)
 	}
-	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.WantsTests(), RequestID: requestID(c)}
+	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, Verify: req.Verify, RunTests: req.WantsTests(), RequestID: requestID(c)}
 	async, streamed := prefersAsync(c.Request().Header), wantsStream(c)
 	var events *eventQueue
 	modelPhase := make(chan struct{})
@@ -206,6 +206,8 @@ func releaseText(res *refactor.Result) string {
 		return "Dry run: approved, not compiled into the image."
 	case refactor.OutcomeUnchanged:
 		return "Unchanged: the review found nothing worth a rewrite; nothing was compiled."
+	case refactor.OutcomeVerified:
+		return fmt.Sprintf("Verified: %s compiled in protocol '%s', its tests passed, and the original was put back; the image holds what it held.", res.Ref, res.Protocol)
 	}
 	return fmt.Sprintf("Released: %s compiled in protocol '%s'.", res.Ref, res.Protocol)
 }

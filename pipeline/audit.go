@@ -21,7 +21,7 @@ func (r *run) openRow(ctx context.Context) error {
 	row := refactor.Run{
 		ID: r.res.ID, Kind: refactor.RunKindRefactor, RequestID: r.req.RequestID,
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide,
-		DryRun: r.req.DryRun, RunTests: r.req.RunTests && !r.req.DryRun, Status: refactor.StatusRunning,
+		DryRun: r.req.DryRun, Verify: r.req.Verify, RunTests: r.req.RunTests && !r.req.DryRun, Status: refactor.StatusRunning,
 		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started,
 	}
 	if err := r.p.audit.Create(ctx, row); err != nil {
@@ -100,7 +100,8 @@ func recordable(helpers []refactor.Helper) bool {
 }
 
 // rowStatus maps a run's end to the audit vocabulary: after a release
-// began it says what the image holds (released, rolled_back, or
+// began it says what the image holds (released, verified: the original,
+// rolled_back, or
 // restore_failed when that could not be confirmed); a run stopped on
 // request before it is canceled.
 func rowStatus(res *refactor.Result, err error) refactor.Status {
@@ -109,6 +110,8 @@ func rowStatus(res *refactor.Result, err error) refactor.Status {
 		return refactor.StatusProposed
 	case err == nil && res.Outcome == refactor.OutcomeUnchanged:
 		return refactor.StatusUnchanged
+	case err == nil && res.Outcome == refactor.OutcomeVerified:
+		return refactor.StatusVerified
 	case err == nil:
 		return refactor.StatusReleased
 	case res.RestoreFailed:

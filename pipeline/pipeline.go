@@ -28,7 +28,8 @@ type Options struct {
 	// Models names the model of each role, for the audit trail.
 	Models map[string]string
 	// Checkpoint, when set, is called at the release's crash-relevant
-	// points ("after_write_ahead", "after_compile"): crash tests stop the
+	// points ("after_write_ahead", "after_compile", and for a verify run
+	// "before_put_back", after its tests): crash tests stop the
 	// process there. Production leaves it nil.
 	Checkpoint func(point string)
 }

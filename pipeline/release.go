@@ -57,7 +57,26 @@ func (r *run) releaseMethod(ctx context.Context) error {
 	if err := r.rerunTests(ctx); err != nil {
 		return err
 	}
-	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "released", Tests: r.testsOrNil()})
+	if !r.req.Verify {
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "released", Tests: r.testsOrNil()})
+	}
+	return nil
+}
+
+// verifyMethod takes the whole release path, then puts the original back
+// whatever the tests said: the image is a test bench. A regression has
+// already put it back (rollBack); a passing run puts it back here, with
+// the same guarantee: restored and read back, or restore_failed for the
+// next start to finish.
+func (r *run) verifyMethod(ctx context.Context) error {
+	if err := r.releaseMethod(ctx); err != nil {
+		return err
+	}
+	r.p.opts.Checkpoint("before_put_back")
+	if err := r.putBack(ctx, "putting_back", "verified"); err != nil {
+		return refactor.Wrap(refactor.ReleaseFailed, err,
+			"%s: the candidate passed its tests, but the original could not be put back; the image may hold the candidate; the response holds both sources", r.req.Ref)
+	}
 	return nil
 }
 
@@ -142,18 +161,27 @@ func regressions(before, after refactor.TestReport) []string {
 // the run ends restore_failed: the answer and the audit row carry both
 // sources, and start-up reconciliation finishes the rollback.
 func (r *run) rollBack(ctx context.Context, cause error) error {
-	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "rolling_back", Tests: r.testsOrNil()})
+	if err := r.putBack(ctx, "rolling_back", "rolled_back"); err != nil {
+		return refactor.Wrap(refactor.ReleaseFailed, errors.Join(cause, err),
+			"%s: the original could not be restored; the image may hold the candidate; the response holds both sources", r.req.Ref)
+	}
+	r.res.RolledBack = true
+	return cause
+}
+
+// putBack restores the original and confirms it, reporting started, then
+// done or restore_failed. A failure marks the run restore_failed.
+func (r *run) putBack(ctx context.Context, started, done string) error {
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: started, Tests: r.testsOrNil()})
 	if err := r.restore(ctx); err != nil {
 		r.res.RestoreFailed = true
 		r.log.Error("restoring the original failed: the image may hold the candidate; the next start retries", zap.Error(err),
 			zap.String("original", r.res.OriginalCode), zap.String("candidate", r.res.RefactoredCode))
 		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "restore_failed", Tests: r.testsOrNil()})
-		return refactor.Wrap(refactor.ReleaseFailed, errors.Join(cause, err),
-			"%s: the original could not be restored; the image may hold the candidate; the response holds both sources", r.req.Ref)
+		return err
 	}
-	r.res.RolledBack = true
-	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "rolled_back", Tests: r.testsOrNil()})
-	return cause
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: done, Tests: r.testsOrNil()})
+	return nil
 }
 
 func (r *run) testsOrNil() any {

@@ -56,6 +56,11 @@ func (s *reservation) begin(ctx context.Context, req refactor.Request) (*run, er
 		s.free()
 		return nil, err
 	}
+	if req.Verify && req.DryRun {
+		s.free()
+		return nil, refactor.Errorf(refactor.InvalidRequest, "verify and dry_run exclude each other: a verify run compiles and tests the change, a dry run compiles nothing")
+	}
+	req.RunTests = req.RunTests || req.Verify // a verify run is its tests
 	r := &run{p: s.p, req: req, res: &refactor.Result{ID: s.id, Ref: req.Ref}, started: time.Now()}
 	r.log = s.p.log.With(zap.String("run_id", s.id), zap.String("request_id", req.RequestID),
 		zap.String("class", req.Ref.Class), zap.String("selector", req.Ref.Selector), zap.Bool("class_side", req.Ref.ClassSide))
@@ -135,6 +140,13 @@ func (r *run) execute(ctx context.Context) error {
 	// From here on nothing can cut the run in half.
 	relCtx, relCancel := context.WithTimeout(context.WithoutCancel(ctx), r.p.opts.ReleaseTimeout)
 	defer relCancel()
+	if r.req.Verify {
+		if err := r.stage(relCtx, refactor.StageRelease, 0, r.verifyMethod); err != nil {
+			return err
+		}
+		r.res.Outcome = refactor.OutcomeVerified
+		return nil
+	}
 	if err := r.stage(relCtx, refactor.StageRelease, 0, r.releaseMethod); err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ func migrations() []migration {
 		{version: 3, name: "unchanged status", sql: schemaV3()},
 		{version: 4, name: "canceled status, stage", sql: schemaCanceledStage},
 		{version: 5, name: "helpers", sql: schemaHelpers},
+		{version: 6, name: "verified status, verify", sql: schemaVerified()},
 	}
 }
 

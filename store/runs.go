@@ -12,7 +12,7 @@ import (
 
 // runColumns is the column order of insertRun and scanRun.
 const runColumns = `id, kind, revert_of, request_id, class_name, selector,
-	is_class_method, dry_run, run_tests, status, stage, error_code, error_message, notes,
+	is_class_method, dry_run, verify, run_tests, status, stage, error_code, error_message, notes,
 	original_source, original_protocol, final_source, review, verdict,
 	iterations, model_calls, input_tokens, output_tokens, models, stages,
 	tests_before, tests_after, restore_failed,
@@ -43,7 +43,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 			}
 		}
 		_, err := tx.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES ("+
-			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			append(insertArgs(r), helpers)...)
 		return err
 	})
@@ -55,7 +55,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 
 func insertArgs(r refactor.Run) []any {
 	return []any{r.ID, string(r.Kind), nullableText(r.RevertOf), r.RequestID, r.ClassName, r.Selector,
-		r.IsClassMethod, r.DryRun, r.RunTests, string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.Notes,
+		r.IsClassMethod, r.DryRun, r.Verify, r.RunTests, string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.Notes,
 		r.OriginalSource, r.OriginalProtocol, r.FinalSource, nullableDoc(r.Review), nullableDoc(r.Verdict),
 		r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages),
 		nullableDoc(r.TestsBefore), nullableDoc(r.TestsAfter), r.RestoreFailed,
@@ -81,7 +81,7 @@ func checkAbsent(ctx context.Context, tx *sql.Tx, id string) error {
 // value that predates BeginRelease cannot erase the write-ahead record; an
 // empty stage keeps the stored one (SetStage writes it).
 const updateRun = `UPDATE runs SET
-	request_id = ?, class_name = ?, selector = ?, is_class_method = ?, dry_run = ?, run_tests = ?,
+	request_id = ?, class_name = ?, selector = ?, is_class_method = ?, dry_run = ?, verify = ?, run_tests = ?,
 	status = ?, stage = COALESCE(NULLIF(?, ''), stage), error_code = ?, error_message = ?,
 	original_source = COALESCE(NULLIF(?, ''), original_source),
 	original_protocol = COALESCE(NULLIF(?, ''), original_protocol),
@@ -107,7 +107,7 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 	}
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, updateRun,
-			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.RunTests,
+			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.Verify, r.RunTests,
 			string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
 			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
 			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
@@ -332,7 +332,7 @@ func scanRun(sc scanner) (refactor.Run, error) {
 	var r refactor.Run
 	var t rowText
 	err := sc.Scan(&r.ID, &r.Kind, &t.revertOf, &r.RequestID, &r.ClassName, &r.Selector,
-		&r.IsClassMethod, &r.DryRun, &r.RunTests, &r.Status, &r.Stage, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
+		&r.IsClassMethod, &r.DryRun, &r.Verify, &r.RunTests, &r.Status, &r.Stage, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
 		&r.OriginalSource, &r.OriginalProtocol, &r.FinalSource, &t.review, &t.verdict,
 		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
 		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted, &t.helpers)

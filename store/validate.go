@@ -68,6 +68,8 @@ func checkFields(r refactor.Run) error {
 		return fmt.Errorf("%w: empty selector", ErrInvalid)
 	case !r.Status.Valid():
 		return fmt.Errorf("%w: status %q", ErrInvalid, r.Status)
+	case r.DryRun && r.Verify:
+		return fmt.Errorf("%w: a run is a dry run or a verify run, never both", ErrInvalid)
 	case r.Iterations < 0 || r.ModelCalls < 0 || r.InputTokens < 0 || r.OutputTokens < 0:
 		return fmt.Errorf("%w: negative count (iterations %d, model_calls %d, input_tokens %d, output_tokens %d)",
 			ErrInvalid, r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens)

@@ -16,6 +16,10 @@ type RefactorRequest struct {
 	MethodName    string `json:"method_name" validate:"required,smalltalk_selector"`
 	IsClassMethod bool   `json:"is_class_method"`
 	DryRun        bool   `json:"dry_run"`
+	// Verify takes the whole release path with its tests, then always puts
+	// the original back (outcome verified): for CI, which takes the change
+	// as a patch. Never with dry_run, nor with run_tests false.
+	Verify bool `json:"verify"`
 	// RunTests guards the release with the method's tests (default true).
 	RunTests *bool `json:"run_tests,omitempty"`
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -33,14 +34,19 @@ const maxCallsPerRun = 40
 // rolled back within its budget: restore_failed would be a failure (it is
 // tested where the image stays down, in api).
 // The trials of one scenario end at the first call number the run never
-// reaches, so every call of the run is covered.
+// reaches, so every call of the run is covered. A verify run (verify:
+// true) is swept the same way, its putting back included: whatever call
+// dies, the image holds the original once the run or the restart is done.
 func TestImageKilledAtEachCallOfARun(t *testing.T) {
 	scenarios := []struct {
 		name, candidate string
+		verify          bool
 	}{
-		{"released", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b"},
+		{"released", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b", false},
 		// The sample image's oracle fails testSum on this source.
-		{"tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated"},
+		{"tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated", false},
+		{"verified", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b", true},
+		{"verify, tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated", true},
 	}
 	phases := []string{"before", "after"}
 	if testing.Short() {
@@ -56,16 +62,10 @@ func TestImageKilledAtEachCallOfARun(t *testing.T) {
 	for round := 1; round <= rounds; round++ {
 		for _, sc := range scenarios {
 			for _, phase := range phases {
-				sweep(t, fmt.Sprintf("%s/%s/round-%d", sc.name, phase, round), sc.candidate, phase)
+				sweepTrials(t, fmt.Sprintf("%s/%s/round-%d", sc.name, phase, round), phase, sumTrial(sc.candidate, sc.verify))
 			}
 		}
 	}
-}
-
-// sweep runs one kill trial per tool call of the run, until the run makes
-// no call of that number.
-func sweep(t *testing.T, name, candidate, phase string) {
-	sweepTrials(t, name, phase, sumTrial(candidate))
 }
 
 // killScenario is what a kill trial runs and how it reads the image.
@@ -76,11 +76,21 @@ type killScenario struct {
 	// holds says what the class file holds, given a copy of it from before
 	// the run: "original", "released" or anything else (a failure).
 	holds func(t *testing.T, file, before string) string
+	// verify: a verify run, which must end with the original whatever
+	// happens (200 is outcome verified).
+	verify bool
 }
 
-// sumTrial releases candidate as Calculator>>sum:with:.
-func sumTrial(candidate string) killScenario {
-	return killScenario{
+// verifying is sc as a verify run.
+func (sc killScenario) verifying() killScenario {
+	sc.verify = true
+	sc.body = strings.Replace(sc.body, "}", `, "verify": true}`, 1)
+	return sc
+}
+
+// sumTrial releases (or verifies) candidate as Calculator>>sum:with:.
+func sumTrial(candidate string, verify bool) killScenario {
+	sc := killScenario{
 		script: approvesSum(candidate, 0), body: `{"class_name": "Calculator", "method_name": "sum:with:"}`, class: "Calculator",
 		holds: func(t *testing.T, file, before string) string {
 			original := methodInFile(t, before, "sum:with:")
@@ -94,6 +104,10 @@ func sumTrial(candidate string) killScenario {
 			}
 		},
 	}
+	if verify {
+		return sc.verifying()
+	}
+	return sc
 }
 
 func sweepTrials(t *testing.T, name, phase string, sc killScenario) {
@@ -139,6 +153,10 @@ func killTrial(t *testing.T, sc killScenario, call int, phase string) bool {
 	row := s.row(id)
 	status := testenv.AnsweredStatus(resp, body)
 	switch {
+	case status == http.StatusOK && sc.verify:
+		assert.Equal(t, "verified", body["outcome"], label)
+		assert.Equal(t, "verified", row["status"], label)
+		assert.Equal(t, "original", holds(), label)
 	case status == http.StatusOK:
 		assert.Equal(t, "released", body["outcome"], label)
 		assert.Equal(t, "released", row["status"], label)
@@ -164,6 +182,7 @@ func killTrial(t *testing.T, sc killScenario, call int, phase string) bool {
 	assert.NotContains(t, []any{"running", "releasing", "restore_failed"}, after["status"], "%s: settled after a restart", label)
 	switch after["status"] {
 	case "released":
+		assert.False(t, sc.verify, "%s: a verify run never ends released", label)
 		assert.Equal(t, "released", holds(), label)
 	default:
 		assert.Equal(t, "original", holds(), "%s: row %v", label, after["status"])
@@ -289,6 +308,13 @@ func composedHolds(t *testing.T, file, before string) string {
 // and the audit row say which, before and after a restart of refactord.
 func TestImageKilledDuringAComposedRelease(t *testing.T) {
 	sweepTrials(t, "composed/after", "after", composedTrial())
+}
+
+// TestImageKilledDuringAComposedVerify does the same for a verify run of
+// the set: the helpers are compiled, tested and removed with the method,
+// and whatever call dies the image ends with the whole original set.
+func TestImageKilledDuringAComposedVerify(t *testing.T) {
+	sweepTrials(t, "composed verify/after", "after", composedTrial().verifying())
 }
 
 // TestCrashBetweenHelpersAndMethodIsReconciled kills refactord (SIGKILL)
