@@ -22,7 +22,8 @@ func (r *run) openRow(ctx context.Context) error {
 		ID: r.res.ID, Kind: refactor.RunKindRefactor, RequestID: r.req.RequestID,
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide,
 		DryRun: r.req.DryRun, RunTests: r.req.RunTests && !r.req.DryRun, Status: refactor.StatusRunning,
-		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started,
+		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started, StartedAt: &r.started,
+		Worker: r.p.opts.Worker, Image: r.p.opts.Image,
 	}
 	if err := r.p.audit.Create(ctx, row); err != nil {
 		return refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")

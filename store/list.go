@@ -55,6 +55,9 @@ func listSQL(q refactor.ListQuery, limit int) (string, []any, error) {
 	if q.Status != "" {
 		where, args = append(where, "status = ?"), append(args, string(q.Status))
 	}
+	if q.Worker != "" {
+		where, args = append(where, "worker = ?"), append(args, q.Worker)
+	}
 	if q.Cursor != "" {
 		created, id, err := decodeCursor(q.Cursor)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	refactor "pharo-refactor"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,8 +22,9 @@ func TestMigrationKeepsRowsAndAddsCanceledAndStage(t *testing.T) {
 	_, err = w.ExecContext(ctx, createMigrationsTable)
 	require.NoError(t, err)
 	steps := migrations()
-	require.Equal(t, "canceled status, stage", steps[len(steps)-1].name, "the last step")
-	for _, m := range steps[:len(steps)-1] {
+	at := slices.IndexFunc(steps, func(m migration) bool { return m.name == "canceled status, stage" })
+	require.GreaterOrEqual(t, at, 0, "the step is there")
+	for _, m := range steps[:at] {
 		require.NoError(t, apply(ctx, w, m))
 	}
 	_, err = w.ExecContext(ctx, `INSERT INTO runs (id, kind, class_name, selector, status, original_source, created_at, updated_at)

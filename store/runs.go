@@ -16,7 +16,8 @@ const runColumns = `id, kind, revert_of, request_id, class_name, selector,
 	original_source, original_protocol, final_source, review, verdict,
 	iterations, model_calls, input_tokens, output_tokens, models, stages,
 	tests_before, tests_after, restore_failed,
-	created_at, updated_at, finished_at, released_at, reverted_at`
+	created_at, updated_at, finished_at, released_at, reverted_at,
+	worker, image, started_at`
 
 // Create inserts a new run. CreatedAt defaults to now; UpdatedAt is set to
 // CreatedAt. A revert run's RevertOf must name an existing run. Returns
@@ -39,7 +40,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 			}
 		}
 		_, err := tx.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES ("+
-			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			insertArgs(r)...)
 		return err
 	})
@@ -56,7 +57,7 @@ func insertArgs(r refactor.Run) []any {
 		r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages),
 		nullableDoc(r.TestsBefore), nullableDoc(r.TestsAfter), r.RestoreFailed,
 		formatTime(r.CreatedAt), formatTime(r.UpdatedAt), nullableTime(r.FinishedAt),
-		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt)}
+		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt), r.Worker, r.Image, nullableTime(r.StartedAt)}
 }
 
 func checkAbsent(ctx context.Context, tx *sql.Tx, id string) error {
@@ -84,7 +85,9 @@ const updateRun = `UPDATE runs SET
 	final_source = COALESCE(NULLIF(?, ''), final_source),
 	review = ?, verdict = ?, iterations = ?, model_calls = ?, input_tokens = ?, output_tokens = ?,
 	models = ?, stages = ?, tests_before = ?, tests_after = ?, restore_failed = ?,
-	updated_at = ?, finished_at = ?, released_at = ?
+	updated_at = ?, finished_at = ?, released_at = ?,
+	worker = COALESCE(NULLIF(?, ''), worker), image = COALESCE(NULLIF(?, ''), image),
+	started_at = COALESCE(?, started_at)
 	WHERE id = ? AND status <> 'reverted'`
 
 // Update writes every mutable field of the run r.ID and sets updated_at to
@@ -104,7 +107,7 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
 			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
 			nullableDoc(r.TestsAfter), r.RestoreFailed, formatTime(time.Now()), nullableTime(r.FinishedAt),
-			nullableTime(r.ReleasedAt), r.ID)
+			nullableTime(r.ReleasedAt), r.Worker, r.Image, nullableTime(r.StartedAt), r.ID)
 		return explainMiss(ctx, tx, r.ID, res, err, ErrWrongStatus)
 	})
 	if err != nil {
@@ -213,11 +216,8 @@ func (s *Store) Reconcile(ctx context.Context, id string, status refactor.Status
 	if err := checkReconcile(status, note); err != nil {
 		return fmt.Errorf("store: reconcile run %q: %w", id, err)
 	}
-	now := formatTime(time.Now())
-	line := fmt.Sprintf("%s reconciled as %s", now, status)
-	if note != "" {
-		line += ": " + note
-	}
+	at := time.Now()
+	now, line := formatTime(at), ReconcileNote(at, status, note)
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, reconcileRun, string(status), line, now, id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
@@ -311,7 +311,7 @@ type rowText struct {
 	revertOf                                sql.NullString
 	review, verdict, models, stages, tb, ta sql.NullString
 	created, updated                        string
-	finished, released, reverted            sql.NullString
+	finished, released, reverted, started   sql.NullString
 }
 
 func scanRun(sc scanner) (refactor.Run, error) {
@@ -321,7 +321,8 @@ func scanRun(sc scanner) (refactor.Run, error) {
 		&r.IsClassMethod, &r.DryRun, &r.RunTests, &r.Status, &r.Stage, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
 		&r.OriginalSource, &r.OriginalProtocol, &r.FinalSource, &t.review, &t.verdict,
 		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
-		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted)
+		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted,
+		&r.Worker, &r.Image, &t.started)
 	if err != nil {
 		return refactor.Run{}, err
 	}
@@ -345,7 +346,7 @@ func (t rowText) into(r refactor.Run) (refactor.Run, error) {
 		in   sql.NullString
 		out  **time.Time
 	}{{"finished_at", t.finished, &r.FinishedAt}, {"released_at", t.released, &r.ReleasedAt},
-		{"reverted_at", t.reverted, &r.RevertedAt}} {
+		{"reverted_at", t.reverted, &r.RevertedAt}, {"started_at", t.started, &r.StartedAt}} {
 		if *f.out, err = nullTime(f.in); err != nil {
 			return refactor.Run{}, fmt.Errorf("run %q: %s: %w", r.ID, f.name, err)
 		}

@@ -476,7 +476,7 @@ func TestRunJSON(t *testing.T) {
 	assert.JSONEq(t, `"2025-03-04T04:07:07.123Z"`, string(m["finished_at"]), "UTC, milliseconds")
 	assert.JSONEq(t, `null`, string(m["released_at"]), "unset times are null")
 	assert.JSONEq(t, `{"verdict":"APPROVED"}`, string(m["verdict"]), "documents are embedded")
-	assert.Len(t, m, 33, "every field is present")
+	assert.Len(t, m, 36, "every field is present")
 
 	var back refactor.Run
 	require.NoError(t, json.Unmarshal(b, &back))
