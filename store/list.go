@@ -24,7 +24,7 @@ func (s *Store) List(ctx context.Context, q refactor.ListQuery) (refactor.Page, 
 	}
 	runs, err := s.query(ctx, sqlText, args...)
 	if err != nil {
-		return refactor.Page{}, fmt.Errorf("store: list runs: %w", err)
+		return refactor.Page{}, fmt.Errorf("store: list runs: %w", s.d.classify(err))
 	}
 	return page(runs, limit), nil
 }

@@ -30,7 +30,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 		r.CreatedAt = time.Now()
 	}
 	r.UpdatedAt = r.CreatedAt
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		if err := checkAbsent(ctx, tx, r.ID); err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func insertArgs(r refactor.Run) []any {
 		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt), r.Worker, r.Image, nullableTime(r.StartedAt)}
 }
 
-func checkAbsent(ctx context.Context, tx *sql.Tx, id string) error {
+func checkAbsent(ctx context.Context, tx *txn, id string) error {
 	_, err := statusOf(ctx, tx, id)
 	switch {
 	case err == nil:
@@ -100,7 +100,7 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 	if err := checkUpdate(r); err != nil {
 		return fmt.Errorf("store: update run %q: %w", r.ID, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, updateRun,
 			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.RunTests,
 			string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
@@ -136,7 +136,7 @@ func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalPr
 	if err := checkRelease(originalSource, originalProtocol, finalSource); err != nil {
 		return fmt.Errorf("store: begin release of run %q: %w", id, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'releasing',
 			original_source = ?, original_protocol = ?, final_source = ?, updated_at = ?
 			WHERE id = ? AND status = 'running'`,
@@ -157,7 +157,7 @@ func (s *Store) SetStage(ctx context.Context, id, stage string) error {
 	if err := checkSizes(map[string]sized{"stage": {len(stage), MaxNameBytes}}); err != nil {
 		return fmt.Errorf("store: set stage of run %q: %w", id, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE runs SET stage = ?, updated_at = ?
 			WHERE id = ? AND status IN ('running', 'releasing')`, stage, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
@@ -185,7 +185,7 @@ func (s *Store) MarkReverted(ctx context.Context, id string, at time.Time) error
 	if at.IsZero() {
 		at = time.Now()
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'reverted', reverted_at = ?, updated_at = ?
 			WHERE id = ? AND status = 'released'`, formatTime(at), formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrNotRevertible)
@@ -199,7 +199,7 @@ func (s *Store) MarkReverted(ctx context.Context, id string, at time.Time) error
 // reconcileRun appends to notes with a newline separator and sets
 // released_at only for released, keeping any earlier timestamps.
 const reconcileRun = `UPDATE runs SET status = ?1,
-	notes = CASE WHEN notes = '' THEN ?2 ELSE notes || char(10) || ?2 END,
+	notes = CASE WHEN notes = '' THEN ?2 ELSE notes || ?5 || ?2 END,
 	released_at = CASE WHEN ?1 = 'released' THEN COALESCE(released_at, ?3) ELSE released_at END,
 	finished_at = COALESCE(finished_at, ?3), updated_at = ?3
 	WHERE id = ?4 AND status IN ('running', 'releasing', 'restore_failed')`
@@ -217,15 +217,24 @@ func (s *Store) Reconcile(ctx context.Context, id string, status refactor.Status
 		return fmt.Errorf("store: reconcile run %q: %w", id, err)
 	}
 	at := time.Now()
-	now, line := formatTime(at), ReconcileNote(at, status, note)
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, reconcileRun, string(status), line, now, id)
+	now, line := formatTime(at), reconcileNote(at, status, note)
+	err := s.inTx(ctx, func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, reconcileRun, string(status), line, now, id, "\n")
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
 	if err != nil {
 		return fmt.Errorf("store: reconcile run %q: %w", id, err)
 	}
 	return nil
+}
+
+// reconcileNote is the line Reconcile appends to a run's notes.
+func reconcileNote(at time.Time, status refactor.Status, note string) string {
+	line := fmt.Sprintf("%s reconciled as %s", formatTime(at), status)
+	if note != "" {
+		line += ": " + note
+	}
+	return line
 }
 
 func checkReconcile(status refactor.Status, note string) error {
@@ -239,7 +248,7 @@ func checkReconcile(status refactor.Status, note string) error {
 
 // explainMiss turns a conditional UPDATE that matched no row into
 // ErrNotFound or, when the row exists in another status, into wrong.
-func explainMiss(ctx context.Context, tx *sql.Tx, id string, res sql.Result, err error, wrong error) error {
+func explainMiss(ctx context.Context, tx *txn, id string, res sql.Result, err error, wrong error) error {
 	if err != nil {
 		return err
 	}
@@ -254,7 +263,7 @@ func explainMiss(ctx context.Context, tx *sql.Tx, id string, res sql.Result, err
 	return fmt.Errorf("%w: status is %s", wrong, status)
 }
 
-func statusOf(ctx context.Context, tx *sql.Tx, id string) (refactor.Status, error) {
+func statusOf(ctx context.Context, tx *txn, id string) (refactor.Status, error) {
 	var st refactor.Status
 	err := tx.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&st)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -265,12 +274,12 @@ func statusOf(ctx context.Context, tx *sql.Tx, id string) (refactor.Status, erro
 
 // Get returns the run id, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, id string) (refactor.Run, error) {
-	r, err := scanRun(s.r.QueryRowContext(ctx, "SELECT "+runColumns+" FROM runs WHERE id = ?", id))
+	r, err := scanRun(s.r.QueryRowContext(ctx, s.d.bind("SELECT "+runColumns+" FROM runs WHERE id = ?"), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return refactor.Run{}, refactor.Wrap(refactor.NotFound, ErrNotFound, "no refactoring with id %q", id)
 	}
 	if err != nil {
-		return refactor.Run{}, fmt.Errorf("store: get run %q: %w", id, err)
+		return refactor.Run{}, fmt.Errorf("store: get run %q: %w", id, s.d.classify(err))
 	}
 	return r, nil
 }
@@ -281,14 +290,14 @@ func (s *Store) Unsettled(ctx context.Context) ([]refactor.Run, error) {
 	runs, err := s.query(ctx, "SELECT "+runColumns+
 		" FROM runs WHERE status IN ('running', 'releasing', 'restore_failed') ORDER BY created_at, id")
 	if err != nil {
-		return nil, fmt.Errorf("store: list unsettled runs: %w", err)
+		return nil, fmt.Errorf("store: list unsettled runs: %w", s.d.classify(err))
 	}
 	return runs, nil
 }
 
 // query runs a SELECT of runColumns on the read pool.
 func (s *Store) query(ctx context.Context, q string, args ...any) ([]refactor.Run, error) {
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	rows, err := s.r.QueryContext(ctx, s.d.bind(q), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -335,10 +344,10 @@ func (t rowText) into(r refactor.Run) (refactor.Run, error) {
 	r.Models, r.Stages = rawDoc(t.models), rawDoc(t.stages)
 	r.TestsBefore, r.TestsAfter = rawDoc(t.tb), rawDoc(t.ta)
 	var err error
-	if r.CreatedAt, err = parseTime(t.created); err != nil {
+	if r.CreatedAt, err = parseStored(t.created); err != nil {
 		return refactor.Run{}, fmt.Errorf("run %q: created_at: %w", r.ID, err)
 	}
-	if r.UpdatedAt, err = parseTime(t.updated); err != nil {
+	if r.UpdatedAt, err = parseStored(t.updated); err != nil {
 		return refactor.Run{}, fmt.Errorf("run %q: updated_at: %w", r.ID, err)
 	}
 	for _, f := range []struct {
@@ -365,7 +374,7 @@ func nullTime(s sql.NullString) (*time.Time, error) {
 	if !s.Valid {
 		return nil, nil
 	}
-	t, err := parseTime(s.String)
+	t, err := parseStored(s.String)
 	if err != nil {
 		return nil, err
 	}
