@@ -19,9 +19,10 @@ func (p *Pipeline) Claim(ctx context.Context, id string) (refactor.Reservation, 
 	return p.wait(ctx, id, true)
 }
 
-// Wait waits for the run slot (a revert queued for this worker).
-func (p *Pipeline) Wait(ctx context.Context) (refactor.Reservation, error) {
-	return p.wait(ctx, newID(), false)
+// Wait waits for the run slot for the revert id, queued for this worker
+// because its image holds the release; the revert creates its row.
+func (p *Pipeline) Wait(ctx context.Context, id string) (refactor.Reservation, error) {
+	return p.wait(ctx, id, false)
 }
 
 func (p *Pipeline) wait(ctx context.Context, id string, claimed bool) (refactor.Reservation, error) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	refactor "pharo-refactor"
 )
 
 // dialect is what differs between the two databases the trail lives in:
@@ -73,7 +75,8 @@ func (d dialect) classify(err error) error {
 	} else if !isConnectionError(err) {
 		return err
 	}
-	return errors.Join(ErrUnavailable, err)
+	return refactor.Wrap(refactor.StoreUnavailable, errors.Join(ErrUnavailable, err),
+		"PostgreSQL (DATABASE_URL), which holds the audit trail, does not answer; retry when it is back")
 }
 
 func isConnectionError(err error) bool {

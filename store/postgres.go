@@ -50,3 +50,7 @@ func (s *Store) Ping(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Unavailable marks err with ErrUnavailable when it says that PostgreSQL
+// cannot be reached (for the pool's own statements, outside the store).
+func Unavailable(err error) error { return postgresDialect.classify(err) }

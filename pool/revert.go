@@ -1,0 +1,128 @@
+package pool
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	refactor "pharo-refactor"
+)
+
+// Reserve answers a reservation for a revert (the API's revert route):
+// in a pool nothing is reserved here, the revert is queued for the worker
+// whose image holds the release.
+func (p *Pool) Reserve() (refactor.Reservation, error) {
+	return &reservation{p: p, id: newID()}, nil
+}
+
+type reservation struct {
+	p  *Pool
+	id string
+}
+
+func (r *reservation) ID() string { return r.id }
+func (r *reservation) Free()      {}
+
+// Run queues req and waits for its end, as Start and Result would.
+func (r *reservation) Run(ctx context.Context, req refactor.Request) (*refactor.Result, error) {
+	j, err := r.p.Start(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return j.Result()
+}
+
+// Revert queues the revert of id for the worker that released it and
+// waits for its row. worker_unavailable when that worker is not alive: no
+// other image holds the release.
+func (r *reservation) Revert(ctx context.Context, id, requestID string) (refactor.Run, error) {
+	p := r.p
+	orig, err := p.trail.Get(ctx, id)
+	if err != nil {
+		return refactor.Run{}, err
+	}
+	if orig.Kind != refactor.RunKindRefactor || orig.Status != refactor.StatusReleased {
+		return p.revertHere(ctx, r.id, id, requestID) // the pipeline says why it cannot be reverted
+	}
+	alive, err := p.alive(ctx, orig.Worker)
+	if err != nil {
+		return refactor.Run{}, unavailable(err, "nothing was reverted")
+	}
+	if !alive {
+		return refactor.Run{}, refactor.Errorf(refactor.WorkerUnavailable,
+			"run %s was released into the image of worker %q, which is not running; start it and revert again", id, orig.Worker)
+	}
+	if orig.Worker == p.opts.Worker {
+		return p.revertHere(ctx, r.id, id, requestID)
+	}
+	if _, err := p.river.Insert(ctx, revertArgs{RevertID: r.id, Of: id, RequestID: requestID},
+		&river.InsertOpts{Queue: workerQueue(orig.Worker), MaxAttempts: 1}); err != nil {
+		return refactor.Run{}, unavailable(err, "nothing was reverted")
+	}
+	// Like a release, a revert is not cut by a client that leaves.
+	a, err := p.await(context.WithoutCancel(ctx), r.id, nil, 0)
+	if a.Row == nil {
+		if err == nil {
+			err = refactor.Errorf(refactor.Internal, "revert %s ended without its row", r.id)
+		}
+		return refactor.Run{}, err
+	}
+	return *a.Row, err
+}
+
+// revertHere reverts on this worker's image, waiting for its slot.
+func (p *Pool) revertHere(ctx context.Context, revID, id, requestID string) (refactor.Run, error) {
+	wait, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	slot, err := p.local.Wait(wait, revID)
+	if err != nil {
+		return refactor.Run{}, err
+	}
+	return slot.Revert(ctx, id, requestID)
+}
+
+// alive reports whether worker's heartbeat is within the lease.
+func (p *Pool) alive(ctx context.Context, worker string) (bool, error) {
+	var ok bool
+	err := p.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pool_workers WHERE id = $1 AND heartbeat_at > now() - $2::interval)`,
+		worker, p.opts.Lease.String()).Scan(&ok)
+	return ok, err
+}
+
+// Cancel stops run id before its release, wherever it is: a queued run
+// leaves the queue at once; a run on this worker is canceled by its
+// pipeline; a run on another worker is told to stop through the database
+// and answered once its row is final.
+func (p *Pool) Cancel(ctx context.Context, id string) (refactor.Run, error) {
+	row, err := p.trail.Get(ctx, id)
+	if err != nil {
+		return refactor.Run{}, err
+	}
+	switch {
+	case row.Status == refactor.StatusQueued:
+		return p.cancelQueued(ctx, id)
+	case row.Status == refactor.StatusRunning && row.Worker != p.opts.Worker:
+		return refactor.Run{}, refactor.Errorf(refactor.NotCancelable,
+			"run %s runs on worker %q; send the cancel to that instance", id, row.Worker)
+	}
+	return p.local.Cancel(ctx, id)
+}
+
+func (p *Pool) cancelQueued(ctx context.Context, id string) (refactor.Run, error) {
+	cause := refactor.Errorf(refactor.Canceled, "run %s was canceled while queued; nothing was run", id)
+	tag, err := p.db.Exec(ctx, `UPDATE runs SET status = 'canceled', error_code = $2, error_message = $3,
+		finished_at = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now())
+		WHERE id = $1 AND status = 'queued'`, id, string(refactor.Canceled), refactor.Public(cause))
+	if err != nil {
+		return refactor.Run{}, unavailable(err, "the run was not canceled")
+	}
+	if tag.RowsAffected() == 0 {
+		return p.Cancel(ctx, id) // a worker took it meanwhile
+	}
+	if err := p.recordAnswer(ctx, id, answer{}, cause); err != nil {
+		return refactor.Run{}, fmt.Errorf("pool: cancel: %w", err)
+	}
+	return p.trail.Get(ctx, id)
+}
