@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -150,5 +152,260 @@ func TestPoolRevertRunsOnTheReleasingWorker(t *testing.T) {
 	assert.Equal(t, "reverted", other.row(id)["status"])
 }
 
-// the data directory of a worker (its image's parent).
-func imageOf(dir string) string { return filepath.Join(dir, "image") }
+// addWorker starts one more worker of p.
+func (p *workerPool) addWorker(t *testing.T, script testenv.Script, env ...string) *service {
+	t.Helper()
+	dir, base := imageEnv(t, script)
+	all := append(base, "DATABASE_URL="+p.url, fmt.Sprintf("WORKER_ID=w%d", len(p.workers)+1))
+	s := start(t, dir, append(all, env...)...)
+	p.workers = append(p.workers, s)
+	p.dirs = append(p.dirs, dir)
+	return s
+}
+
+func emptyPool(t *testing.T) *workerPool {
+	t.Helper()
+	pg := testenv.StartPostgres(t)
+	return &workerPool{pg: pg, url: pg.NewDatabase(t)}
+}
+
+var jsonHeader = map[string]string{"Content-Type": "application/json"}
+var asyncHeader = map[string]string{"Content-Type": "application/json", "Prefer": "respond-async"}
+
+// waitStatus waits until run id's row (read from s) has one of statuses.
+func waitStatus(t *testing.T, s *service, id string, limit time.Duration, statuses ...string) map[string]any {
+	t.Helper()
+	var row map[string]any
+	require.Eventually(t, func() bool {
+		row = s.row(id)
+		for _, st := range statuses {
+			if row["status"] == st {
+				return true
+			}
+		}
+		return false
+	}, limit, 20*time.Millisecond, "run %s never reached %v", id, statuses)
+	return row
+}
+
+// TestPoolQueuesAndRefusesOnlyPastQueueMax: with one worker busy, a
+// stream starts with its place in the queue, respond-async answers 202
+// with the row queued, and only past QUEUE_MAX is a POST refused 503 busy
+// with Retry-After.
+func TestPoolQueuesAndRefusesOnlyPastQueueMax(t *testing.T) {
+	p := emptyPool(t)
+	w := p.addWorker(t, approvesSum(answerTheSum, 1500*time.Millisecond), "QUEUE_MAX=2")
+
+	resp, first := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", first)
+	assert.Contains(t, []any{"queued", "running"}, first["status"])
+	waitStatus(t, w, first["id"].(string), 10*time.Second, "running")
+
+	resp, second := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", second)
+	assert.Equal(t, "queued", second["status"], "the worker is busy: the run waits")
+	assert.Equal(t, "", second["worker"], "no worker has it yet")
+	assert.Nil(t, second["started_at"])
+
+	events := make(chan []string, 1)
+	go func() {
+		req, err := http.NewRequest(http.MethodPost, w.URL+"/api/v1/refactor", strings.NewReader(dryRunSum))
+		if err != nil {
+			events <- nil
+			return
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			events <- nil
+			return
+		}
+		defer resp.Body.Close()
+		events <- sseEvents(resp)
+	}()
+	require.Eventually(t, func() bool {
+		_, out := w.send(http.MethodGet, "/api/v1/refactorings?outcome=queued", "", "", nil)
+		return len(out["runs"].([]any)) == 2
+	}, 10*time.Second, 20*time.Millisecond, "the stream's run is queued too")
+
+	resp, refused := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "%v", refused)
+	assert.Equal(t, "busy", refused["code"])
+	assert.NotEmpty(t, resp.Header.Get("Retry-After"))
+
+	var got []string
+	select {
+	case got = <-events:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the stream did not end")
+	}
+	require.GreaterOrEqual(t, len(got), 3, "%v", got)
+	assert.Equal(t, "accepted", eventName(got[0]))
+	assert.Equal(t, "queued", eventName(got[1]), "the stream starts with the run's place in the queue")
+	assert.Contains(t, got[1], `"position":2`, "two runs wait before it is taken: the second one and this one")
+	assert.Equal(t, "result", eventName(got[len(got)-1]), "%v", got)
+	assert.Contains(t, strings.Join(got, "\n"), "event: stage", "the worker's events reach the caller")
+}
+
+// sseEvents reads a whole event stream: each event as its lines.
+func sseEvents(resp *http.Response) []string {
+	var events []string
+	var cur []string
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			if len(cur) > 0 {
+				events = append(events, strings.Join(cur, "\n"))
+			}
+			cur = nil
+			continue
+		}
+		if !strings.HasPrefix(line, ":") {
+			cur = append(cur, line)
+		}
+	}
+	return events
+}
+
+func eventName(event string) string {
+	for _, line := range strings.Split(event, "\n") {
+		if name, ok := strings.CutPrefix(line, "event: "); ok {
+			return name
+		}
+	}
+	return ""
+}
+
+// TestPoolWorkerKilledMidRun: a worker killed with SIGKILL while running
+// is noticed within the lease; its run, whose release had not begun, is
+// run again by another worker, and its caller, waiting on a third
+// instance, gets the outcome. No row stays running.
+func TestPoolWorkerKilledMidRun(t *testing.T) {
+	script := approvesSum(answerTheSum, 3*time.Second)
+	p := emptyPool(t)
+	front := p.addWorker(t, script, "POOL_LEASE=2s")
+	// The front instance is busy with a run of its own, so that the run
+	// under test goes to another worker.
+	resp, blocker := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", blocker)
+	waitStatus(t, front, blocker["id"].(string), 10*time.Second, "running")
+	p.addWorker(t, script, "POOL_LEASE=2s")
+	p.addWorker(t, script, "POOL_LEASE=2s")
+
+	type outcome struct {
+		status int
+		body   map[string]any
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		resp, body := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
+		done <- outcome{resp.StatusCode, body}
+	}()
+	var id string
+	require.Eventually(t, func() bool {
+		_, out := front.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
+		for _, r := range out["runs"].([]any) {
+			row := r.(map[string]any)
+			if row["worker"] != "w1" {
+				id = row["id"].(string)
+				return true
+			}
+		}
+		return false
+	}, 20*time.Second, 20*time.Millisecond)
+	row := front.row(id)
+	victim := row["worker"].(string)
+	_, killed := p.byWorker(victim)
+	require.NoError(t, syscall.Kill(-killed.PID(), syscall.SIGKILL), "SIGKILL the worker and its image")
+
+	var got outcome
+	select {
+	case got = <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the caller never got an answer")
+	}
+	require.Equal(t, http.StatusOK, got.status, "the run completed on another worker: %v", got.body)
+	assert.NotEqual(t, victim, got.body["worker"], "not on the killed worker")
+	final := front.row(id)
+	assert.Equal(t, "proposed", final["status"])
+	assert.NotEqual(t, victim, final["worker"])
+
+	waitStatus(t, front, blocker["id"].(string), 20*time.Second, "proposed")
+	_, out := front.send(http.MethodGet, "/api/v1/refactorings?limit=100", "", "", nil)
+	for _, r := range out["runs"].([]any) {
+		row := r.(map[string]any)
+		assert.NotContains(t, []any{"running", "queued", "releasing"}, row["status"], "no row is left in progress: %v", row["id"])
+	}
+}
+
+// TestPoolSurvivesTheDatabaseRestarting: PostgreSQL stopped during a run:
+// /ready says 503 naming it, a POST is refused 503 store_unavailable with
+// nothing queued; when it is back the worker goes on by itself, the run
+// in flight completes and new runs are taken.
+func TestPoolSurvivesTheDatabaseRestarting(t *testing.T) {
+	p := emptyPool(t)
+	w := p.addWorker(t, approvesSum(answerTheSum, 3*time.Second))
+	type outcome struct {
+		status int
+		body   map[string]any
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		resp, body := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
+		done <- outcome{resp.StatusCode, body}
+	}()
+	require.Eventually(t, func() bool {
+		_, out := w.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
+		runs, _ := out["runs"].([]any)
+		return len(runs) == 1
+	}, 20*time.Second, 20*time.Millisecond)
+
+	p.pg.Stop(t)
+	resp, ready := w.send(http.MethodGet, "/ready", "", "", nil)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	assert.Contains(t, fmt.Sprint(ready["reasons"]), "PostgreSQL")
+	resp, refused := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "%v", refused)
+	assert.Equal(t, "store_unavailable", refused["code"])
+	p.pg.Start(t)
+
+	var got outcome
+	select {
+	case got = <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the caller never got an answer")
+	}
+	assert.Equal(t, http.StatusOK, got.status, "the run in flight completed: %v", got.body)
+	require.NoError(t, w.WaitFor("/ready", 20*time.Second), "ready again by itself")
+	resp, again := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "new runs are taken: %v", again)
+	_, out := w.send(http.MethodGet, "/api/v1/refactorings?limit=100", "", "", nil)
+	assert.Len(t, out["runs"], 2, "the refused POST left no row")
+}
+
+// TestPoolSIGTERMFinishesTheRunAndTakesNoOther: a worker told to stop
+// finishes its run and takes no new one; the queued run stays queued and
+// another worker takes it.
+func TestPoolSIGTERMFinishesTheRunAndTakesNoOther(t *testing.T) {
+	script := approvesSum(answerTheSum, 2*time.Second)
+	p := emptyPool(t)
+	first := p.addWorker(t, script)
+	resp, running := first.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", running)
+	waitStatus(t, first, running["id"].(string), 10*time.Second, "running")
+	resp, queued := first.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", queued)
+
+	require.NoError(t, first.Signal(syscall.SIGTERM))
+	require.NoError(t, first.WaitExit(t, 60*time.Second))
+
+	second := p.addWorker(t, script)
+	row := second.row(running["id"].(string))
+	assert.Equal(t, "proposed", row["status"], "the run in flight was finished")
+	assert.Equal(t, "w1", row["worker"])
+	row = waitStatus(t, second, queued["id"].(string), 30*time.Second, "proposed")
+	assert.Equal(t, "w2", row["worker"], "the queued run waited for another worker")
+}
