@@ -24,6 +24,7 @@ type workerPool struct {
 	url     string
 	workers []*service
 	dirs    []string
+	envs    [][]string
 }
 
 func startPool(t *testing.T, n int, script testenv.Script, env ...string) *workerPool {
@@ -157,10 +158,19 @@ func (p *workerPool) addWorker(t *testing.T, script testenv.Script, env ...strin
 	t.Helper()
 	dir, base := imageEnv(t, script)
 	all := append(base, "DATABASE_URL="+p.url, fmt.Sprintf("WORKER_ID=w%d", len(p.workers)+1))
-	s := start(t, dir, append(all, env...)...)
+	all = append(all, env...)
+	s := start(t, dir, all...)
 	p.workers = append(p.workers, s)
 	p.dirs = append(p.dirs, dir)
+	p.envs = append(p.envs, all)
 	return s
+}
+
+// restart starts worker i again, on the same image, as the same worker.
+func (p *workerPool) restart(t *testing.T, i int) *service {
+	t.Helper()
+	p.workers[i] = start(t, p.dirs[i], p.envs[i]...)
+	return p.workers[i]
 }
 
 func emptyPool(t *testing.T) *workerPool {
@@ -408,4 +418,53 @@ func TestPoolSIGTERMFinishesTheRunAndTakesNoOther(t *testing.T) {
 	assert.Equal(t, "w1", row["worker"])
 	row = waitStatus(t, second, queued["id"].(string), 30*time.Second, "proposed")
 	assert.Equal(t, "w2", row["worker"], "the queued run waited for another worker")
+}
+
+// TestPoolReleaseInFlightStaysUnsettled: a worker killed during its
+// release: its caller, on another instance, hears worker_lost within the
+// lease; the row stays releasing (unsettled, with a note) — it is not run
+// again, since the image may hold the candidate — until that worker starts
+// again and its reconciliation reads its image.
+func TestPoolReleaseInFlightStaysUnsettled(t *testing.T) {
+	script := approvesSum(answerTheSum, 2*time.Second)
+	p := emptyPool(t)
+	front := p.addWorker(t, script, "POOL_LEASE=2s")
+	resp, blocker := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", blocker)
+	waitStatus(t, front, blocker["id"].(string), 10*time.Second, "running")
+	releaser := p.addWorker(t, script, "POOL_LEASE=2s", "REFACTORD_HOLD_AT=after_compile:30s")
+
+	type outcome struct {
+		status int
+		body   map[string]any
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		resp, body := front.send(http.MethodPost, "/api/v1/refactor", sumRequest, "", jsonHeader)
+		done <- outcome{resp.StatusCode, body}
+	}()
+	require.Eventually(t, func() bool { return strings.Contains(releaser.Log(), "holding the release") }, 30*time.Second, 20*time.Millisecond)
+	_, out := front.send(http.MethodGet, "/api/v1/refactorings?outcome=releasing", "", "", nil)
+	require.Len(t, out["runs"], 1)
+	id := out["runs"].([]any)[0].(map[string]any)["id"].(string)
+	require.NoError(t, syscall.Kill(-releaser.PID(), syscall.SIGKILL))
+
+	var got outcome
+	select {
+	case got = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the caller never got an answer")
+	}
+	assert.Equal(t, http.StatusBadGateway, got.status, "%v", got.body)
+	assert.Equal(t, "worker_lost", got.body["code"])
+	row := front.row(id)
+	assert.Equal(t, "releasing", row["status"], "unsettled: nobody guesses what the image holds")
+	assert.Contains(t, row["notes"], "stopped answering during the release")
+	time.Sleep(3 * time.Second) // more than a lease: it is not queued again
+	assert.Equal(t, "releasing", front.row(id)["status"])
+
+	p.restart(t, 1)
+	row = waitStatus(t, front, id, 30*time.Second, "released")
+	assert.Equal(t, "w2", row["worker"])
+	assert.Contains(t, string(mustRead(t, calculatorFile(p.dirs[1]))), `"Answer the sum"`, "the image holds the release")
 }
