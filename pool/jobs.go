@@ -26,6 +26,9 @@ type runArgs struct {
 	DryRun    bool   `json:"dry_run"`
 	RunTests  bool   `json:"run_tests"`
 	RequestID string `json:"request_id"`
+	// Follow: its caller observes the run's events (a stream, the
+	// original's wrapped form); else only its answer is recorded.
+	Follow bool `json:"follow"`
 }
 
 func (runArgs) Kind() string { return "refactor_run" }
@@ -146,7 +149,7 @@ func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (in
 		return 0, unavailable(err, "nothing was queued or compiled")
 	}
 	args := runArgs{RunID: id, Class: req.Ref.Class, Selector: req.Ref.Selector, ClassSide: req.Ref.ClassSide,
-		DryRun: req.DryRun, RunTests: req.RunTests, RequestID: req.RequestID}
+		DryRun: req.DryRun, RunTests: req.RunTests, RequestID: req.RequestID, Follow: req.Observe != nil}
 	jobID, err := p.insertRun(ctx, args, 1, "")
 	if err != nil {
 		p.abandon(id, err)

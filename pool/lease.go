@@ -103,7 +103,7 @@ func (p *Pool) rescueWorker(ctx context.Context, worker string) error {
 			rows.Close()
 			return err
 		}
-		l.args.RunID = l.id
+		l.args.RunID, l.args.Follow = l.id, true // a caller may be streaming it
 		lost = append(lost, l)
 	}
 	rows.Close()

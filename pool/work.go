@@ -44,7 +44,9 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 	req := refactor.Request{
 		Ref:    refactor.MethodRef{Class: a.Class, Selector: a.Selector, ClassSide: a.ClassSide},
 		DryRun: a.DryRun, RunTests: a.RunTests, RequestID: a.RequestID,
-		Observe: p.recorder(a.RunID),
+	}
+	if a.Follow {
+		req.Observe = p.recorder(a.RunID)
 	}
 	res, runErr := slot.Run(ctx, req)
 	if err := p.recordAnswer(context.WithoutCancel(ctx), a.RunID, answer{Result: res}, runErr); err != nil {

@@ -87,16 +87,22 @@ func isConnectionError(err error) bool {
 		strings.Contains(err.Error(), "connection refused") || strings.Contains(err.Error(), "broken pipe")
 }
 
-// txn is a write transaction whose statements are bound for the dialect.
+// txn runs the statements of one write, bound for the dialect: in a
+// transaction on SQLite, each on its own on PostgreSQL (see Store.inTx).
 type txn struct {
-	*sql.Tx
+	q querier
 	d dialect
 }
 
+type querier interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
 func (t *txn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return t.Tx.ExecContext(ctx, t.d.bind(q), args...)
+	return t.q.ExecContext(ctx, t.d.bind(q), args...)
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	return t.Tx.QueryRowContext(ctx, t.d.bind(q), args...)
+	return t.q.QueryRowContext(ctx, t.d.bind(q), args...)
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	refactor "pharo-refactor"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // runColumns is the column order of insertRun and scanRun.
@@ -42,7 +44,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 		_, err := tx.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES ("+
 			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			insertArgs(r)...)
-		return err
+		return duplicate(err)
 	})
 	if err != nil {
 		return fmt.Errorf("store: create run %q: %w", r.ID, err)
@@ -58,6 +60,16 @@ func insertArgs(r refactor.Run) []any {
 		nullableDoc(r.TestsBefore), nullableDoc(r.TestsAfter), r.RestoreFailed,
 		formatTime(r.CreatedAt), formatTime(r.UpdatedAt), nullableTime(r.FinishedAt),
 		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt), r.Worker, r.Image, nullableTime(r.StartedAt)}
+}
+
+// duplicate names a primary key taken between the check and the insert
+// (PostgreSQL: two statements, no transaction around them).
+func duplicate(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return fmt.Errorf("%w: %s", ErrDuplicate, pgErr.Message)
+	}
+	return err
 }
 
 func checkAbsent(ctx context.Context, tx *txn, id string) error {

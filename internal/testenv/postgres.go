@@ -77,33 +77,58 @@ func RequirePostgres(t testing.TB) string {
 	return ""
 }
 
-// StartPostgres initialises and starts a server for the test.
+// StartPostgres initialises and starts a server for the test, stopped
+// and removed when it ends.
 func StartPostgres(t testing.TB) *Postgres {
 	t.Helper()
-	p := &Postgres{bin: RequirePostgres(t)}
-	dir, err := os.MkdirTemp("", "refactord-pg-")
+	p, err := LaunchPostgres(RequirePostgres(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.dir = dir
 	t.Cleanup(func() {
-		p.Stop(t)
-		if err := os.RemoveAll(dir); err != nil {
-			t.Errorf("remove %s: %v", dir, err)
+		if err := p.Close(); err != nil {
+			t.Error(err)
 		}
 	})
-	if err := p.asServerUser(); err != nil {
-		t.Fatal(err)
+	return p
+}
+
+// LaunchPostgres initialises and starts a server with the binaries in bin
+// (PostgresBin); Close stops and removes it.
+func LaunchPostgres(bin string) (*Postgres, error) {
+	if bin == "" {
+		return nil, errors.New("PostgreSQL is not installed (apt-get install postgresql, or set PG_BIN)")
 	}
+	p := &Postgres{bin: bin}
+	dir, err := os.MkdirTemp("", "refactord-pg-")
+	if err != nil {
+		return nil, err
+	}
+	p.dir = dir
+	if err := p.initialise(); err != nil {
+		return nil, errors.Join(err, p.Close())
+	}
+	return p, nil
+}
+
+func (p *Postgres) initialise() error {
+	if err := p.asServerUser(); err != nil {
+		return err
+	}
+	var err error
 	if p.port, err = freePort(); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	initdb := p.command("initdb", "-D", p.data(), "-A", "trust", "-U", "postgres", "--no-locale", "-E", "UTF8", "--no-sync")
 	if out, err := initdb.CombinedOutput(); err != nil {
-		t.Fatalf("initdb: %v\n%s", err, out)
+		return fmt.Errorf("initdb: %w\n%s", err, out)
 	}
-	p.Start(t)
-	return p
+	return p.launch()
+}
+
+// Close stops the server and removes its directory.
+func (p *Postgres) Close() error {
+	return errors.Join(p.halt(), os.RemoveAll(p.dir))
 }
 
 // asServerUser makes the directory the postgres user's when the tests run
@@ -148,38 +173,46 @@ func freePort() (int, error) {
 	return port, l.Close()
 }
 
-// Start starts the server (again, after Stop) and waits until it answers.
-// It is tuned for tests, not durability (fsync off): a clean stop keeps
-// every row, a crash of the machine would not.
+// Start starts the server again after Stop and waits until it answers.
 func (p *Postgres) Start(t testing.TB) {
 	t.Helper()
+	if err := p.launch(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// launch starts the server and waits until it answers. It is tuned for
+// tests, not durability (fsync off): a clean stop keeps every row, a crash
+// of the machine would not.
+func (p *Postgres) launch() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.server != nil {
-		t.Fatal("postgres: already running")
+		return errors.New("postgres: already running")
 	}
 	cmd := p.command("postgres", "-D", p.data(), "-p", strconv.Itoa(p.port), "-k", p.dir,
 		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
 		"-c", "full_page_writes=off", "-c", "max_connections=200", "-c", "shared_buffers=32MB")
 	log, err := os.Create(filepath.Join(p.dir, "server.log"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("postgres: %v", err)
+		return errors.Join(fmt.Errorf("postgres: %w", err), log.Close())
 	}
 	exited := make(chan struct{})
 	go func() {
-		_ = cmd.Wait() // its exit is what Stop and the readiness wait watch
+		_ = cmd.Wait() // its exit is what halt and the readiness wait watch
 		_ = log.Close()
 		close(exited)
 	}()
 	p.server, p.exited = cmd, exited
 	if err := p.waitReady(exited); err != nil {
 		out, _ := os.ReadFile(filepath.Join(p.dir, "server.log"))
-		t.Fatalf("postgres did not start: %v\n%s", err, out)
+		return fmt.Errorf("postgres did not start: %w\n%s", err, out)
 	}
+	return nil
 }
 
 func (p *Postgres) waitReady(exited <-chan struct{}) error {
@@ -211,22 +244,29 @@ func (p *Postgres) waitReady(exited <-chan struct{}) error {
 // committed row is kept). Stopping a stopped server does nothing.
 func (p *Postgres) Stop(t testing.TB) {
 	t.Helper()
+	if err := p.halt(); err != nil {
+		t.Error(err)
+	}
+}
+
+func (p *Postgres) halt() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.server == nil {
-		return
+		return nil
 	}
+	defer func() { p.server = nil }()
 	if err := p.server.Process.Signal(syscall.SIGINT); err != nil {
-		t.Errorf("postgres: stop: %v", err)
+		return fmt.Errorf("postgres: stop: %w", err)
 	}
 	select {
 	case <-p.exited:
+		return nil
 	case <-time.After(30 * time.Second):
-		_ = p.server.Process.Kill() // it would not stop: the test fails anyway
+		_ = p.server.Process.Kill() // it would not stop: reported below
 		<-p.exited
-		t.Error("postgres: did not stop within 30 s")
+		return errors.New("postgres: did not stop within 30 s")
 	}
-	p.server = nil
 }
 
 // URL is the address of database name on this server.
@@ -234,17 +274,26 @@ func (p *Postgres) URL(name string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", p.port, name)
 }
 
-// NewDatabase creates an empty database and answers its URL.
+// NewDatabase creates an empty database for the test and answers its URL.
 func (p *Postgres) NewDatabase(t testing.TB) string {
 	t.Helper()
-	name := fmt.Sprintf("t%d", p.made.Add(1))
-	db, err := sql.Open("pgx", p.URL("postgres"))
+	url, err := p.CreateDatabase()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return url
+}
+
+// CreateDatabase creates an empty database and answers its URL.
+func (p *Postgres) CreateDatabase() (string, error) {
+	name := fmt.Sprintf("t%d", p.made.Add(1))
+	db, err := sql.Open("pgx", p.URL("postgres"))
+	if err != nil {
+		return "", err
+	}
 	defer db.Close() //nolint:errcheck // an admin connection
 	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatalf("create database %s: %v", name, err)
+		return "", fmt.Errorf("create database %s: %w", name, err)
 	}
-	return p.URL(name)
+	return p.URL(name), nil
 }
