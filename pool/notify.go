@@ -10,8 +10,12 @@ import (
 )
 
 // channel is the PostgreSQL notification channel a worker signals on when
-// it records a run's event or answer; the payload is the run's id.
-const channel = "refactord_run"
+// it records a run's event or answer; cancelChannel asks the worker running
+// a run to cancel it. The payload is the run's id.
+const (
+	channel       = "refactord_run"
+	cancelChannel = "refactord_cancel"
+)
 
 // fallbackPoll: a waiter also looks every so often, in case a
 // notification was lost (the listening connection was being re-made).
@@ -22,13 +26,15 @@ const fallbackPoll = 500 * time.Millisecond
 type listener struct {
 	db  *pgxpool.Pool
 	log *zap.Logger
+	// onCancel is called (on its own goroutine) for a cancel request.
+	onCancel func(id string)
 
 	mu      sync.Mutex
 	waiters map[string]map[chan struct{}]struct{}
 }
 
-func newListener(db *pgxpool.Pool, log *zap.Logger) *listener {
-	return &listener{db: db, log: log, waiters: map[string]map[chan struct{}]struct{}{}}
+func newListener(db *pgxpool.Pool, log *zap.Logger, onCancel func(id string)) *listener {
+	return &listener{db: db, log: log, onCancel: onCancel, waiters: map[string]map[chan struct{}]struct{}{}}
 }
 
 // watch answers a channel that receives (without blocking the listener)
@@ -82,8 +88,10 @@ func (l *listener) listen(ctx context.Context) error {
 		return err
 	}
 	defer conn.Release()
-	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
-		return err
+	for _, c := range []string{channel, cancelChannel} {
+		if _, err := conn.Exec(ctx, "LISTEN "+c); err != nil {
+			return err
+		}
 	}
 	for {
 		n, err := conn.Conn().WaitForNotification(ctx)
@@ -91,6 +99,10 @@ func (l *listener) listen(ctx context.Context) error {
 			// A connection in LISTEN must not go back to the pool.
 			_ = conn.Conn().Close(context.WithoutCancel(ctx)) // it is being dropped anyway
 			return err
+		}
+		if n.Channel == cancelChannel {
+			go l.onCancel(n.Payload)
+			continue
 		}
 		l.wake(n.Payload)
 	}

@@ -116,7 +116,7 @@ func Open(ctx context.Context, url string, trail *store.Store, local Local, opts
 		db.Close()
 		return nil, fmt.Errorf("pool: river: %w", err)
 	}
-	p.notify = newListener(db, log)
+	p.notify = newListener(db, log, p.cancelHere)
 	return p, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
 )
@@ -104,10 +105,59 @@ func (p *Pool) Cancel(ctx context.Context, id string) (refactor.Run, error) {
 	case row.Status == refactor.StatusQueued:
 		return p.cancelQueued(ctx, id)
 	case row.Status == refactor.StatusRunning && row.Worker != p.opts.Worker:
-		return refactor.Run{}, refactor.Errorf(refactor.NotCancelable,
-			"run %s runs on worker %q; send the cancel to that instance", id, row.Worker)
+		return p.cancelElsewhere(ctx, row)
 	}
 	return p.local.Cancel(ctx, id)
+}
+
+// cancelWait bounds how long a cancel waits for another worker's run to
+// stop (it stops at its next step; a model call in flight is cut).
+const cancelWait = 30 * time.Second
+
+// cancelElsewhere asks the worker running row to cancel it and answers
+// its row once it stopped, or not_cancelable once its release began.
+func (p *Pool) cancelElsewhere(ctx context.Context, row refactor.Run) (refactor.Run, error) {
+	wake, stop := p.notify.watch(row.ID)
+	defer stop()
+	if _, err := p.db.Exec(ctx, "SELECT pg_notify($1, $2)", cancelChannel, row.ID); err != nil {
+		return refactor.Run{}, unavailable(err, "the run was not canceled")
+	}
+	ctx, cancel := context.WithTimeout(ctx, cancelWait)
+	defer cancel()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		now, err := p.trail.Get(ctx, row.ID)
+		switch {
+		case err != nil:
+			return refactor.Run{}, err
+		case now.Status == refactor.StatusCanceled:
+			return now, nil
+		case now.Status != refactor.StatusRunning:
+			return now, refactor.Errorf(refactor.NotCancelable,
+				"run %s can no longer be canceled (status %s): its release has begun (it completes or is rolled back, never cut), or it ended", row.ID, now.Status)
+		}
+		select {
+		case <-ctx.Done():
+			return now, refactor.Wrap(refactor.Canceled, ctx.Err(), "run %s on worker %q was told to stop; its row says when it does", row.ID, row.Worker)
+		case <-wake:
+		case <-tick.C:
+		}
+	}
+}
+
+// cancelHere cancels run id if this worker runs it (a cancel sent to
+// another instance); any other worker ignores the request.
+func (p *Pool) cancelHere(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), cancelWait)
+	defer cancel()
+	row, err := p.trail.Get(ctx, id)
+	if err != nil || row.Worker != p.opts.Worker {
+		return
+	}
+	if _, err := p.local.Cancel(ctx, id); err != nil && !refactor.IsKind(err, refactor.NotCancelable) {
+		p.log.Warn("canceling a run on request of another instance", zap.String("run_id", id), zap.Error(err))
+	}
 }
 
 func (p *Pool) cancelQueued(ctx context.Context, id string) (refactor.Run, error) {

@@ -244,6 +244,11 @@ func TestPoolQueuesAndRefusesOnlyPastQueueMax(t *testing.T) {
 	assert.Equal(t, "busy", refused["code"])
 	assert.NotEmpty(t, resp.Header.Get("Retry-After"))
 
+	resp, canceled := w.send(http.MethodPost, "/api/v1/refactorings/"+second["id"].(string)+"/cancel", "", "", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", canceled)
+	assert.Equal(t, "canceled", canceled["status"], "a queued run leaves the queue at once")
+	assert.Equal(t, "", canceled["worker"], "no worker ever had it")
+
 	var got []string
 	select {
 	case got = <-events:
@@ -467,4 +472,28 @@ func TestPoolReleaseInFlightStaysUnsettled(t *testing.T) {
 	row = waitStatus(t, front, id, 30*time.Second, "released")
 	assert.Equal(t, "w2", row["worker"])
 	assert.Contains(t, string(mustRead(t, calculatorFile(p.dirs[1]))), `"Answer the sum"`, "the image holds the release")
+}
+
+// TestPoolCancelFromAnotherInstance: a run in progress on one worker is
+// canceled by a cancel sent to another instance.
+func TestPoolCancelFromAnotherInstance(t *testing.T) {
+	script := approvesSum(answerTheSum, 5*time.Second)
+	p := emptyPool(t)
+	front := p.addWorker(t, script)
+	resp, blocker := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", blocker)
+	waitStatus(t, front, blocker["id"].(string), 10*time.Second, "running")
+	p.addWorker(t, script)
+
+	resp, run := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", run)
+	id := run["id"].(string)
+	row := waitStatus(t, front, id, 10*time.Second, "running")
+	require.Equal(t, "w2", row["worker"])
+
+	resp, out := front.send(http.MethodPost, "/api/v1/refactorings/"+id+"/cancel", "", "", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+	assert.Equal(t, "canceled", out["status"])
+	assert.Equal(t, "w2", out["worker"])
+	assert.Equal(t, "running", front.row(blocker["id"].(string))["status"], "the other run goes on")
 }
