@@ -6,50 +6,33 @@ import (
 	refactor "pharo-refactor"
 )
 
-// decodeEvent turns a recorded event back into its type, so that the
+// eventTypes decode each recorded event into its type, so that the
 // caller's instance sees what the worker's pipeline sent.
-func decodeEvent(typ string, data []byte) refactor.Event {
-	var v any
-	switch typ {
-	case refactor.EventStage:
-		v = &refactor.StageEvent{}
-	case refactor.EventModelCall:
-		v = &refactor.ModelCallEvent{}
-	case refactor.EventCandidate:
-		v = &refactor.CandidateEvent{}
-	case refactor.EventCheck:
-		v = &refactor.CheckEvent{}
-	case refactor.EventVerdict:
-		v = &refactor.VerdictEvent{}
-	case refactor.EventRelease:
-		v = &refactor.ReleaseEvent{}
-	case refactor.EventQueued:
-		v = &refactor.QueuedEvent{}
-	default:
-		return refactor.Event{Type: typ, Data: json.RawMessage(data)}
+func eventTypes() map[string]func([]byte) (any, error) {
+	return map[string]func([]byte) (any, error){
+		refactor.EventStage:     decodeAs[refactor.StageEvent],
+		refactor.EventModelCall: decodeAs[refactor.ModelCallEvent],
+		refactor.EventCandidate: decodeAs[refactor.CandidateEvent],
+		refactor.EventCheck:     decodeAs[refactor.CheckEvent],
+		refactor.EventVerdict:   decodeAs[refactor.VerdictEvent],
+		refactor.EventRelease:   decodeAs[refactor.ReleaseEvent],
+		refactor.EventQueued:    decodeAs[refactor.QueuedEvent],
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return refactor.Event{Type: typ, Data: json.RawMessage(data)}
-	}
-	return refactor.Event{Type: typ, Data: deref(v)}
 }
 
-func deref(v any) any {
-	switch e := v.(type) {
-	case *refactor.StageEvent:
-		return *e
-	case *refactor.ModelCallEvent:
-		return *e
-	case *refactor.CandidateEvent:
-		return *e
-	case *refactor.CheckEvent:
-		return *e
-	case *refactor.VerdictEvent:
-		return *e
-	case *refactor.ReleaseEvent:
-		return *e
-	case *refactor.QueuedEvent:
-		return *e
+func decodeAs[T any](data []byte) (any, error) {
+	var v T
+	err := json.Unmarshal(data, &v)
+	return v, err
+}
+
+// decodeEvent is a recorded event as its type; one of a type this build
+// does not know, or that does not decode, is passed on as it was written.
+func decodeEvent(typ string, data []byte) refactor.Event {
+	if decode, ok := eventTypes()[typ]; ok {
+		if v, err := decode(data); err == nil {
+			return refactor.Event{Type: typ, Data: v}
+		}
 	}
-	return v
+	return refactor.Event{Type: typ, Data: json.RawMessage(data)}
 }

@@ -20,21 +20,14 @@ import (
 // caller hears worker_lost at once.
 
 func (p *Pool) watchLeases(ctx context.Context) {
-	t := time.NewTicker(max(p.opts.Lease/4, 100*time.Millisecond))
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+	every(ctx, max(p.opts.Lease/4, 100*time.Millisecond), func() {
+		if p.stopping.Load() {
 			return
-		case <-t.C:
-			if p.stopping.Load() {
-				continue
-			}
-			if err := p.rescue(ctx); err != nil && ctx.Err() == nil {
-				p.log.Warn("looking for lost workers failed", zap.Error(err))
-			}
 		}
-	}
+		if err := p.rescue(ctx); err != nil && ctx.Err() == nil {
+			p.log.Warn("looking for lost workers failed", zap.Error(err))
+		}
+	})
 }
 
 // rescue settles the runs of every worker whose lease expired.

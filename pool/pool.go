@@ -205,16 +205,23 @@ func (p *Pool) heartbeat(ctx context.Context) error {
 }
 
 func (p *Pool) keepHeartbeat(ctx context.Context) {
-	t := time.NewTicker(p.opts.Lease / 4)
+	every(ctx, p.opts.Lease/4, func() {
+		if err := p.heartbeat(ctx); err != nil && ctx.Err() == nil {
+			p.log.Warn("the pool's database does not take this worker's heartbeat", zap.Error(err))
+		}
+	})
+}
+
+// every calls do every period until ctx ends.
+func every(ctx context.Context, period time.Duration, do func()) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if err := p.heartbeat(ctx); err != nil && ctx.Err() == nil {
-				p.log.Warn("the pool's database does not take this worker's heartbeat", zap.Error(err))
-			}
+			do()
 		}
 	}
 }

@@ -180,6 +180,46 @@ func emptyPool(t *testing.T) *workerPool {
 }
 
 var jsonHeader = map[string]string{"Content-Type": "application/json"}
+
+// busyFront starts the pool's first worker and gives it a dry run of its
+// own, held by script's delays, so that the next runs go to other workers.
+func (p *workerPool) busyFront(t *testing.T, script testenv.Script, env ...string) (*service, map[string]any) {
+	t.Helper()
+	front := p.addWorker(t, script, env...)
+	resp, blocker := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", blocker)
+	waitStatus(t, front, blocker["id"].(string), 10*time.Second, "running")
+	return front, blocker
+}
+
+// answered is a POST's answer.
+type answered struct {
+	status int
+	body   map[string]any
+}
+
+// await waits for a background POST's answer.
+func await(t *testing.T, done <-chan answered, limit time.Duration) answered {
+	t.Helper()
+	select {
+	case got := <-done:
+		return got
+	case <-time.After(limit):
+		t.Fatal("the caller never got an answer")
+		return answered{}
+	}
+}
+
+// postInBackground posts body to s and delivers the answer when it comes.
+func postInBackground(s *service, body string) <-chan answered {
+	done := make(chan answered, 1)
+	go func() {
+		resp, out := s.send(http.MethodPost, "/api/v1/refactor", body, "", jsonHeader)
+		done <- answered{resp.StatusCode, out}
+	}()
+	return done
+}
+
 var asyncHeader = map[string]string{"Content-Type": "application/json", "Prefer": "respond-async"}
 
 // waitStatus waits until run id's row (read from s) has one of statuses.
@@ -301,24 +341,11 @@ func eventName(event string) string {
 func TestPoolWorkerKilledMidRun(t *testing.T) {
 	script := approvesSum(answerTheSum, 3*time.Second)
 	p := emptyPool(t)
-	front := p.addWorker(t, script, "POOL_LEASE=2s")
-	// The front instance is busy with a run of its own, so that the run
-	// under test goes to another worker.
-	resp, blocker := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
-	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", blocker)
-	waitStatus(t, front, blocker["id"].(string), 10*time.Second, "running")
+	front, blocker := p.busyFront(t, script, "POOL_LEASE=2s")
 	p.addWorker(t, script, "POOL_LEASE=2s")
 	p.addWorker(t, script, "POOL_LEASE=2s")
 
-	type outcome struct {
-		status int
-		body   map[string]any
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		resp, body := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
-		done <- outcome{resp.StatusCode, body}
-	}()
+	done := postInBackground(front, dryRunSum)
 	var id string
 	require.Eventually(t, func() bool {
 		_, out := front.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
@@ -336,12 +363,7 @@ func TestPoolWorkerKilledMidRun(t *testing.T) {
 	_, killed := p.byWorker(victim)
 	require.NoError(t, syscall.Kill(-killed.PID(), syscall.SIGKILL), "SIGKILL the worker and its image")
 
-	var got outcome
-	select {
-	case got = <-done:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the caller never got an answer")
-	}
+	got := await(t, done, 60*time.Second)
 	require.Equal(t, http.StatusOK, got.status, "the run completed on another worker: %v", got.body)
 	assert.NotEqual(t, victim, got.body["worker"], "not on the killed worker")
 	final := front.row(id)
@@ -363,15 +385,7 @@ func TestPoolWorkerKilledMidRun(t *testing.T) {
 func TestPoolSurvivesTheDatabaseRestarting(t *testing.T) {
 	p := emptyPool(t)
 	w := p.addWorker(t, approvesSum(answerTheSum, 3*time.Second))
-	type outcome struct {
-		status int
-		body   map[string]any
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		resp, body := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
-		done <- outcome{resp.StatusCode, body}
-	}()
+	done := postInBackground(w, dryRunSum)
 	require.Eventually(t, func() bool {
 		_, out := w.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
 		runs, _ := out["runs"].([]any)
@@ -387,12 +401,7 @@ func TestPoolSurvivesTheDatabaseRestarting(t *testing.T) {
 	assert.Equal(t, "store_unavailable", refused["code"])
 	p.pg.Start(t)
 
-	var got outcome
-	select {
-	case got = <-done:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the caller never got an answer")
-	}
+	got := await(t, done, 60*time.Second)
 	assert.Equal(t, http.StatusOK, got.status, "the run in flight completed: %v", got.body)
 	require.NoError(t, w.WaitFor("/ready", 20*time.Second), "ready again by itself")
 	resp, again := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
@@ -433,33 +442,17 @@ func TestPoolSIGTERMFinishesTheRunAndTakesNoOther(t *testing.T) {
 func TestPoolReleaseInFlightStaysUnsettled(t *testing.T) {
 	script := approvesSum(answerTheSum, 2*time.Second)
 	p := emptyPool(t)
-	front := p.addWorker(t, script, "POOL_LEASE=2s")
-	resp, blocker := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
-	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", blocker)
-	waitStatus(t, front, blocker["id"].(string), 10*time.Second, "running")
+	front, _ := p.busyFront(t, script, "POOL_LEASE=2s")
 	releaser := p.addWorker(t, script, "POOL_LEASE=2s", "REFACTORD_HOLD_AT=after_compile:30s")
 
-	type outcome struct {
-		status int
-		body   map[string]any
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		resp, body := front.send(http.MethodPost, "/api/v1/refactor", sumRequest, "", jsonHeader)
-		done <- outcome{resp.StatusCode, body}
-	}()
+	done := postInBackground(front, sumRequest)
 	require.Eventually(t, func() bool { return strings.Contains(releaser.Log(), "holding the release") }, 30*time.Second, 20*time.Millisecond)
 	_, out := front.send(http.MethodGet, "/api/v1/refactorings?outcome=releasing", "", "", nil)
 	require.Len(t, out["runs"], 1)
 	id := out["runs"].([]any)[0].(map[string]any)["id"].(string)
 	require.NoError(t, syscall.Kill(-releaser.PID(), syscall.SIGKILL))
 
-	var got outcome
-	select {
-	case got = <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the caller never got an answer")
-	}
+	got := await(t, done, 30*time.Second)
 	assert.Equal(t, http.StatusBadGateway, got.status, "%v", got.body)
 	assert.Equal(t, "worker_lost", got.body["code"])
 	row := front.row(id)
@@ -479,10 +472,7 @@ func TestPoolReleaseInFlightStaysUnsettled(t *testing.T) {
 func TestPoolCancelFromAnotherInstance(t *testing.T) {
 	script := approvesSum(answerTheSum, 5*time.Second)
 	p := emptyPool(t)
-	front := p.addWorker(t, script)
-	resp, blocker := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
-	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", blocker)
-	waitStatus(t, front, blocker["id"].(string), 10*time.Second, "running")
+	front, blocker := p.busyFront(t, script)
 	p.addWorker(t, script)
 
 	resp, run := front.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", asyncHeader)
