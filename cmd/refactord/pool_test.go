@@ -487,3 +487,46 @@ func TestPoolCancelFromAnotherInstance(t *testing.T) {
 	assert.Equal(t, "w2", out["worker"])
 	assert.Equal(t, "running", front.row(blocker["id"].(string))["status"], "the other run goes on")
 }
+
+// TestPoolRunLostTwiceFails: a run is run again once; when its second
+// worker dies too before the release, it fails with worker_lost and
+// nothing was compiled.
+func TestPoolRunLostTwiceFails(t *testing.T) {
+	script := approvesSum(answerTheSum, 10*time.Second)
+	p := emptyPool(t)
+	front, _ := p.busyFront(t, script, "POOL_LEASE=2s")
+	p.addWorker(t, script, "POOL_LEASE=2s")
+	p.addWorker(t, script, "POOL_LEASE=2s")
+	done := postInBackground(front, dryRunSum)
+
+	var id string
+	killed := map[any]bool{"w1": true} // w1 holds its own run
+	killRunner := func() string {
+		var worker string
+		require.Eventually(t, func() bool {
+			_, out := front.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
+			for _, r := range out["runs"].([]any) {
+				row := r.(map[string]any)
+				if !killed[row["worker"]] && (id == "" || row["id"] == id) {
+					id, worker = row["id"].(string), row["worker"].(string)
+					return true
+				}
+			}
+			return false
+		}, 20*time.Second, 20*time.Millisecond)
+		_, s := p.byWorker(worker)
+		require.NoError(t, syscall.Kill(-s.PID(), syscall.SIGKILL))
+		killed[worker] = true
+		return worker
+	}
+	first := killRunner()
+	second := killRunner()
+	require.NotEqual(t, first, second, "the run was taken again by another worker")
+
+	got := await(t, done, 30*time.Second)
+	assert.Equal(t, http.StatusBadGateway, got.status, "%v", got.body)
+	assert.Equal(t, "worker_lost", got.body["code"])
+	row := front.row(id)
+	assert.Equal(t, "failed", row["status"])
+	assert.Equal(t, "worker_lost", row["error_code"])
+}
