@@ -21,7 +21,7 @@ import (
 
 func (p *Pool) watchLeases(ctx context.Context) {
 	every(ctx, max(p.opts.Lease/4, 100*time.Millisecond), func() {
-		if p.stopping.Load() {
+		if p.stopping.Load() || !p.judging() {
 			return
 		}
 		if err := p.rescue(ctx); err != nil && ctx.Err() == nil {

@@ -69,8 +69,13 @@ type Pool struct {
 	notify   *listener
 	waits    *waitStats
 	stopping atomic.Bool
-	stop     context.CancelFunc
-	bg       sync.WaitGroup
+	// healthySince is when this worker's heartbeats began to succeed
+	// without a miss (unix nanoseconds; 0 after a miss): a worker that
+	// could not reach the database itself does not judge the others'
+	// heartbeats until it has seen a whole lease of its own.
+	healthySince atomic.Int64
+	stop         context.CancelFunc
+	bg           sync.WaitGroup
 }
 
 // Open connects to the pool's database, migrates river's tables under an
@@ -161,6 +166,9 @@ func (p *Pool) Work(ctx context.Context) error {
 	if err := p.heartbeat(ctx); err != nil {
 		return err
 	}
+	if err := p.answerOrphans(ctx); err != nil {
+		return err
+	}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	p.stop = cancel
 	if err := p.river.Start(bg); err != nil {
@@ -199,7 +207,50 @@ func (p *Pool) heartbeat(ctx context.Context) error {
 		ON CONFLICT (id) DO UPDATE SET image = EXCLUDED.image, heartbeat_at = now(), stopping = EXCLUDED.stopping`,
 		p.opts.Worker, p.opts.Image, p.stopping.Load())
 	if err != nil {
+		p.healthySince.Store(0)
 		return fmt.Errorf("pool: heartbeat: %w", store.Unavailable(err))
+	}
+	p.healthySince.CompareAndSwap(0, time.Now().UnixNano())
+	return nil
+}
+
+// judging reports whether this worker has reached the database for a
+// whole lease: only then are the others' old heartbeats their own fault.
+func (p *Pool) judging() bool {
+	since := p.healthySince.Load()
+	return since != 0 && time.Since(time.Unix(0, since)) > p.opts.Lease
+}
+
+// answerOrphans answers the callers of this worker's runs that ended
+// without an answer: runs its start-up reconciliation settled after it
+// died (or restarted) before the lease ran out. Their callers hear
+// worker_lost, and the row says how the run ended.
+func (p *Pool) answerOrphans(ctx context.Context) error {
+	rows, err := p.db.Query(ctx, `SELECT r.id, r.status FROM runs r JOIN pool_runs q ON q.run_id = r.id
+		WHERE r.worker = $1 AND r.status NOT IN ('queued', 'running', 'releasing')
+		  AND NOT EXISTS (SELECT 1 FROM run_answers a WHERE a.run_id = r.id)`, p.opts.Worker)
+	if err != nil {
+		return fmt.Errorf("pool: orphaned runs: %w", store.Unavailable(err))
+	}
+	orphans := map[string]string{}
+	for rows.Next() {
+		var id, status string
+		if err := rows.Scan(&id, &status); err != nil {
+			rows.Close()
+			return err
+		}
+		orphans[id] = status
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for id, status := range orphans {
+		cause := refactor.Errorf(refactor.WorkerLost, "worker %s stopped during run %s and started again; the run is %s "+
+			"(its row, /api/v1/refactorings/%s, says what the image holds)", p.opts.Worker, id, status, id)
+		if err := p.recordAnswer(ctx, id, answer{}, cause); err != nil {
+			return err
+		}
 	}
 	return nil
 }

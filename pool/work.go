@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
+	"pharo-refactor/store"
 )
 
 // runWorker executes a queued run on this worker's image.
@@ -49,10 +50,31 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 		req.Observe = p.recorder(a.RunID)
 	}
 	res, runErr := slot.Run(ctx, req)
-	if err := p.recordAnswer(context.WithoutCancel(ctx), a.RunID, answer{Result: res}, runErr); err != nil {
-		log.Error("the run ended but its answer could not be recorded; its row says how it ended", zap.Error(err))
-	}
+	p.answer(ctx, a.RunID, answer{Result: res}, runErr)
 	return nil
+}
+
+// answerRetries bounds how long a worker keeps trying to record an answer
+// while the database is away: its caller waits for it.
+const answerRetries = 5 * time.Minute
+
+// answer records a finished run's answer, trying again while the
+// database does not answer.
+func (p *Pool) answer(ctx context.Context, id string, a answer, runErr error) {
+	ctx = context.WithoutCancel(ctx)
+	deadline := time.Now().Add(answerRetries)
+	for {
+		err := p.recordAnswer(ctx, id, a, runErr)
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, store.ErrUnavailable) || time.Now().After(deadline) {
+			p.log.Error("the run ended but its answer could not be recorded; its row says how it ended",
+				zap.String("run_id", id), zap.Error(err))
+			return
+		}
+		time.Sleep(fallbackPoll)
+	}
 }
 
 // claim moves the queued run id to running on this worker, if job is
@@ -123,9 +145,6 @@ func (w *revertWorker) Work(ctx context.Context, j *river.Job[revertArgs]) error
 	if row.ID != "" {
 		ans.Row = &row
 	}
-	if rerr := p.recordAnswer(context.WithoutCancel(ctx), a.RevertID, ans, err); rerr != nil {
-		p.log.Error("the revert ended but its answer could not be recorded; its row says how it ended",
-			zap.String("run_id", a.RevertID), zap.Error(rerr))
-	}
+	p.answer(ctx, a.RevertID, ans, err)
 	return nil
 }

@@ -530,3 +530,34 @@ func TestPoolRunLostTwiceFails(t *testing.T) {
 	assert.Equal(t, "failed", row["status"])
 	assert.Equal(t, "worker_lost", row["error_code"])
 }
+
+// TestPoolWorkerBackWithinTheLease: a worker killed mid-run that starts
+// again before its lease ran out settles its own run (its reconciliation:
+// not_released, nothing was compiled), and the caller, waiting on
+// another instance, hears worker_lost.
+func TestPoolWorkerBackWithinTheLease(t *testing.T) {
+	script := approvesSum(answerTheSum, 4*time.Second)
+	p := emptyPool(t)
+	front, _ := p.busyFront(t, script)
+	runner := p.addWorker(t, script)
+	done := postInBackground(front, sumRequest)
+	var id string
+	require.Eventually(t, func() bool {
+		_, out := front.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
+		for _, r := range out["runs"].([]any) {
+			if row := r.(map[string]any); row["worker"] == "w2" {
+				id = row["id"].(string)
+				return true
+			}
+		}
+		return false
+	}, 20*time.Second, 20*time.Millisecond)
+	require.NoError(t, syscall.Kill(-runner.PID(), syscall.SIGKILL))
+	p.restart(t, 1)
+
+	got := await(t, done, 30*time.Second)
+	assert.Equal(t, http.StatusBadGateway, got.status, "%v", got.body)
+	assert.Equal(t, "worker_lost", got.body["code"])
+	assert.Contains(t, got.body["detail"], "not_released")
+	assert.Equal(t, "not_released", front.row(id)["status"])
+}
