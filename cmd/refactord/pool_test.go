@@ -198,6 +198,24 @@ type answered struct {
 	body   map[string]any
 }
 
+// waitRunning waits until a running run's row (listed by s) is one that
+// accept takes, and answers it.
+func waitRunning(t *testing.T, s *service, accept func(row map[string]any) bool) map[string]any {
+	t.Helper()
+	var found map[string]any
+	require.Eventually(t, func() bool {
+		_, out := s.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
+		for _, r := range out["runs"].([]any) {
+			if row := r.(map[string]any); accept(row) {
+				found = row
+				return true
+			}
+		}
+		return false
+	}, 20*time.Second, 20*time.Millisecond)
+	return found
+}
+
 // await waits for a background POST's answer.
 func await(t *testing.T, done <-chan answered, limit time.Duration) answered {
 	t.Helper()
@@ -346,20 +364,8 @@ func TestPoolWorkerKilledMidRun(t *testing.T) {
 	p.addWorker(t, script, "POOL_LEASE=2s")
 
 	done := postInBackground(front, dryRunSum)
-	var id string
-	require.Eventually(t, func() bool {
-		_, out := front.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
-		for _, r := range out["runs"].([]any) {
-			row := r.(map[string]any)
-			if row["worker"] != "w1" {
-				id = row["id"].(string)
-				return true
-			}
-		}
-		return false
-	}, 20*time.Second, 20*time.Millisecond)
-	row := front.row(id)
-	victim := row["worker"].(string)
+	row := waitRunning(t, front, func(row map[string]any) bool { return row["worker"] != "w1" })
+	id, victim := row["id"].(string), row["worker"].(string)
 	_, killed := p.byWorker(victim)
 	require.NoError(t, syscall.Kill(-killed.PID(), syscall.SIGKILL), "SIGKILL the worker and its image")
 
@@ -502,18 +508,11 @@ func TestPoolRunLostTwiceFails(t *testing.T) {
 	var id string
 	killed := map[any]bool{"w1": true} // w1 holds its own run
 	killRunner := func() string {
-		var worker string
-		require.Eventually(t, func() bool {
-			_, out := front.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
-			for _, r := range out["runs"].([]any) {
-				row := r.(map[string]any)
-				if !killed[row["worker"]] && (id == "" || row["id"] == id) {
-					id, worker = row["id"].(string), row["worker"].(string)
-					return true
-				}
-			}
-			return false
-		}, 20*time.Second, 20*time.Millisecond)
+		row := waitRunning(t, front, func(row map[string]any) bool {
+			return !killed[row["worker"]] && (id == "" || row["id"] == id)
+		})
+		id = row["id"].(string)
+		worker := row["worker"].(string)
 		_, s := p.byWorker(worker)
 		require.NoError(t, syscall.Kill(-s.PID(), syscall.SIGKILL))
 		killed[worker] = true
@@ -541,17 +540,7 @@ func TestPoolWorkerBackWithinTheLease(t *testing.T) {
 	front, _ := p.busyFront(t, script)
 	runner := p.addWorker(t, script)
 	done := postInBackground(front, sumRequest)
-	var id string
-	require.Eventually(t, func() bool {
-		_, out := front.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
-		for _, r := range out["runs"].([]any) {
-			if row := r.(map[string]any); row["worker"] == "w2" {
-				id = row["id"].(string)
-				return true
-			}
-		}
-		return false
-	}, 20*time.Second, 20*time.Millisecond)
+	id := waitRunning(t, front, func(row map[string]any) bool { return row["worker"] == "w2" })["id"].(string)
 	require.NoError(t, syscall.Kill(-runner.PID(), syscall.SIGKILL))
 	p.restart(t, 1)
 
