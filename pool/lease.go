@@ -83,8 +83,11 @@ func (p *Pool) rescueWorker(ctx context.Context, worker string) error {
 	rows, err := tx.Query(ctx, `SELECT r.id, r.status, COALESCE(q.attempt, 1), r.class_name, r.selector, r.is_class_method,
 			r.dry_run, r.run_tests, r.request_id
 		FROM runs r LEFT JOIN pool_runs q ON q.run_id = r.id
-		WHERE r.worker = $1 AND r.kind = 'refactor' AND r.status IN ('running', 'releasing')
-		  AND NOT EXISTS (SELECT 1 FROM run_answers a WHERE a.run_id = r.id)`, worker)
+		WHERE r.kind = 'refactor' AND NOT EXISTS (SELECT 1 FROM run_answers a WHERE a.run_id = r.id)
+		  AND ((r.worker = $1 AND r.status IN ('running', 'releasing'))
+		    -- fetched from the queue by the lost worker, which died before it claimed the row
+		    OR (r.status = 'queued' AND EXISTS (SELECT 1 FROM river_job j WHERE j.id = q.job_id AND j.state = 'running'
+		          AND j.attempted_by[array_length(j.attempted_by, 1)] = $2)))`, worker, clientID(worker))
 	if err != nil {
 		return err
 	}
@@ -131,6 +134,14 @@ func (p *Pool) settleLost(ctx context.Context, worker string, l lostRun) error {
 		}
 		log.Warn("a lost worker's release stays unsettled until it starts again")
 		return p.recordAnswer(ctx, l.id, answer{}, refactor.Errorf(refactor.WorkerLost, "%s", msg))
+	case l.status == string(refactor.StatusQueued):
+		// Never started: queued anew, and its attempt does not count.
+		reason := fmt.Sprintf("worker %s stopped answering after taking the run from the queue, before it began; queued again", worker)
+		if _, err := p.insertRun(ctx, l.args, l.attempt, reason); err != nil {
+			return err
+		}
+		log.Warn("a run a lost worker had taken from the queue is queued again")
+		return nil
 	case l.attempt < maxAttempts:
 		tag, err := p.db.Exec(ctx, `UPDATE runs SET status = 'queued', worker = '', image = '', stage = '', started_at = NULL,
 			updated_at = date_trunc('milliseconds', now()) WHERE id = $1 AND status = 'running' AND worker = $2`, l.id, worker)

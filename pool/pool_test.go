@@ -217,9 +217,13 @@ func TestBusyOnlyPastQueueMaxAndCancelWhileQueued(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, refactor.StatusCanceled, row.Status)
 	assert.Empty(t, row.Worker)
+	third, err := w.pool.Start(ctx, refactor.Request{Ref: sum, DryRun: true})
+	require.NoError(t, err, "the canceled run left the queue: there is room again")
 	_, err = second.Result()
 	assert.True(t, refactor.IsKind(err, refactor.Canceled), "its caller hears it: %v", err)
-	res, err := first.Result()
-	require.NoError(t, err)
-	assert.Equal(t, "a", res.Worker)
+	for _, j := range []refactor.Job{first, third} {
+		res, err := j.Result()
+		require.NoError(t, err)
+		assert.Equal(t, "a", res.Worker)
+	}
 }

@@ -174,5 +174,20 @@ func (p *Pool) cancelQueued(ctx context.Context, id string) (refactor.Run, error
 	if err := p.recordAnswer(ctx, id, answer{}, cause); err != nil {
 		return refactor.Run{}, fmt.Errorf("pool: cancel: %w", err)
 	}
+	p.dropJob(ctx, id)
 	return p.trail.Get(ctx, id)
+}
+
+// dropJob takes a canceled run's job out of the queue, so that it counts
+// no more in the queue's depth and positions. A worker that fetched it
+// meanwhile finds the row canceled and leaves it.
+func (p *Pool) dropJob(ctx context.Context, id string) {
+	var job int64
+	if err := p.db.QueryRow(ctx, "SELECT job_id FROM pool_runs WHERE run_id = $1", id).Scan(&job); err != nil {
+		p.log.Warn("the canceled run's job stays in the queue until a worker skips it", zap.String("run_id", id), zap.Error(err))
+		return
+	}
+	if _, err := p.river.JobCancel(ctx, job); err != nil {
+		p.log.Warn("the canceled run's job stays in the queue until a worker skips it", zap.String("run_id", id), zap.Error(err))
+	}
 }
