@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
@@ -58,12 +59,12 @@ func (r *reservation) Revert(ctx context.Context, id, requestID string) (refacto
 	if orig.Worker == p.opts.Worker {
 		return p.revertHere(ctx, r.id, id, requestID)
 	}
-	if _, err := p.river.Insert(ctx, revertArgs{RevertID: r.id, Of: id, RequestID: requestID},
-		&river.InsertOpts{Queue: workerQueue(orig.Worker), MaxAttempts: 1}); err != nil {
+	job, err := p.river.Insert(ctx, revertArgs{RevertID: r.id, Of: id, RequestID: requestID},
+		&river.InsertOpts{Queue: workerQueue(orig.Worker), MaxAttempts: 1})
+	if err != nil {
 		return refactor.Run{}, unavailable(err, "nothing was reverted")
 	}
-	// Like a release, a revert is not cut by a client that leaves.
-	a, err := p.await(context.WithoutCancel(ctx), r.id, nil, 0)
+	a, err := p.awaitRevert(context.WithoutCancel(ctx), r.id, job.Job.ID, orig.Worker)
 	if a.Row == nil {
 		if err == nil {
 			err = refactor.Errorf(refactor.Internal, "revert %s ended without its row", r.id)
@@ -71,6 +72,31 @@ func (r *reservation) Revert(ctx context.Context, id, requestID string) (refacto
 		return refactor.Run{}, err
 	}
 	return *a.Row, err
+}
+
+// awaitRevert waits for revert id, queued as job for worker. Like a
+// release, a revert is not cut by a client that leaves; but if its worker
+// stops answering meanwhile, its caller is told instead of waiting for it.
+func (p *Pool) awaitRevert(ctx context.Context, id string, job int64, worker string) (answer, error) {
+	for {
+		wait, cancel := context.WithTimeout(ctx, 2*p.opts.Lease)
+		a, err := p.await(wait, id, nil, 0)
+		expired := wait.Err() != nil
+		cancel()
+		if !expired {
+			return a, err
+		}
+		if alive, err := p.alive(ctx, worker); err != nil || alive {
+			continue // still there (or the database is away): keep waiting
+		}
+		row, err := p.river.JobCancel(ctx, job)
+		if err == nil && row.State == rivertype.JobStateCancelled {
+			return answer{}, refactor.Errorf(refactor.WorkerUnavailable,
+				"worker %q, whose image holds the release, stopped before it took the revert; nothing was reverted", worker)
+		}
+		return answer{}, refactor.Errorf(refactor.WorkerLost,
+			"worker %q stopped answering during revert %s; its start-up reconciliation settles the revert's row", worker, id)
+	}
 }
 
 // revertHere reverts on this worker's image, waiting for its slot.
