@@ -42,6 +42,9 @@ type Postgres struct {
 // PATH; "" when there is none.
 func PostgresBin() string {
 	if dir := os.Getenv("PG_BIN"); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "initdb")); err != nil {
+			return "" // named, but not there
+		}
 		return dir
 	}
 	found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
