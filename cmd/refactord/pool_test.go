@@ -384,19 +384,17 @@ func TestPoolWorkerKilledMidRun(t *testing.T) {
 	}
 }
 
-// TestPoolSurvivesTheDatabaseRestarting: PostgreSQL stopped during a run:
-// /ready says 503 naming it, a POST is refused 503 store_unavailable with
-// nothing queued; when it is back the worker goes on by itself, the run
-// in flight completes and new runs are taken.
+// TestPoolSurvivesTheDatabaseRestarting: PostgreSQL stopped during a run
+// on a pool of three, for longer than the lease: /ready says 503 naming
+// it, a POST is refused 503 store_unavailable with nothing queued; when it
+// is back the workers go on by themselves — none takes the others for
+// dead for the heartbeats they could not write — the run in flight
+// completes once, on the worker that had it, and new runs are taken.
 func TestPoolSurvivesTheDatabaseRestarting(t *testing.T) {
-	p := emptyPool(t)
-	w := p.addWorker(t, approvesSum(answerTheSum, 3*time.Second))
+	p := startPool(t, 3, approvesSum(answerTheSum, 6*time.Second), "POOL_LEASE=2s")
+	w := p.workers[0]
 	done := postInBackground(w, dryRunSum)
-	require.Eventually(t, func() bool {
-		_, out := w.send(http.MethodGet, "/api/v1/refactorings?outcome=running", "", "", nil)
-		runs, _ := out["runs"].([]any)
-		return len(runs) == 1
-	}, 20*time.Second, 20*time.Millisecond)
+	row := waitRunning(t, w, func(map[string]any) bool { return true })
 
 	p.pg.Stop(t)
 	resp, ready := w.send(http.MethodGet, "/ready", "", "", nil)
@@ -405,11 +403,18 @@ func TestPoolSurvivesTheDatabaseRestarting(t *testing.T) {
 	resp, refused := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "%v", refused)
 	assert.Equal(t, "store_unavailable", refused["code"])
+	time.Sleep(3 * time.Second) // longer than the lease: every heartbeat is stale
 	p.pg.Start(t)
 
 	got := await(t, done, 60*time.Second)
 	assert.Equal(t, http.StatusOK, got.status, "the run in flight completed: %v", got.body)
-	require.NoError(t, w.WaitFor("/ready", 20*time.Second), "ready again by itself")
+	assert.Equal(t, row["worker"], got.body["worker"], "on the worker that had it, not run again elsewhere")
+	final := w.row(row["id"].(string))
+	assert.Equal(t, "proposed", final["status"])
+	assert.Empty(t, final["notes"])
+	for _, s := range p.workers {
+		require.NoError(t, s.WaitFor("/ready", 20*time.Second), "ready again by itself")
+	}
 	resp, again := w.send(http.MethodPost, "/api/v1/refactor", dryRunSum, "", jsonHeader)
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "new runs are taken: %v", again)
 	_, out := w.send(http.MethodGet, "/api/v1/refactorings?limit=100", "", "", nil)
