@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,7 +81,7 @@ type Pool struct {
 }
 
 // Open connects to the pool's database, migrates river's tables under an
-// advisory lock and makes the worker; Start starts it. trail is the
+// advisory lock and makes the worker; Work starts it. trail is the
 // PostgreSQL store of the same database.
 func Open(ctx context.Context, url string, trail *store.Store, local Local, opts Options, log *zap.Logger) (*Pool, error) {
 	if opts.QueueMax <= 0 {
@@ -115,7 +117,9 @@ func Open(ctx context.Context, url string, trail *store.Store, local Local, opts
 		// per job it only discards the dead worker's job.
 		RescueStuckJobsAfter: 24 * time.Hour,
 		MaxAttempts:          1,
-		Logger:               nil,
+		// river's own log: its warnings and errors only, as JSON lines
+		// on stderr beside the service's.
+		Logger: slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	if err != nil {
 		db.Close()
@@ -159,6 +163,8 @@ func workerQueue(worker string) string {
 	return fmt.Sprintf("worker_%016x", h.Sum64())
 }
 
+// clientID names the worker's river client: river records it in the
+// jobs a worker fetched (attempted_by), which the lease reads.
 func clientID(worker string) string { return workerQueue(worker) }
 
 // Work registers the worker, starts taking runs and keeps its heartbeat.
