@@ -136,8 +136,9 @@ func (p *Pool) position(ctx context.Context, jobID int64, queued, workers int) r
 	return refactor.QueuedEvent{Position: pos, Queued: max(queued, pos), Workers: workers}
 }
 
-// enqueue writes the run's row (status queued) and its job in one
-// transaction: a run is in the trail exactly when it is in the queue.
+// enqueue writes the run's row (status queued), then its job; a job that
+// cannot be queued fails the row (store_unavailable), so that no row
+// says queued for a run no worker will ever take.
 func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (int64, error) {
 	row := refactor.Run{
 		ID: id, Kind: refactor.RunKindRefactor, RequestID: req.RequestID,
