@@ -136,9 +136,8 @@ func (p *Pool) position(ctx context.Context, jobID int64, queued, workers int) r
 	return refactor.QueuedEvent{Position: pos, Queued: max(queued, pos), Workers: workers}
 }
 
-// enqueue writes the run's row (status queued), then its job; a job that
-// cannot be queued fails the row (store_unavailable), so that no row
-// says queued for a run no worker will ever take.
+// enqueue writes the run's row (status queued) and its job in one
+// transaction: a run is in the trail exactly when it is in the queue.
 func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (int64, error) {
 	row := refactor.Run{
 		ID: id, Kind: refactor.RunKindRefactor, RequestID: req.RequestID,
@@ -146,28 +145,37 @@ func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (in
 		DryRun: req.DryRun, RunTests: req.RunTests && !req.DryRun, Status: refactor.StatusQueued,
 		CreatedAt: time.Now(),
 	}
-	if err := p.trail.Create(ctx, row); err != nil {
-		return 0, unavailable(err, "nothing was queued or compiled")
+	insert, values, err := store.CreateStatement(row)
+	if err != nil {
+		return 0, refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
 	}
 	args := runArgs{RunID: id, Class: req.Ref.Class, Selector: req.Ref.Selector, ClassSide: req.Ref.ClassSide,
 		DryRun: req.DryRun, RunTests: req.RunTests, RequestID: req.RequestID, Follow: req.Observe != nil}
-	jobID, err := p.insertRun(ctx, args, 1, "")
+	jobID, err := p.insertRun(ctx, args, 1, "", func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, insert, values...)
+		return err
+	})
 	if err != nil {
-		p.abandon(id, err)
 		return 0, unavailable(err, "nothing was queued or compiled")
 	}
 	return jobID, nil
 }
 
 // insertRun queues args (its attempt-th time) and records the job as the
-// run's current one, in one transaction; reason, when set, is recorded as
-// a queued event (a run queued anew).
-func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason string) (int64, error) {
+// run's current one, in one transaction, after first (when set: the run's
+// row); reason, when set, is recorded as a queued event (a run queued
+// anew).
+func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason string, first func(pgx.Tx) error) (int64, error) {
 	tx, err := p.db.Begin(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit, a no-op
+	if first != nil {
+		if err := first(tx); err != nil {
+			return 0, err
+		}
+	}
 	res, err := p.river.InsertTx(ctx, tx, args, &river.InsertOpts{Queue: runsQueue, MaxAttempts: 1})
 	if err != nil {
 		return 0, err
@@ -184,15 +192,6 @@ func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason 
 		}
 	}
 	return res.Job.ID, tx.Commit(ctx)
-}
-
-// abandon fails the row of a run that could not be queued.
-func (p *Pool) abandon(id string, cause error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, _ = p.db.Exec(ctx, `UPDATE runs SET status = 'failed', error_code = $2, error_message = $3,
-		finished_at = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now())
-		WHERE id = $1 AND status = 'queued'`, id, string(refactor.StoreUnavailable), "the run could not be queued: "+cause.Error()) // best effort: the database is failing
 }
 
 // recordEvent stores one event of a run and wakes its waiters.

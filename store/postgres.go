@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	refactor "pharo-refactor"
+
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 )
 
@@ -54,3 +56,18 @@ func (s *Store) Ping(ctx context.Context) error {
 // Unavailable marks err with ErrUnavailable when it says that PostgreSQL
 // cannot be reached (for the pool's own statements, outside the store).
 func Unavailable(err error) error { return postgresDialect.classify(err) }
+
+// CreateStatement is Create's statement for r on PostgreSQL, checked as
+// Create checks it, for a caller that writes the row in a transaction of
+// its own: a pool writes a queued run's row and its job in one. A taken id
+// fails there with PostgreSQL's unique violation.
+func CreateStatement(r refactor.Run) (string, []any, error) {
+	if err := errors.Join(checkIdentity(r), checkRun(r)); err != nil {
+		return "", nil, fmt.Errorf("store: create run %q: %w", r.ID, err)
+	}
+	if r.CreatedAt.IsZero() {
+		r.CreatedAt = time.Now()
+	}
+	r.UpdatedAt = r.CreatedAt
+	return postgresDialect.bind(insertRun), insertArgs(r), nil
+}

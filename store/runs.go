@@ -41,9 +41,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 				return fmt.Errorf("revert_of: %w", err)
 			}
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES ("+
-			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			insertArgs(r)...)
+		_, err := tx.ExecContext(ctx, insertRun, insertArgs(r)...)
 		return duplicate(err)
 	})
 	if err != nil {
@@ -51,6 +49,9 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 	}
 	return nil
 }
+
+const insertRun = "INSERT INTO runs (" + runColumns + ") VALUES (" +
+	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 func insertArgs(r refactor.Run) []any {
 	return []any{r.ID, string(r.Kind), nullableText(r.RevertOf), r.RequestID, r.ClassName, r.Selector,
