@@ -109,8 +109,8 @@ func Open(ctx context.Context, url string, trail *store.Store, local Local, opts
 			workerQueue(opts.Worker): {MaxWorkers: 1},
 		},
 		Workers:           workers,
-		JobTimeout:        -1, // a run is bounded by PIPELINE_TIMEOUT, a release is never cut
-		FetchCooldown:     5 * time.Millisecond,
+		JobTimeout:        -1,               // a run is bounded by PIPELINE_TIMEOUT, a release is never cut
+		FetchCooldown:     time.Millisecond, // river's minimum: a run waits for no cooldown of the last fetch
 		FetchPollInterval: 500 * time.Millisecond,
 		// The pool's lease (heartbeats, lease.go) decides when a run is
 		// lost; river's own rescue comes far later, and with one attempt
