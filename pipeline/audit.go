@@ -67,6 +67,9 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 	row.Iterations, row.ModelCalls = res.Iterations, res.Usage.ModelCalls
 	row.InputTokens, row.OutputTokens = res.Usage.InputTokens, res.Usage.OutputTokens
 	row.Stages = mustJSON(res.Stages)
+	if row.Models == nil {
+		row.Models = mustJSON(r.p.opts.Models) // a run a pool's queue opened: its row did not know them
+	}
 	row.RunTests = res.Tests.Ran
 	if res.Tests.Ran {
 		row.TestsBefore, row.TestsAfter = mustJSON(res.Tests.Before), mustJSON(res.Tests.After)

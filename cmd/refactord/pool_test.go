@@ -95,6 +95,7 @@ func TestPoolRunsConcurrentPostsInOrderOfArrival(t *testing.T) {
 		require.True(t, ok, "the history of another instance lists run %s", id)
 		assert.Equal(t, "proposed", row["status"])
 		assert.NotEmpty(t, row["image"], "the row names its image")
+		assert.NotNil(t, row["models"], "the row names the models, though the queue opened it")
 		workers[row["worker"].(string)]++
 		order = append(order, taken{row["created_at"].(string), row["started_at"].(string)})
 	}
