@@ -45,6 +45,10 @@ type Status string
 
 // The status vocabulary (the API's "outcome").
 const (
+	// StatusQueued: in a pool of workers (DATABASE_URL), the run waits in
+	// the durable queue for an idle worker; nothing has happened to any
+	// image. Its worker and image are empty until a worker takes it.
+	StatusQueued Status = "queued"
 	// StatusRunning: the pipeline is working (prefetch, review, write,
 	// validation; the row's stage says which); nothing has been compiled
 	// into the image.
@@ -106,7 +110,7 @@ const (
 
 // statuses lists the vocabulary, for validation and API documentation.
 func statuses() []Status {
-	return []Status{StatusRunning, StatusReleasing, StatusReleased, StatusProposed, StatusUnchanged,
+	return []Status{StatusQueued, StatusRunning, StatusReleasing, StatusReleased, StatusProposed, StatusUnchanged,
 		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted, StatusRestoreFailed,
 		StatusCanceled, StatusVerified}
 }
@@ -170,7 +174,11 @@ type Run struct {
 	// Stage is the stage the run is in while it runs (prefetch, review,
 	// write, validate, release), then the last one it reached; "" before
 	// the first.
-	Stage        string `json:"stage"`
+	Stage string `json:"stage"`
+	// Worker names the instance that ran the run (WORKER_ID) and Image the
+	// image it ran on; both empty while the run is queued.
+	Worker       string `json:"worker"`
+	Image        string `json:"image"`
 	ErrorCode    string `json:"error_code"` // an error Kind of the domain, "" on success
 	ErrorMessage string `json:"error_message"`
 	// Notes is append-only, written by Reconcile (operator-facing remarks).
@@ -194,12 +202,16 @@ type Run struct {
 	// the change is the method alone.
 	Helpers []Helper `json:"helpers"`
 	// RestoreFailed: a rollback to the original source did not succeed.
-	RestoreFailed bool       `json:"restore_failed"`
-	CreatedAt     time.Time  `json:"created_at"`
-	UpdatedAt     time.Time  `json:"updated_at"`
-	FinishedAt    *time.Time `json:"finished_at"`
-	ReleasedAt    *time.Time `json:"released_at"`
-	RevertedAt    *time.Time `json:"reverted_at"`
+	RestoreFailed bool      `json:"restore_failed"`
+	CreatedAt     time.Time `json:"created_at"`
+	// StartedAt is when a worker took the run: CreatedAt for a run that
+	// never waited; later for one that waited in a pool's queue; nil while
+	// it waits.
+	StartedAt  *time.Time `json:"started_at"`
+	UpdatedAt  time.Time  `json:"updated_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+	ReleasedAt *time.Time `json:"released_at"`
+	RevertedAt *time.Time `json:"reverted_at"`
 }
 
 // Page sizes of List.
@@ -212,6 +224,7 @@ const (
 type ListQuery struct {
 	ClassName string // exact class name
 	Status    Status // the API's "outcome" filter
+	Worker    string // exact worker (WORKER_ID)
 	Limit     int    // 0 → DefaultLimit; above MaxLimit → MaxLimit
 	Cursor    string // Page.NextCursor of the previous page; "" for the first
 }
@@ -236,6 +249,7 @@ type runAlias Run
 type runWire struct {
 	*runAlias
 	CreatedAt  string  `json:"created_at"`
+	StartedAt  *string `json:"started_at"`
 	UpdatedAt  string  `json:"updated_at"`
 	FinishedAt *string `json:"finished_at"`
 	ReleasedAt *string `json:"released_at"`
@@ -249,6 +263,7 @@ func (r Run) MarshalJSON() ([]byte, error) {
 	return json.Marshal(runWire{
 		runAlias:   (*runAlias)(&r),
 		CreatedAt:  formatTime(r.CreatedAt),
+		StartedAt:  formatOptional(r.StartedAt),
 		UpdatedAt:  formatTime(r.UpdatedAt),
 		FinishedAt: formatOptional(r.FinishedAt),
 		ReleasedAt: formatOptional(r.ReleasedAt),
@@ -271,6 +286,9 @@ func (w runWire) times(r *Run) error {
 	var err error
 	if r.CreatedAt, err = parseWire(w.CreatedAt); err != nil {
 		return fmt.Errorf("created_at: %w", err)
+	}
+	if r.StartedAt, err = parseOptional(w.StartedAt); err != nil {
+		return fmt.Errorf("started_at: %w", err)
 	}
 	if r.UpdatedAt, err = parseWire(w.UpdatedAt); err != nil {
 		return fmt.Errorf("updated_at: %w", err)

@@ -96,6 +96,10 @@ type Result struct {
 	// release began (released, verified, rolled_back, restore_failed), else
 	// failed, proposed or unchanged.
 	RunStatus Status
+	// Worker names the instance that ran the run (WORKER_ID), Image the
+	// image it ran on.
+	Worker string
+	Image  string
 	// Truncated names the inputs a prompt showed cut to the context budget
 	// (TruncatedMethodSource, …), sorted; empty when everything fit.
 	Truncated []string
@@ -225,7 +229,24 @@ const (
 	EventCheck     = "check"      // CheckEvent
 	EventVerdict   = "verdict"    // VerdictEvent
 	EventRelease   = "release"    // ReleaseEvent
+	// EventQueued: in a pool, the run waits in the durable queue
+	// (QueuedEvent); it comes first, and again when a run is queued anew
+	// because its worker stopped answering.
+	EventQueued = "queued"
 )
+
+// QueuedEvent says where a run stands in a pool's queue.
+type QueuedEvent struct {
+	// Position is the run's place among the queued runs, oldest first: 1
+	// is taken by the next idle worker.
+	Position int `json:"position"`
+	// Queued counts every run waiting in the pool; Workers the workers
+	// alive now.
+	Queued  int `json:"queued"`
+	Workers int `json:"workers"`
+	// Reason says why the run was queued again, when it was.
+	Reason string `json:"reason,omitempty"`
+}
 
 // StageEvent marks a stage starting or finishing.
 type StageEvent struct {

@@ -113,7 +113,7 @@ func (s *Server) refusal(c echo.Context, err error) error {
 		p.RetryAfter = s.pipe.RetryAfter()
 		p.Detail = "Agent is busy processing another request. Please try again later."
 	}
-	if refactor.KindOf(err) == refactor.ShuttingDown {
+	if k := refactor.KindOf(err); k == refactor.ShuttingDown || k == refactor.StoreUnavailable {
 		p.RetryAfter = 5
 	}
 	return &problemError{p}
@@ -170,6 +170,7 @@ func newRefactorBody(res *refactor.Result) wire.RefactorBody {
 		Rounds: res.Rounds, Stages: res.Stages, DurationMS: res.Duration.Milliseconds(), Tests: res.Tests.Normalized(),
 		Usage:     refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
 		Truncated: append([]string{}, res.Truncated...),
+		Worker:    res.Worker, Image: res.Image,
 	}
 	if b.Rounds == nil {
 		b.Rounds = []refactor.Round{} // unchanged: no round ran

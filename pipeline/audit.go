@@ -22,7 +22,8 @@ func (r *run) openRow(ctx context.Context) error {
 		ID: r.res.ID, Kind: refactor.RunKindRefactor, RequestID: r.req.RequestID,
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide,
 		DryRun: r.req.DryRun, Verify: r.req.Verify, RunTests: r.req.RunTests && !r.req.DryRun, Status: refactor.StatusRunning,
-		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started,
+		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started, StartedAt: &r.started,
+		Worker: r.p.opts.Worker, Image: r.p.opts.Image,
 	}
 	if err := r.p.audit.Create(ctx, row); err != nil {
 		return refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
@@ -69,6 +70,9 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 	row.Iterations, row.ModelCalls = res.Iterations, res.Usage.ModelCalls
 	row.InputTokens, row.OutputTokens = res.Usage.InputTokens, res.Usage.OutputTokens
 	row.Stages = mustJSON(res.Stages)
+	if row.Models == nil {
+		row.Models = mustJSON(r.p.opts.Models) // a run a pool's queue opened: its row did not know them
+	}
 	row.RunTests = res.Tests.Ran
 	if res.Tests.Ran {
 		row.TestsBefore, row.TestsAfter = mustJSON(res.Tests.Before), mustJSON(res.Tests.After)

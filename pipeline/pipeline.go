@@ -25,6 +25,10 @@ type Options struct {
 	// (TEST_PACKAGES: names, or prefixes ending in `*`). See findTests.
 	MaxTestClasses int
 	TestPackages   []string
+	// Worker names this instance (WORKER_ID) and Image the image it runs
+	// on, in every row and result.
+	Worker string
+	Image  string
 	// Models names the model of each role, for the audit trail.
 	Models map[string]string
 	// Checkpoint, when set, is called at the release's crash-relevant

@@ -59,9 +59,11 @@ func revertable(orig refactor.Run) error {
 
 func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig refactor.Run, ref refactor.MethodRef) (refactor.Run, error) {
 	log := p.log.With(zap.String("run_id", revID), zap.String("revert_of", orig.ID), zap.String("request_id", requestID))
+	now := time.Now()
 	row := refactor.Run{
 		ID: revID, Kind: refactor.RunKindRevert, RevertOf: orig.ID, RequestID: requestID,
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide, Status: refactor.StatusRunning,
+		Worker: p.opts.Worker, Image: p.opts.Image, StartedAt: &now,
 	}
 	if err := p.audit.Create(ctx, row); err != nil {
 		return refactor.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert")
@@ -84,7 +86,7 @@ func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig ref
 	if getErr != nil {
 		return refactor.Run{}, refactor.Wrap(refactor.Internal, getErr, "reading the revert row")
 	}
-	now := time.Now()
+	now = time.Now()
 	row.FinishedAt = &now
 	if err != nil {
 		row.Status, row.ErrorCode, row.ErrorMessage = refactor.StatusFailed, string(refactor.KindOf(err)), err.Error()

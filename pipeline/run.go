@@ -19,6 +19,9 @@ type reservation struct {
 	p    *Pipeline
 	free func()
 	id   string
+	// claimed: the row of id exists already (a queued run this worker
+	// took, see Claim); the run does not create it.
+	claimed bool
 }
 
 // Reserve takes the run slot without waiting. When it is taken the error is
@@ -61,10 +64,14 @@ func (s *reservation) begin(ctx context.Context, req refactor.Request) (*run, er
 		return nil, refactor.Errorf(refactor.InvalidRequest, "verify and dry_run exclude each other: a verify run compiles and tests the change, a dry run compiles nothing")
 	}
 	req.RunTests = req.RunTests || req.Verify // a verify run is its tests
-	r := &run{p: s.p, req: req, res: &refactor.Result{ID: s.id, Ref: req.Ref}, started: time.Now()}
+	r := &run{p: s.p, req: req, started: time.Now(),
+		res: &refactor.Result{ID: s.id, Ref: req.Ref, Worker: s.p.opts.Worker, Image: s.p.opts.Image}}
 	r.log = s.p.log.With(zap.String("run_id", s.id), zap.String("request_id", req.RequestID),
 		zap.String("class", req.Ref.Class), zap.String("selector", req.Ref.Selector), zap.Bool("class_side", req.Ref.ClassSide))
 	r.ctx, r.ctl = s.p.live.track(ctx, s.id)
+	if s.claimed {
+		return r, nil // the queue opened the row and this worker claimed it
+	}
 	if err := r.openRow(r.ctx); err != nil {
 		s.p.live.untrack(r.ctl)
 		s.free()

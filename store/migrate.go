@@ -25,6 +25,7 @@ func migrations() []migration {
 		{version: 4, name: "canceled status, stage", sql: schemaCanceledStage},
 		{version: 5, name: "helpers", sql: schemaHelpers},
 		{version: 6, name: "verified status, verify", sql: schemaVerified()},
+		{version: 7, name: "worker, image, started_at", sql: schemaWorker},
 	}
 }
 

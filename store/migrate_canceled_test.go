@@ -28,6 +28,9 @@ func TestMigrationKeepsRowsAndAddsCanceledAndStage(t *testing.T) {
 	assert.Equal(t, refactor.StatusRestoreFailed, old.Status)
 	assert.Equal(t, "s ^1", old.OriginalSource)
 	assert.Empty(t, old.Stage, "rows from before this step have no stage")
+	assert.Empty(t, old.Worker, "rows from before the pool's step name no worker")
+	require.NotNil(t, old.StartedAt, "nor did they wait in a queue: taken as they were created")
+	assert.Equal(t, old.CreatedAt, *old.StartedAt)
 
 	require.NoError(t, s.Create(ctx, refactor.Run{ID: "new", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
 	require.NoError(t, s.Update(ctx, refactor.Run{ID: "new", ClassName: "C", Selector: "s", Status: refactor.StatusCanceled, ErrorCode: "canceled"}))

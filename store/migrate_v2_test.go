@@ -73,7 +73,7 @@ func migrateKeepsRowsAndRules(t *testing.T, from int, settled, added refactor.St
 	}
 	var indexes int
 	require.NoError(t, s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND name LIKE 'runs_%'").Scan(&indexes))
-	assert.Equal(t, 4, indexes)
+	assert.Equal(t, 5, indexes, "the four of v1 and the worker's")
 	var ref sql.NullString
 	require.NoError(t, s.r.QueryRowContext(ctx, "SELECT sql FROM sqlite_schema WHERE name = 'runs'").Scan(&ref))
 	assert.Contains(t, ref.String, "REFERENCES \"runs\"", "the self-reference follows the rename")

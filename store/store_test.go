@@ -17,15 +17,6 @@ import (
 	"pharo-refactor/store"
 )
 
-func openStore(t *testing.T) (*store.Store, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "data", "refactord.db")
-	s, err := store.Open(context.Background(), path)
-	require.NoError(t, err)
-	t.Cleanup(func() { assert.NoError(t, s.Close()) })
-	return s, path
-}
-
 // newRun is a minimal valid refactoring run.
 func newRun(id string) refactor.Run {
 	return refactor.Run{
@@ -145,8 +136,8 @@ func fullRun(id string) refactor.Run {
 	}
 }
 
-func TestCreateGetRoundTripsEveryField(t *testing.T) {
-	s, _ := openStore(t)
+func testCreateGetRoundTripsEveryField(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	in := fullRun("full")
 	create(t, s, in)
@@ -160,8 +151,8 @@ func TestCreateGetRoundTripsEveryField(t *testing.T) {
 	assert.Equal(t, time.UTC, got.CreatedAt.Location())
 }
 
-func TestCreateDefaultsAndNulls(t *testing.T) {
-	s, _ := openStore(t)
+func testCreateDefaultsAndNulls(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	before := ms(time.Now())
 	r := newRun("min")
@@ -178,8 +169,8 @@ func TestCreateDefaultsAndNulls(t *testing.T) {
 	assert.Empty(t, got.RevertOf)
 }
 
-func TestCreateRejects(t *testing.T) {
-	s, _ := openStore(t)
+func testCreateRejects(t *testing.T, open opener) {
+	s := open(t)
 	create(t, s, newRun("taken"))
 	revert := func(of string) refactor.Run {
 		r := newRun("rv-" + of)
@@ -222,8 +213,8 @@ func TestCreateRejects(t *testing.T) {
 	})
 }
 
-func TestUpdateWritesMutableFieldsOnly(t *testing.T) {
-	s, _ := openStore(t)
+func testUpdateWritesMutableFieldsOnly(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	created := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	orig := newRun("u1")
@@ -247,8 +238,8 @@ func TestUpdateWritesMutableFieldsOnly(t *testing.T) {
 	assert.True(t, got.UpdatedAt.After(created), "updated_at is set on update")
 }
 
-func TestUpdateKeepsWriteAheadSources(t *testing.T) {
-	s, _ := openStore(t)
+func testUpdateKeepsWriteAheadSources(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	stale := newRun("wa")
 	create(t, s, stale)
@@ -265,8 +256,8 @@ func TestUpdateKeepsWriteAheadSources(t *testing.T) {
 	assert.Equal(t, "m ^2", got.FinalSource)
 }
 
-func TestUpdateRejects(t *testing.T) {
-	s, _ := openStore(t)
+func testUpdateRejects(t *testing.T, open opener) {
+	s := open(t)
 	released(t, s, "rel")
 	require.NoError(t, s.MarkReverted(context.Background(), "rel", time.Time{}))
 	tests := []struct {
@@ -286,8 +277,8 @@ func TestUpdateRejects(t *testing.T) {
 	}
 }
 
-func TestNotFound(t *testing.T) {
-	s, _ := openStore(t)
+func testNotFound(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	_, err := s.Get(ctx, "nope")
 	assert.ErrorIs(t, err, store.ErrNotFound)
@@ -297,8 +288,8 @@ func TestNotFound(t *testing.T) {
 	assert.ErrorIs(t, s.Reconcile(ctx, "nope", refactor.StatusConflict, ""), store.ErrNotFound)
 }
 
-func TestBeginRelease(t *testing.T) {
-	s, _ := openStore(t)
+func testBeginRelease(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	create(t, s, newRun("br"))
 	require.NoError(t, s.BeginRelease(ctx, "br", "m ^1", "accessing", "m ^2", nil))
@@ -317,8 +308,8 @@ func TestBeginRelease(t *testing.T) {
 	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "m", "p", "", nil), store.ErrInvalid)
 }
 
-func TestUnsettledOldestFirst(t *testing.T) {
-	s, _ := openStore(t)
+func testUnsettledOldestFirst(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i, id := range []string{"c", "a", "b", "idle"} {
@@ -337,7 +328,7 @@ func TestUnsettledOldestFirst(t *testing.T) {
 	assert.Equal(t, "m ^1", got[0].OriginalSource)
 }
 
-func TestReconcile(t *testing.T) {
+func testReconcile(t *testing.T, open opener) {
 	tests := []struct {
 		status   refactor.Status
 		released bool
@@ -348,7 +339,7 @@ func TestReconcile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.status), func(t *testing.T) {
-			s, _ := openStore(t)
+			s := open(t)
 			ctx := context.Background()
 			create(t, s, newRun("r"))
 			require.NoError(t, s.BeginRelease(ctx, "r", "m ^1", "p", "m ^2", nil))
@@ -367,14 +358,14 @@ func TestReconcile(t *testing.T) {
 		})
 	}
 	t.Run("bad target status", func(t *testing.T) {
-		s, _ := openStore(t)
+		s := open(t)
 		create(t, s, newRun("r"))
 		assert.ErrorIs(t, s.Reconcile(context.Background(), "r", refactor.StatusFailed, ""), store.ErrInvalid)
 	})
 }
 
-func TestMarkReverted(t *testing.T) {
-	s, _ := openStore(t)
+func testMarkReverted(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	released(t, s, "rel")
 	at := time.Date(2025, 6, 1, 12, 0, 0, 987654321, time.UTC)
@@ -391,8 +382,8 @@ func TestMarkReverted(t *testing.T) {
 	assert.ErrorIs(t, s.MarkReverted(ctx, "running", at), store.ErrNotRevertible, "never released")
 }
 
-func TestMarkRevertedConcurrentlyExactlyOneWins(t *testing.T) {
-	s, _ := openStore(t)
+func testMarkRevertedConcurrentlyExactlyOneWins(t *testing.T, open opener) {
+	s := open(t)
 	released(t, s, "rel")
 	const n = 16
 	errs := make(chan error, n)
@@ -420,8 +411,8 @@ func TestMarkRevertedConcurrentlyExactlyOneWins(t *testing.T) {
 
 func big(n int) string { return strings.Repeat("x", n) }
 
-func TestOversizeRejected(t *testing.T) {
-	s, _ := openStore(t)
+func testOversizeRejected(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	create(t, s, newRun("ok"))
 	hugeJSON := json.RawMessage(`"` + big(store.MaxJSONBytes) + `"`)
@@ -477,7 +468,7 @@ func TestRunJSON(t *testing.T) {
 	assert.JSONEq(t, `"2025-03-04T04:07:07.123Z"`, string(m["finished_at"]), "UTC, milliseconds")
 	assert.JSONEq(t, `null`, string(m["released_at"]), "unset times are null")
 	assert.JSONEq(t, `{"verdict":"APPROVED"}`, string(m["verdict"]), "documents are embedded")
-	assert.Len(t, m, 35, "every field is present")
+	assert.Len(t, m, 38, "every field is present")
 
 	var back refactor.Run
 	require.NoError(t, json.Unmarshal(b, &back))

@@ -50,6 +50,8 @@ func checkRun(r refactor.Run) error {
 		"selector":          {len(r.Selector), MaxNameBytes},
 		"error_code":        {len(r.ErrorCode), MaxNameBytes},
 		"stage":             {len(r.Stage), MaxNameBytes},
+		"worker":            {len(r.Worker), MaxNameBytes},
+		"image":             {len(r.Image), MaxNameBytes},
 		"original_protocol": {len(r.OriginalProtocol), MaxNameBytes},
 		"error_message":     {len(r.ErrorMessage), MaxTextBytes},
 		"original_source":   {len(r.OriginalSource), MaxSourceBytes},

@@ -68,6 +68,10 @@ type RefactorBody struct {
 	// Truncated names the inputs a prompt showed cut to the context
 	// budget; empty when everything fit.
 	Truncated []string `json:"truncated"`
+	// Worker names the instance that ran the run (WORKER_ID), Image the
+	// image it ran on: in a pool, the one that holds a release.
+	Worker string `json:"worker"`
+	Image  string `json:"image"`
 }
 
 // Problem is an RFC 9457 problem+json body. Extensions carry what a client
