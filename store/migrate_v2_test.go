@@ -34,13 +34,16 @@ func migrateKeepsRowsAndRules(t *testing.T, from int, settled, added refactor.St
 	for _, m := range migrations()[:from] {
 		require.NoError(t, apply(ctx, w, m))
 	}
-	old := &Store{w: w, r: w}
+	stmts, err := prepare(ctx, w, w)
+	require.NoError(t, err)
+	old := &Store{w: w, r: w, stmts: stmts}
 	require.NoError(t, old.Create(ctx, refactor.Run{ID: "rel", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
 	require.NoError(t, old.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
 	require.NoError(t, old.Reconcile(ctx, "rel", settled, "kept"))
 	require.NoError(t, old.Create(ctx, refactor.Run{ID: "rev", Kind: refactor.RunKindRevert, RevertOf: "rel", ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
 	_, err = w.ExecContext(ctx, "UPDATE runs SET status = ? WHERE id = 'rel'", string(added))
 	require.ErrorContains(t, err, "CHECK constraint failed", "version %d does not know %s", from, added)
+	require.NoError(t, stmts.close())
 	require.NoError(t, w.Close())
 
 	s, err := Open(ctx, path)

@@ -30,17 +30,15 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 	}
 	r.UpdatedAt = r.CreatedAt
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := checkAbsent(ctx, tx, r.ID); err != nil {
+		if err := s.checkAbsent(ctx, tx, r.ID); err != nil {
 			return err
 		}
 		if r.RevertOf != "" {
-			if _, err := statusOf(ctx, tx, r.RevertOf); err != nil {
+			if _, err := s.statusOf(ctx, tx, r.RevertOf); err != nil {
 				return fmt.Errorf("revert_of: %w", err)
 			}
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES ("+
-			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			insertArgs(r)...)
+		_, err := tx.StmtContext(ctx, s.stmts.insert).ExecContext(ctx, insertArgs(r)...)
 		return err
 	})
 	if err != nil {
@@ -59,8 +57,8 @@ func insertArgs(r refactor.Run) []any {
 		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt)}
 }
 
-func checkAbsent(ctx context.Context, tx *sql.Tx, id string) error {
-	_, err := statusOf(ctx, tx, id)
+func (s *Store) checkAbsent(ctx context.Context, tx *sql.Tx, id string) error {
+	_, err := s.statusOf(ctx, tx, id)
 	switch {
 	case err == nil:
 		return ErrDuplicate
@@ -97,14 +95,14 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 		return fmt.Errorf("store: update run %q: %w", r.ID, err)
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, updateRun,
+		res, err := tx.StmtContext(ctx, s.stmts.update).ExecContext(ctx,
 			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.RunTests,
 			string(r.Status), r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
 			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
 			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
 			nullableDoc(r.TestsAfter), r.RestoreFailed, formatTime(time.Now()), nullableTime(r.FinishedAt),
 			nullableTime(r.ReleasedAt), r.ID)
-		return explainMiss(ctx, tx, r.ID, res, err, ErrWrongStatus)
+		return s.explainMiss(ctx, tx, r.ID, res, err, ErrWrongStatus)
 	})
 	if err != nil {
 		return fmt.Errorf("store: update run %q: %w", r.ID, err)
@@ -125,19 +123,18 @@ func checkUpdate(r refactor.Run) error {
 // BeginRelease is the write-ahead step of a release: it records the original
 // source and protocol (what to restore) and the final source (what is about
 // to be compiled), and moves the run from running to releasing, in one
-// transaction that is on stable storage when BeginRelease returns nil. Only
-// then may the caller compile. Returns ErrNotFound, or ErrWrongStatus when
+// transaction that is on stable storage when BeginRelease returns nil (the
+// one commit of a run that is synced: see writeahead.go). Only then may the
+// caller compile. Returns ErrNotFound, or ErrWrongStatus when
 // the run is not running.
 func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error {
 	if err := checkRelease(originalSource, originalProtocol, finalSource); err != nil {
 		return fmt.Errorf("store: begin release of run %q: %w", id, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'releasing',
-			original_source = ?, original_protocol = ?, final_source = ?, updated_at = ?
-			WHERE id = ? AND status = 'running'`,
+	err := s.inSyncedTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.StmtContext(ctx, s.stmts.beginRelease).ExecContext(ctx,
 			originalSource, originalProtocol, finalSource, formatTime(time.Now()), id)
-		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
+		return s.explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
 	if err != nil {
 		return fmt.Errorf("store: begin release of run %q: %w", id, err)
@@ -157,15 +154,15 @@ func checkRelease(original, protocol, final string) error {
 // MarkReverted records that the released run id has been undone: status
 // reverted, reverted_at = at (now when zero). The update is conditional on
 // status released, so of two concurrent reverts exactly one succeeds; the
-// other gets ErrNotRevertible, as does any run that is not released.
+// other gets ErrNotRevertible, as does any run that is not released. The
+// commit is on stable storage when MarkReverted returns nil (writeahead.go).
 func (s *Store) MarkReverted(ctx context.Context, id string, at time.Time) error {
 	if at.IsZero() {
 		at = time.Now()
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'reverted', reverted_at = ?, updated_at = ?
-			WHERE id = ? AND status = 'released'`, formatTime(at), formatTime(time.Now()), id)
-		return explainMiss(ctx, tx, id, res, err, ErrNotRevertible)
+	err := s.inSyncedTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.StmtContext(ctx, s.stmts.markReverted).ExecContext(ctx, formatTime(at), formatTime(time.Now()), id)
+		return s.explainMiss(ctx, tx, id, res, err, ErrNotRevertible)
 	})
 	if err != nil {
 		return fmt.Errorf("store: mark run %q reverted: %w", id, err)
@@ -199,8 +196,8 @@ func (s *Store) Reconcile(ctx context.Context, id string, status refactor.Status
 		line += ": " + note
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, reconcileRun, string(status), line, now, id)
-		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
+		res, err := tx.StmtContext(ctx, s.stmts.reconcile).ExecContext(ctx, string(status), line, now, id)
+		return s.explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
 	if err != nil {
 		return fmt.Errorf("store: reconcile run %q: %w", id, err)
@@ -219,7 +216,7 @@ func checkReconcile(status refactor.Status, note string) error {
 
 // explainMiss turns a conditional UPDATE that matched no row into
 // ErrNotFound or, when the row exists in another status, into wrong.
-func explainMiss(ctx context.Context, tx *sql.Tx, id string, res sql.Result, err error, wrong error) error {
+func (s *Store) explainMiss(ctx context.Context, tx *sql.Tx, id string, res sql.Result, err error, wrong error) error {
 	if err != nil {
 		return err
 	}
@@ -227,16 +224,16 @@ func explainMiss(ctx context.Context, tx *sql.Tx, id string, res sql.Result, err
 	if err != nil || n > 0 {
 		return err
 	}
-	status, err := statusOf(ctx, tx, id)
+	status, err := s.statusOf(ctx, tx, id)
 	if err != nil {
 		return err
 	}
 	return fmt.Errorf("%w: status is %s", wrong, status)
 }
 
-func statusOf(ctx context.Context, tx *sql.Tx, id string) (refactor.Status, error) {
+func (s *Store) statusOf(ctx context.Context, tx *sql.Tx, id string) (refactor.Status, error) {
 	var st refactor.Status
-	err := tx.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&st)
+	err := tx.StmtContext(ctx, s.stmts.status).QueryRowContext(ctx, id).Scan(&st)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
@@ -245,7 +242,7 @@ func statusOf(ctx context.Context, tx *sql.Tx, id string) (refactor.Status, erro
 
 // Get returns the run id, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, id string) (refactor.Run, error) {
-	r, err := scanRun(s.r.QueryRowContext(ctx, "SELECT "+runColumns+" FROM runs WHERE id = ?", id))
+	r, err := scanRun(s.stmts.get.QueryRowContext(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return refactor.Run{}, refactor.Wrap(refactor.NotFound, ErrNotFound, "no refactoring with id %q", id)
 	}

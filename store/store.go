@@ -2,9 +2,11 @@
 // refactoring or a revert), written ahead of every compile into the image so
 // that each change can be explained, reconciled after a crash and reverted.
 //
-// The database lives in one file (DATA_DIR/refactord.db) in WAL mode with
-// synchronous=FULL, so a committed row survives a SIGKILL of the service and a
-// power loss of the machine. The schema is versioned in code (migrate.go).
+// The database lives in one file (DATA_DIR/refactord.db) in WAL mode. Every
+// committed row survives a SIGKILL of the service; the write-ahead row of a
+// release (BeginRelease) also survives a power loss of the machine, because
+// its commit alone is synced to stable storage (writeahead.go says why the
+// others need not be). The schema is versioned in code (migrate.go).
 // Rows are never deleted: the store has no delete operation and the schema
 // refuses DELETE statements.
 //
@@ -36,8 +38,9 @@ const maxReaders = 8
 // for SQLite's write lock; reads use a separate read-only pool and, thanks to
 // WAL, see the last committed state without blocking the writer.
 type Store struct {
-	w *sql.DB // exactly one connection; every write goes here
-	r *sql.DB // read-only connections for Get, List, Releasing
+	w     *sql.DB // exactly one connection; every write goes here
+	r     *sql.DB // read-only connections for Get, List, Releasing
+	stmts *statements
 }
 
 // Open opens (creating when needed) the database at path, creating its
@@ -62,7 +65,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, errors.Join(err, w.Close())
 	}
-	return &Store{w: w, r: r}, nil
+	stmts, err := prepare(ctx, w, r)
+	if err != nil {
+		return nil, errors.Join(err, r.Close(), w.Close())
+	}
+	return &Store{w: w, r: r, stmts: stmts}, nil
 }
 
 // openWriter opens the single-connection write pool and checks that the
@@ -87,14 +94,7 @@ func checkDurability(ctx context.Context, db *sql.DB) error {
 	if mode != "wal" {
 		return fmt.Errorf("store: journal_mode is %q, want \"wal\"", mode)
 	}
-	var sync int
-	if err := db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil {
-		return fmt.Errorf("store: read synchronous: %w", err)
-	}
-	if sync != 2 { // 2 = FULL
-		return fmt.Errorf("store: synchronous is %d, want 2 (FULL)", sync)
-	}
-	return nil
+	return checkSynchronous(ctx, db, syncNormal)
 }
 
 // openPool opens a database/sql pool on abs with every connection configured
@@ -121,7 +121,7 @@ func dsn(abs string, readOnly bool) string {
 	q.Set("_busy_timeout", fmt.Sprint(busyTimeoutMS))
 	q.Set("_foreign_keys", "1")
 	q.Set("_journal_mode", "WAL")
-	q.Set("_synchronous", "FULL")
+	q.Set("_synchronous", "NORMAL") // BeginRelease raises it for its own commit (writeahead.go)
 	if readOnly {
 		q.Set("_query_only", "1")
 	} else {
@@ -133,13 +133,24 @@ func dsn(abs string, readOnly bool) string {
 
 // Close closes both pools. The store must not be used afterwards.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.stmts.close(), s.r.Close(), s.w.Close())
 }
 
-// inTx runs fn in a write transaction and commits it; with synchronous=FULL
-// the commit is on stable storage when inTx returns nil.
+// inTx runs fn in a write transaction and commits it. The commit is in the
+// WAL when inTx returns nil (it survives the process), not necessarily on
+// stable storage: see writeahead.go.
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	return runTx(ctx, s.w, fn)
+}
+
+// beginner is a pool or one connection of it.
+type beginner interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+// runTx runs fn in a write transaction on db and commits it.
+func runTx(ctx context.Context, db beginner, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
