@@ -51,8 +51,18 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 
 // decodeRefactor parses either body form strictly: a key given twice (at
 // any depth), a key that is not exactly a field's name, trailing data and
-// wrong types are refused.
+// wrong types are refused. A well-formed body is read in one pass
+// (decodeonce.go); the others go through strictDecode, which says what is
+// wrong with them.
 func decodeRefactor(body []byte) (wire.RefactorRequest, error) {
+	if req, ok := decodeOnce(body); ok {
+		return req, nil
+	}
+	return strictDecode(body)
+}
+
+// strictDecode checks the keys, then decodes.
+func strictDecode(body []byte) (wire.RefactorRequest, error) {
 	if err := checkJSONKeys(body); err != nil {
 		return wire.RefactorRequest{}, err
 	}
@@ -86,11 +96,15 @@ func decodeRefactor(body []byte) (wire.RefactorRequest, error) {
 	if dec.More() {
 		return wire.RefactorRequest{}, errors.New("trailing data after the JSON object")
 	}
-	// The class side may also be named as Pharo prints it: "Foo class".
+	return withClassSide(req), nil
+}
+
+// withClassSide reads the class side named as Pharo prints it: "Foo class".
+func withClassSide(req wire.RefactorRequest) wire.RefactorRequest {
 	if base, ok := strings.CutSuffix(req.ClassName, " class"); ok {
 		req.ClassName, req.IsClassMethod = base, true
 	}
-	return req, nil
+	return req
 }
 
 // wrapperKey wraps the request as the original's clients send it.
