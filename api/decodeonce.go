@@ -2,11 +2,8 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"reflect"
-	"strconv"
+	"unicode/utf8"
 
 	wire "pharo-refactor/wire"
 )
@@ -14,13 +11,14 @@ import (
 // A well-formed request body is read in one pass: every refused client on
 // the busy path sends one, and reading it three times over (the key check,
 // the wrapper probe, the struct decoder) was most of the work of refusing
-// it. decodeOnce walks the body's tokens once, applying the strict rules
-// as it goes — one JSON value, no key twice, keys exactly the fields' names,
-// the wrapper alone — and sets the fields from scalar tokens. Anything it
-// does not take as it is (a rule broken, a nested value, a token of another
-// type than its field) it leaves to decodeRefactor's passes, which say
-// precisely what is wrong; so it never accepts what they would refuse, and
-// a fuzz target holds the two to the same answer.
+// it. decodeOnce scans the body once, applying the strict rules as it goes
+// — one JSON object, no key twice, keys exactly the fields' names, the
+// wrapper alone — and sets the fields from plain scalars: strings without
+// escapes, true, false, null. Anything else (a rule broken, an escape, a
+// number, a nested value, a scalar of another type than its field) it
+// leaves to decodeRefactor's strict passes, which say precisely what is
+// wrong or read it as encoding/json does; so it never accepts what they
+// would refuse, and a fuzz target holds the two to the same answer.
 
 // requestFields are the JSON names of wire.RefactorRequest's fields and
 // their indexes.
@@ -36,127 +34,164 @@ func fieldIndexes(typ reflect.Type) map[string]int {
 	return out
 }
 
-// decodeOnce answers the request when body is a well-formed request with
-// scalar values; ok false sends the body to the strict passes.
+// decodeOnce answers the request when body is a well-formed request of
+// plain scalars; ok false sends the body to the strict passes.
 func decodeOnce(body []byte) (req wire.RefactorRequest, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if !openObject(dec) {
-		return req, false
-	}
+	sc := scan{b: body}
 	v := reflect.ValueOf(&req).Elem()
-	seen := make(map[string]bool, len(requestFields))
-	first := true
-	for dec.More() {
-		key, ok := nextKey(dec)
-		if !ok || seen[key] {
-			return req, false
+	if !sc.object(func(key string, first bool) bool {
+		if key != wrapperKey {
+			return sc.field(v, key)
 		}
-		seen[key] = true
-		if key == wrapperKey {
-			// The wrapper must be the body's only key, holding the request.
-			if !first || !openObject(dec) || !readFields(dec, v, map[string]bool{}) || dec.More() {
-				return req, false
-			}
-			break
-		}
-		i, known := requestFields[key]
-		if !known || !setScalar(dec, v.Field(i)) {
-			return req, false
-		}
-		first = false
-	}
-	if !closes(dec, '}') {
+		// The wrapper must be the body's only key, holding the request.
+		sc.space()
+		return first && sc.object(func(key string, _ bool) bool { return sc.field(v, key) }) && sc.closing('}')
+	}) {
 		return req, false
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	sc.space()
+	if sc.i != len(sc.b) {
 		return req, false // trailing data
 	}
 	return withClassSide(req), true
 }
 
-// readFields reads the keys and scalar values of an opened request object
-// up to and including its closing brace.
-func readFields(dec *json.Decoder, v reflect.Value, seen map[string]bool) bool {
-	for dec.More() {
-		key, ok := nextKey(dec)
-		if !ok || seen[key] {
+// scan reads a body byte by byte; every method answers false on what the
+// one pass does not take.
+type scan struct {
+	b []byte
+	i int
+}
+
+func (s *scan) space() {
+	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+		s.i++
+	}
+}
+
+// next consumes c after blanks.
+func (s *scan) next(c byte) bool {
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// closing tells whether the next byte after blanks is c, without taking it.
+func (s *scan) closing(c byte) bool {
+	s.space()
+	return s.i < len(s.b) && s.b[s.i] == c
+}
+
+// object reads `{ "key": value, … }`; member reads each value after its
+// key and colon and answers whether it took it. A key given twice is
+// refused here, at any depth.
+func (s *scan) object(member func(key string, first bool) bool) bool {
+	if !s.next('{') {
+		return false
+	}
+	if s.next('}') {
+		return true
+	}
+	seen := make(map[string]bool, len(requestFields))
+	for first := true; ; first = false {
+		key, ok := s.str()
+		if !ok || seen[key] || !s.next(':') {
 			return false
 		}
 		seen[key] = true
-		i, known := requestFields[key]
-		if !known || !setScalar(dec, v.Field(i)) {
+		if !member(key, first) {
+			return false
+		}
+		if s.next('}') {
+			return true
+		}
+		if !s.next(',') {
 			return false
 		}
 	}
-	return closes(dec, '}')
 }
 
-func openObject(dec *json.Decoder) bool {
-	tok, err := dec.Token()
-	return err == nil && tok == json.Delim('{')
+// str reads a string without escapes or control characters, in UTF-8.
+func (s *scan) str() (string, bool) {
+	if !s.next('"') {
+		return "", false
+	}
+	start := s.i
+	for ; s.i < len(s.b); s.i++ {
+		switch c := s.b[s.i]; {
+		case c == '"':
+			text := s.b[start:s.i]
+			s.i++
+			return string(text), utf8.Valid(text)
+		case c == '\\' || c < 0x20:
+			return "", false
+		}
+	}
+	return "", false
 }
 
-func closes(dec *json.Decoder, d json.Delim) bool {
-	tok, err := dec.Token()
-	return err == nil && tok == d
-}
-
-func nextKey(dec *json.Decoder) (string, bool) {
-	tok, err := dec.Token()
-	key, ok := tok.(string)
-	return key, err == nil && ok
-}
-
-// setScalar reads the next value into field when it is a scalar the field
-// takes as encoding/json would: a string into a string, a boolean into a
-// bool, an integer into an int, null into a pointer (nil) or leaving a
-// value alone; a pointer field takes its element's scalar.
-func setScalar(dec *json.Decoder, field reflect.Value) bool {
-	tok, err := dec.Token()
-	if err != nil {
+// field reads the value of the request field named key.
+func (s *scan) field(v reflect.Value, key string) bool {
+	i, known := requestFields[key]
+	if !known {
 		return false
 	}
-	if tok == nil {
-		if field.Kind() == reflect.Pointer {
-			field.SetZero()
+	f := v.Field(i)
+	s.space()
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch s.b[s.i] {
+	case '"':
+		text, ok := s.str()
+		return ok && set(f, reflect.String, func(e reflect.Value) { e.SetString(text) })
+	case 't':
+		return s.word("true") && set(f, reflect.Bool, func(e reflect.Value) { e.SetBool(true) })
+	case 'f':
+		return s.word("false") && set(f, reflect.Bool, func(e reflect.Value) { e.SetBool(false) })
+	case 'n':
+		if !s.word("null") {
+			return false
+		}
+		if f.Kind() == reflect.Pointer {
+			f.SetZero() // as encoding/json: null empties a pointer, leaves a value alone
 		}
 		return true
 	}
+	return false // a number, an object, an array: the strict passes read it
+}
+
+// word consumes a literal, which must end there.
+func (s *scan) word(w string) bool {
+	if !bytes.HasPrefix(s.b[s.i:], []byte(w)) {
+		return false
+	}
+	s.i += len(w)
+	return s.i == len(s.b) || !isLetter(s.b[s.i])
+}
+
+func isLetter(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// set stores a scalar of kind into field, or into a new element of a
+// pointer field; false when the field is of another kind.
+func set(field reflect.Value, kind reflect.Kind, store func(reflect.Value)) bool {
 	if field.Kind() == reflect.Pointer {
 		elem := reflect.New(field.Type().Elem())
-		if !assign(elem.Elem(), tok) {
+		if elem.Elem().Kind() != kind {
 			return false
 		}
+		store(elem.Elem())
 		field.Set(elem)
 		return true
 	}
-	return assign(field, tok)
-}
-
-func assign(field reflect.Value, tok json.Token) bool {
-	switch t := tok.(type) {
-	case string:
-		if field.Kind() != reflect.String {
-			return false
-		}
-		field.SetString(t)
-	case bool:
-		if field.Kind() != reflect.Bool {
-			return false
-		}
-		field.SetBool(t)
-	case json.Number:
-		if !field.CanInt() {
-			return false
-		}
-		n, err := strconv.ParseInt(string(t), 10, 64)
-		if err != nil || field.OverflowInt(n) {
-			return false
-		}
-		field.SetInt(n)
-	default:
-		return false // an object or an array: the strict passes read it
+	if field.Kind() != kind {
+		return false
 	}
+	store(field)
 	return true
 }
