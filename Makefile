@@ -4,7 +4,7 @@ FUZZTIME ?= 3s
 BIN      := bin
 DATA_DIR ?= .data
 
-.PHONY: all build test vet unit fuzz lint bench run clean
+.PHONY: all build test vet unit fuzz lint bench run clean swagger-ui
 
 all: build
 
@@ -18,6 +18,7 @@ vet:
 	$(GO) vet ./...
 
 unit:
+	@command -v chromium >/dev/null 2>&1 || echo "*** chromium is not installed: the browser test of /docs is SKIPPED (apt-get install chromium) ***"
 	$(GO) test -race -count=1 ./...
 
 # Every Fuzz target in the tree, each for a bounded time (seconds, not minutes).
@@ -46,6 +47,11 @@ run: build
 		echo "make run: copied examples/sample-image to $(DATA_DIR)/image"; \
 	fi
 	DATA_DIR="$(DATA_DIR)" ./$(BIN)/refactord
+
+# Refreshes the Swagger UI files /docs serves (api/docs) from npm's
+# swagger-ui-dist; VERSION=x.y.z picks another release.
+swagger-ui:
+	scripts/swagger-ui.sh $(VERSION)
 
 clean:
 	rm -rf $(BIN)

@@ -15,6 +15,9 @@ type Audit interface {
 	Create(ctx context.Context, r Run) error
 	Update(ctx context.Context, r Run) error
 	BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error
+	// SetStage records the stage a run in progress has reached (the
+	// StageX constants), for anyone following the run by its id.
+	SetStage(ctx context.Context, id, stage string) error
 	Get(ctx context.Context, id string) (Run, error)
 	MarkReverted(ctx context.Context, id string, at time.Time) error
 	Unsettled(ctx context.Context) ([]Run, error)
@@ -39,7 +42,8 @@ type Status string
 // The status vocabulary (the API's "outcome").
 const (
 	// StatusRunning: the pipeline is working (prefetch, review, write,
-	// validation); nothing has been compiled into the image.
+	// validation; the row's stage says which); nothing has been compiled
+	// into the image.
 	StatusRunning Status = "running"
 	// StatusReleasing: write-ahead record committed by BeginRelease; the
 	// original and final sources are on disk and a compile into the image
@@ -82,12 +86,18 @@ const (
 	// restore_failed is set. Start-up reconciliation reads the image and
 	// finishes the rollback.
 	StatusRestoreFailed Status = "restore_failed"
+	// StatusCanceled: the run was stopped on request before its release
+	// began (POST /api/v1/refactorings/{id}/cancel, or its caller cancelled
+	// it); error_code is canceled. Nothing was compiled: the image holds
+	// what it held.
+	StatusCanceled Status = "canceled"
 )
 
 // statuses lists the vocabulary, for validation and API documentation.
 func statuses() []Status {
 	return []Status{StatusRunning, StatusReleasing, StatusReleased, StatusProposed, StatusUnchanged,
-		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted, StatusRestoreFailed}
+		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted, StatusRestoreFailed,
+		StatusCanceled}
 }
 
 // Unsettled reports whether a row in status s still needs start-up
@@ -142,8 +152,12 @@ type Run struct {
 	DryRun        bool    `json:"dry_run"`
 	RunTests      bool    `json:"run_tests"` // whether the method's tests ran around the release
 	Status        Status  `json:"status"`
-	ErrorCode     string  `json:"error_code"` // an error Kind of the domain, "" on success
-	ErrorMessage  string  `json:"error_message"`
+	// Stage is the stage the run is in while it runs (prefetch, review,
+	// write, validate, release), then the last one it reached; "" before
+	// the first.
+	Stage        string `json:"stage"`
+	ErrorCode    string `json:"error_code"` // an error Kind of the domain, "" on success
+	ErrorMessage string `json:"error_message"`
 	// Notes is append-only, written by Reconcile (operator-facing remarks).
 	Notes            string          `json:"notes"`
 	OriginalSource   string          `json:"original_source"`

@@ -31,9 +31,13 @@ const (
 	Timeout            Kind = "timeout"
 	ReleaseFailed      Kind = "release_failed"
 	Internal           Kind = "internal"
-	// Canceled: the client went away before release and the run stopped.
-	// Nobody hears the answer; the code is for the audit trail and metrics.
+	// Canceled: the run was stopped on request before its release began
+	// (POST /api/v1/refactorings/{id}/cancel, or its caller cancelled it).
+	// A client that merely disconnects no longer stops a run.
 	Canceled Kind = "canceled"
+	// NotCancelable: a cancel came for a run whose release has begun (it
+	// completes or is rolled back, never cut) or that has ended.
+	NotCancelable Kind = "not_cancelable"
 )
 
 // TestsInconclusive: a test run around the release did not finish in time

@@ -27,6 +27,19 @@ var aLongTimeAgo = time.Unix(1, 0)
 // client before it has read its answer.
 const unreadLinger = 500 * time.Millisecond
 
+// A body the service answered without reading it whole (413, 401, 415, …)
+// is drained after the answer went out, as nginx's lingering_close does:
+// closing a connection with unread data resets it, and a client still
+// sending (curl, Python's requests) then loses the answer it has not read
+// yet. The drain reads and throws away at most lingerBytes, for at most
+// lingerTime, and gives up when the client sends nothing for lingerIdle;
+// the body's own read deadline (READ_BODY_TIMEOUT) still cuts it.
+const (
+	lingerBytes = 64 << 20
+	lingerTime  = 30 * time.Second
+	lingerIdle  = 5 * time.Second
+)
+
 // guardBody bounds the reading of a request body by ReadBodyTimeout,
 // whoever reads it: the handler, or net/http discarding what a handler
 // refused without reading (a 401 must not wait for a stalled upload).
@@ -63,7 +76,37 @@ func (s *Server) guardBody(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		})
 		req.Body = b
-		return next(c)
+		err := next(c)
+		if !b.readToEnd() && !b.wasCut() {
+			if err != nil {
+				c.Error(err) // the answer goes out first, then the rest is drained
+				err = nil
+			}
+			b.drain(c.Response())
+		}
+		return err
+	}
+}
+
+// drain reads what the client still sends of a body that was answered
+// without being read, within the linger bounds, after flushing the answer.
+func (b *guardedBody) drain(w *echo.Response) {
+	w.Flush()
+	buf := make([]byte, 32<<10)
+	deadline := time.Now().Add(lingerTime)
+	for total := 0; total < lingerBytes && time.Now().Before(deadline); {
+		next := time.Now().Add(lingerIdle)
+		if next.After(deadline) {
+			next = deadline
+		}
+		if err := b.rc.SetReadDeadline(next); err != nil {
+			return
+		}
+		n, err := b.Read(buf)
+		total += n
+		if err != nil {
+			return
+		}
 	}
 }
 
@@ -111,6 +154,12 @@ func (b *guardedBody) cut(reason error) bool {
 		b.log.Warn("cannot cut a request body: the connection has no read deadline", zap.Error(err))
 	}
 	return true
+}
+
+func (b *guardedBody) wasCut() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reason != nil
 }
 
 func (b *guardedBody) readToEnd() bool {

@@ -22,7 +22,8 @@ import (
 //     refused on the API routes (browsers send Origin on every cross-site
 //     POST and every CORS request), and so is one a browser marks as made
 //     by another site's page (Sec-Fetch-Site) without an Origin (a no-cors
-//     GET such as <script src>).
+//     GET such as <script src>). The service's own pages (/docs, on a
+//     loopback listener) are of its own origin and let in (ownPage).
 //   - requireJSON: a mutating route takes only application/json. A page can
 //     send text/plain, form and multipart bodies cross-site without asking;
 //     application/json makes the browser ask first (a CORS preflight).
@@ -62,10 +63,10 @@ func isLoopbackHost(host string) bool {
 // source.
 func publicRead(path string) bool {
 	switch path {
-	case "/health", "/ready", "/metrics", "/openapi.yaml":
+	case "/", "/health", "/ready", "/metrics", "/openapi.yaml", "/openapi.json", "/docs", "/redoc":
 		return true
 	}
-	return false
+	return strings.HasPrefix(path, "/docs/")
 }
 
 // guardedByOrigin: everything but a plain read of a public route — the API
@@ -94,11 +95,22 @@ func (s *Server) checkOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		origin := strings.Join(origins, ", ")
-		if len(origins) == 1 && s.originAllowed(origin) {
+		if len(origins) == 1 && (s.originAllowed(origin) || s.ownPage(r, origin)) {
 			return next(c)
 		}
 		return refactor.Errorf(refactor.OriginNotAllowed, "requests from the web origin %q are refused: only the origins in CORS_ALLOW_ORIGINS may call this API", clip(origin, 200))
 	}
+}
+
+// ownPage reports whether origin is this service's own address as the
+// request names it — a page this service served, i.e. /docs and its "Try
+// it out". Only on a loopback listener, where checkHost has made sure the
+// Host is a loopback name: there, the only pages of that origin are the
+// service's own. Elsewhere a page whose DNS name was rebound to this
+// service's address would also send an Origin equal to its Host, so
+// another origin than those of CORS_ALLOW_ORIGINS is never let in.
+func (s *Server) ownPage(r *http.Request, origin string) bool {
+	return s.opts.LoopbackHosts && r.Host != "" && strings.EqualFold(origin, "http://"+r.Host)
 }
 
 func (s *Server) originAllowed(origin string) bool {
@@ -120,9 +132,10 @@ func (s *Server) cors() echo.MiddlewareFunc {
 	return middleware.CORSWithConfig(middleware.CORSConfig{
 		AllowOriginFunc: func(origin string) (bool, error) { return s.originAllowed(origin), nil },
 		AllowMethods:    []string{http.MethodGet, http.MethodPost},
-		AllowHeaders:    []string{echo.HeaderContentType, echo.HeaderAuthorization, echo.HeaderAccept, echo.HeaderXRequestID},
-		ExposeHeaders:   []string{echo.HeaderXRequestID, echo.HeaderRetryAfter, echo.HeaderWWWAuthenticate},
-		MaxAge:          600,
+		AllowHeaders:    []string{echo.HeaderContentType, echo.HeaderAuthorization, echo.HeaderAccept, echo.HeaderXRequestID, "Prefer"},
+		ExposeHeaders: []string{echo.HeaderXRequestID, echo.HeaderRetryAfter, echo.HeaderWWWAuthenticate,
+			echo.HeaderLocation, HeaderRefactoringID, "Preference-Applied"},
+		MaxAge: 600,
 	})
 }
 

@@ -35,8 +35,8 @@ func fieldIndexes(typ reflect.Type) map[string]int {
 }
 
 // decodeOnce answers the request when body is a well-formed request of
-// plain scalars; ok false sends the body to the strict passes.
-func decodeOnce(body []byte) (req wire.RefactorRequest, ok bool) {
+// plain scalars, and whether it was wrapped; ok false sends the body to the strict passes.
+func decodeOnce(body []byte) (req wire.RefactorRequest, wrapped, ok bool) {
 	sc := scan{b: body}
 	v := reflect.ValueOf(&req).Elem()
 	if !sc.object(func(key string, first bool) bool {
@@ -44,16 +44,17 @@ func decodeOnce(body []byte) (req wire.RefactorRequest, ok bool) {
 			return sc.field(v, key)
 		}
 		// The wrapper must be the body's only key, holding the request.
+		wrapped = true
 		sc.space()
 		return first && sc.object(func(key string, _ bool) bool { return sc.field(v, key) }) && sc.closing('}')
 	}) {
-		return req, false
+		return req, false, false
 	}
 	sc.space()
 	if sc.i != len(sc.b) {
-		return req, false // trailing data
+		return req, false, false // trailing data
 	}
-	return withClassSide(req), true
+	return normalizeNames(req), wrapped, true
 }
 
 // scan reads a body byte by byte; every method answers false on what the

@@ -65,12 +65,13 @@ func FuzzDecodeOnce(f *testing.F) {
 // agreesWithStrict checks one body and reports whether the one pass took it.
 func agreesWithStrict(t *testing.T, body []byte) bool {
 	t.Helper()
-	once, ok := decodeOnce(body)
+	once, onceWrapped, ok := decodeOnce(body)
 	if !ok {
 		return false
 	}
-	strict, err := strictDecode(body)
+	strict, strictWrapped, err := strictDecode(body)
 	require.NoError(t, err, "the one pass accepted what the strict passes refuse")
 	assert.Equal(t, strict, once)
+	assert.Equal(t, strictWrapped, onceWrapped, "both say whether the body was wrapped")
 	return true
 }

@@ -22,6 +22,9 @@ import (
 
 const sumBody = `{"class_name": "Calculator", "method_name": "sum:with:"}`
 
+// wrappedSumBody is the same request in the original's wrapped form.
+const wrappedSumBody = `{"refactor_request": {"class_name": "Calculator", "method_name": "sum:with:"}}`
+
 // problemCode decodes a problem body's code.
 func problemCode(t *testing.T, data []byte) string {
 	t.Helper()
@@ -112,7 +115,10 @@ func TestForeignOriginsAreRefused(t *testing.T) {
 		{http.MethodPost, "/api/v1/refactorings/abc/revert", ""},
 		{http.MethodOptions, "/api/v1/refactor", ""},
 	}
-	for _, origin := range []string{"https://evil.example", "null", h.url /* even the service's own: it serves no pages */} {
+	// Another local service's page (another port) is another origin; the
+	// service's own pages are let in (TestOwnPagesAreOfItsOrigin).
+	sibling := "http://127.0.0.1:1"
+	for _, origin := range []string{"https://evil.example", "null", sibling} {
 		for _, r := range routes {
 			header := map[string]string{"Origin": origin}
 			if r.body != "" {
@@ -374,13 +380,14 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 	h.gem.Script("writer", testenv.Code(newSum))
 	h.gem.Script("validator", testenv.Approved())
 	type answer struct {
-		status int
-		out    map[string]any
+		status    int
+		committed bool
+		out       map[string]any
 	}
 	done := make(chan answer, 1)
 	go func() {
-		resp, out := h.refactor(sumBody)
-		done <- answer{resp.StatusCode, out}
+		resp, out := h.refactor(wrappedSumBody) // the original's form: its headers come at the model call
+		done <- answer{answered(t, resp, out), resp.StatusCode == http.StatusOK, out}
 	}()
 	<-inReview
 	upload := testenv.Dial(t, h.url, stalledPost("/api/v1/refactor", "Content-Type: application/json\r\n"))
@@ -395,6 +402,7 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 	close(hold)
 	a := <-done
 	assert.Equal(t, http.StatusServiceUnavailable, a.status, "%v", a.out)
+	assert.Equal(t, true, a.committed, "the run had reached its model call: its headers were out")
 	assert.Equal(t, "shutting_down", a.out["code"], "the audit row says the same (checked by refactor)")
 	assert.NotEmpty(t, a.out["id"], "the run is named")
 	h.pipe.WaitIdle()

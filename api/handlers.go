@@ -1,77 +1,105 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	wire "pharo-refactor/wire"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
 )
 
-// refactor runs one refactoring and answers its result.
+// refactor starts one refactoring as a job and answers as the client asked:
+// 202 at once (Prefer: respond-async), a stream of events (Accept:
+// text/event-stream), or the result as JSON. The run goes on if the client
+// leaves; its id is in the headers (Location, X-Refactoring-ID).
+//
+// The JSON answer depends on the body's form. The documented (flat) form
+// gets the run's true status when it ends — 200, or the problem with its
+// status (422 not_approved, 504 tests_inconclusive, …). The original's
+// wrapped form ({"refactor_request": …}) is what the original's clients
+// send, among them an IDE client on Pharo's Zinc that gives up after 30 s
+// of silence while a real run takes 20–60 s: it gets its headers (200, the
+// run's id) as the run reaches its first model call and a blank every
+// KeepAlive until the body, which says success or failure in the
+// original's fields (answerJSON).
 func (s *Server) refactor(c echo.Context) error {
-	req, err := s.parseRefactor(c)
+	req, wrapped, err := s.parseRefactor(c)
 	if err != nil {
 		return err
 	}
-	slot, err := s.reserve()
+	if s.stopping.Load() {
+		return s.refusal(c, errStopping)
+	}
+	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.WantsTests(), RequestID: requestID(c)}
+	async, streamed := prefersAsync(c.Request().Header), wantsStream(c)
+	var events *eventQueue
+	modelPhase := make(chan struct{})
+	switch {
+	case async:
+	case streamed:
+		events = newEventQueue()
+		run.Observe = events.push
+	default:
+		run.Observe = closeAtModelPhase(modelPhase)
+	}
+	started, err := s.pipe.Start(s.runsCtx, run)
 	if err != nil {
 		return s.refusal(c, err)
 	}
-	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.WantsTests(), RequestID: requestID(c)}
-	ctx, stop := s.runContext(c)
-	defer stop()
-	if wantsStream(c) {
-		return s.stream(ctx, c, slot, run)
+	job := s.counted(started)
+	setRunHeaders(c, job.ID())
+	switch {
+	case async:
+		return s.answerAccepted(c, job)
+	case streamed:
+		return s.stream(c, job, events)
+	case wrapped:
+		return s.answerJSON(c, job, modelPhase)
+	default:
+		return s.answerWhenDone(c, job)
 	}
-	res, err := slot.Run(ctx, run)
-	s.metrics.observe(res, err)
-	if err != nil {
-		return s.runFailure(c, res, err)
-	}
-	return c.JSON(http.StatusOK, newRefactorBody(res))
 }
 
 // parseRefactor reads, decodes and validates the body: 413, 400 or 422.
-func (s *Server) parseRefactor(c echo.Context) (wire.RefactorRequest, error) {
+func (s *Server) parseRefactor(c echo.Context) (req wire.RefactorRequest, wrapped bool, err error) {
 	body, err := readBody(c.Request(), s.opts.MaxBodyBytes)
 	switch {
 	case errors.Is(err, errBodyTooLarge):
-		return wire.RefactorRequest{}, refactor.Errorf(refactor.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
+		return req, false, refactor.Errorf(refactor.PayloadTooLarge, "the body is over %d bytes", s.opts.MaxBodyBytes)
 	case errors.Is(err, errBodyTimeout):
-		return wire.RefactorRequest{}, refactor.Errorf(refactor.RequestTimeout, "the body did not arrive within %s; nothing was run", s.opts.ReadBodyTimeout)
+		return req, false, refactor.Errorf(refactor.RequestTimeout, "the body did not arrive within %s; nothing was run", s.opts.ReadBodyTimeout)
 	case errors.Is(err, errShuttingDown):
-		return wire.RefactorRequest{}, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
+		return req, false, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; the body was not read; retry on another instance or later")
 	case err != nil:
-		return wire.RefactorRequest{}, malformed(err)
+		return req, false, malformed(err)
 	}
-	req, err := decodeRefactor(body)
+	req, wrapped, err = decodeRefactor(body)
 	if err != nil {
 		p := newProblem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
 		var ke *keyError
 		if errors.As(err, &ke) {
-			p.Errors = []wire.FieldError{{Field: ke.Field, Message: ke.Message}}
+			p.Errors = []wire.FieldError{fieldError(ke.Field, ke.Field, ke.Message, ke.Type)}
 		}
-		return wire.RefactorRequest{}, &problemError{p}
+		return req, wrapped, &problemError{p}
 	}
-	fields, err := validateRefactor(s.validate, req)
+	fields, err := validateRefactor(s.validate, req, wrapped)
 	if err != nil {
 		p := newProblem(c, err)
 		p.Errors = fields
-		return wire.RefactorRequest{}, &problemError{p}
+		return req, wrapped, &problemError{p}
 	}
-	return req, nil
+	return req, wrapped, nil
 }
+
+// errStopping refuses what would start after BeginShutdown.
+var errStopping = refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; retry on another instance or later")
 
 func (s *Server) reserve() (refactor.Reservation, error) {
 	if s.stopping.Load() {
-		return nil, refactor.Errorf(refactor.ShuttingDown, "the service is shutting down; retry on another instance or later")
+		return nil, errStopping
 	}
 	return s.pipe.Reserve()
 }
@@ -93,20 +121,11 @@ func (s *Server) refusal(c echo.Context, err error) error {
 
 // runFailure answers a failed run with what the client needs to act.
 func (s *Server) runFailure(c echo.Context, res *refactor.Result, err error) error {
-	p := s.failureProblem(c, res, err)
-	if p == nil {
-		return nil // nobody is listening
-	}
-	return &problemError{p}
+	return &problemError{s.failureProblem(c, res, err)}
 }
 
-// failureProblem is the problem body of a failed run; nil when the client
-// went away.
+// failureProblem is the problem body of a failed run.
 func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error) *wire.Problem {
-	if errors.Is(err, context.Canceled) {
-		s.log.Info("client went away; run stopped", zap.String("request_id", requestID(c)))
-		return nil
-	}
 	p := newProblem(c, err)
 	if refactor.KindOf(err) == refactor.ShuttingDown {
 		p.RetryAfter = 5 // stopped by a shutdown before release: safe to send again

@@ -56,6 +56,9 @@ type harnessOpts struct {
 	readBody     time.Duration
 	readHeader   time.Duration
 	allowOrigins []string
+	// publicListener serves as on a listener that is not loopback: no Host
+	// check, and no page of the service's own origin is let in.
+	publicListener bool
 }
 
 type harness struct {
@@ -117,7 +120,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout, ReleaseTimeout: o.releaseTimeout}, zap.NewNop())
 	srv := api.New(api.Options{
 		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: refactor.OpenAPI, KeepAlive: o.keepAlive,
-		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: true,
+		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: !o.publicListener,
 	}, pipe, image, audit, prometheus.NewRegistry(), zap.NewNop())
 	// The server as refactord runs it: its http.Server and listener.
 	hs := httptest.NewUnstartedServer(nil)
@@ -196,12 +199,30 @@ func (h *harness) refactor(body string) (*http.Response, map[string]any) {
 	return resp, out
 }
 
+// answered is the status a run's JSON answer stands for: its HTTP status,
+// or, for a run that failed after its 200 headers went out (it had reached
+// its first model call), the status its body names. Such a body is the
+// original's failure shape with the problem's fields.
+func answered(t *testing.T, resp *http.Response, out map[string]any) int {
+	t.Helper()
+	if resp.StatusCode == http.StatusOK && out["success"] == false {
+		assert.Equal(t, "application/json", resp.Header.Get("Content-Type"), "the headers went out before the failure")
+		assert.Nil(t, out["result"])
+		assert.Equal(t, out["detail"], out["error"], "the original's clients read error")
+		assert.Equal(t, out["status"], out["status_code"])
+	}
+	return testenv.AnsweredStatus(resp, out)
+}
+
 // checkAuditRow holds the audit row of a run to its HTTP response.
 func (h *harness) checkAuditRow(status int, out map[string]any) {
 	h.t.Helper()
 	id, _ := out["id"].(string)
 	if id == "" {
 		return // refused before a run started: no row
+	}
+	if status == http.StatusOK && out["success"] == false {
+		status = int(out["status"].(float64)) // a failure after the headers went out
 	}
 	resp, data := h.do(http.MethodGet, "/api/v1/refactorings/"+id, "", nil)
 	require.Equal(h.t, http.StatusOK, resp.StatusCode, "%s", data)

@@ -32,7 +32,7 @@ func statusOf(err error) int {
 		return http.StatusUnauthorized
 	case refactor.ClassNotFound, refactor.MethodNotFound, refactor.NotFound:
 		return http.StatusNotFound
-	case refactor.MethodChanged:
+	case refactor.MethodChanged, refactor.Canceled, refactor.NotCancelable:
 		return http.StatusConflict
 	case refactor.PayloadTooLarge:
 		return http.StatusRequestEntityTooLarge
@@ -48,8 +48,6 @@ func statusOf(err error) int {
 		// says. Not 422: nothing is wrong with the request or the candidate
 		// — the same run may pass with a higher limit or fewer classes.
 		return http.StatusGatewayTimeout
-	case refactor.Canceled:
-		return 499 // nginx's "client closed request": nobody receives it
 	case refactor.UnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
 	case refactor.OriginNotAllowed, refactor.HostNotAllowed:
@@ -82,7 +80,8 @@ var titles = map[refactor.Kind]string{
 	refactor.Timeout:            "Run deadline passed",
 	refactor.ReleaseFailed:      "Release failed",
 	refactor.Internal:           "Internal error",
-	refactor.Canceled:           "Client closed request",
+	refactor.Canceled:           "Run canceled",
+	refactor.NotCancelable:      "Run cannot be canceled",
 
 	refactor.UnsupportedMediaType: "Unsupported media type",
 	refactor.OriginNotAllowed:     "Origin not allowed",
@@ -96,13 +95,15 @@ var titles = map[refactor.Kind]string{
 // to the log); internal errors show nothing of their text.
 func newProblem(c echo.Context, err error) *wire.Problem {
 	k := refactor.KindOf(err)
+	status := statusOf(err)
 	return &wire.Problem{
-		Type:      "https://refactord.dev/problems/" + string(k),
-		Title:     titles[k],
-		Status:    statusOf(err),
-		Detail:    publicDetail(err, k),
-		Code:      string(k),
-		RequestID: requestID(c),
+		Type:       "https://refactord.dev/problems/" + string(k),
+		Title:      titles[k],
+		Status:     status,
+		StatusCode: status,
+		Detail:     publicDetail(err, k),
+		Code:       string(k),
+		RequestID:  requestID(c),
 	}
 }
 

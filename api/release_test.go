@@ -20,7 +20,7 @@ func TestReleaseThatBreaksATestIsRolledBack(t *testing.T) {
 	before := h.classFile("Calculator")
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(subtractingSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
-	require.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "%v", out)
+	require.Equal(t, http.StatusUnprocessableEntity, answered(t, resp, out), "%v", out)
 	assert.Equal(t, "tests_regressed", out["code"])
 	tests := out["tests"].(map[string]any)
 	assert.Equal(t, true, tests["ran"])

@@ -51,67 +51,96 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 
 // decodeRefactor parses either body form strictly: a key given twice (at
 // any depth), a key that is not exactly a field's name, trailing data and
-// wrong types are refused. A well-formed body is read in one pass
-// (decodeonce.go); the others go through strictDecode, which says what is
-// wrong with them.
-func decodeRefactor(body []byte) (wire.RefactorRequest, error) {
-	if req, ok := decodeOnce(body); ok {
-		return req, nil
+// wrong types are refused. It reports whether the body was wrapped. A
+// well-formed body is read in one pass (decodeonce.go); the others go
+// through strictDecode, which says what is wrong with them.
+func decodeRefactor(body []byte) (req wire.RefactorRequest, wrapped bool, err error) {
+	if req, wrapped, ok := decodeOnce(body); ok {
+		return req, wrapped, nil
 	}
 	return strictDecode(body)
 }
 
 // strictDecode checks the keys, then decodes.
-func strictDecode(body []byte) (wire.RefactorRequest, error) {
+func strictDecode(body []byte) (req wire.RefactorRequest, wrapped bool, err error) {
 	if err := checkJSONKeys(body); err != nil {
-		return wire.RefactorRequest{}, err
+		return req, false, err
 	}
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(body, &probe); err != nil || probe == nil {
-		return wire.RefactorRequest{}, errors.New("the body is not a JSON object")
+		return req, false, errors.New("the body is not a JSON object")
 	}
 	fields := reflect.TypeOf(wire.RefactorRequest{})
 	inner := body
-	if wrapped, ok := probe[wrapperKey]; ok {
+	if obj, ok := probe[wrapperKey]; ok {
 		if len(probe) != 1 {
-			return wire.RefactorRequest{}, errors.New(`"refactor_request" must be the only field when present`)
+			return req, true, errors.New(`"refactor_request" must be the only field when present`)
 		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(wrapped, &obj); err != nil || obj == nil {
-			return wire.RefactorRequest{}, errors.New(`"refactor_request" must be a JSON object`)
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(obj, &keys); err != nil || keys == nil {
+			return req, true, errors.New(`"refactor_request" must be a JSON object`)
 		}
-		if err := exactKeys(obj, fields, wrapperKey); err != nil {
-			return wire.RefactorRequest{}, err
+		if err := exactKeys(keys, fields, wrapperKey); err != nil {
+			return req, true, err
 		}
-		inner = wrapped
+		inner, wrapped = obj, true
 	} else if err := exactKeys(probe, fields, "", wrapperKey); err != nil {
-		return wire.RefactorRequest{}, err
+		return req, false, err
 	}
-	var req wire.RefactorRequest
 	dec := json.NewDecoder(bytes.NewReader(inner))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return wire.RefactorRequest{}, fmt.Errorf("the body does not match the request schema: %w", err)
+		return req, wrapped, typeError(err, wrapped)
 	}
 	if dec.More() {
-		return wire.RefactorRequest{}, errors.New("trailing data after the JSON object")
+		return req, wrapped, errors.New("trailing data after the JSON object")
 	}
-	return withClassSide(req), nil
+	return normalizeNames(req), wrapped, nil
 }
 
-// withClassSide reads the class side named as Pharo prints it: "Foo class".
-func withClassSide(req wire.RefactorRequest) wire.RefactorRequest {
-	if base, ok := strings.CutSuffix(req.ClassName, " class"); ok {
-		req.ClassName, req.IsClassMethod = base, true
+// normalizeNames trims the blanks a client (or a copy from an editor) put
+// around the names, and reads the class side as Pharo prints it: "Foo
+// class". Validation then sees the names as they will be used.
+func normalizeNames(req wire.RefactorRequest) wire.RefactorRequest {
+	req.ClassName, req.MethodName = strings.TrimSpace(req.ClassName), strings.TrimSpace(req.MethodName)
+	if words := strings.Fields(req.ClassName); len(words) == 2 && words[1] == "class" {
+		req.ClassName, req.IsClassMethod = words[0], true
 	}
 	return req
+}
+
+// typeError names the field of a value of the wrong JSON type.
+func typeError(err error, wrapped bool) error {
+	var ute *json.UnmarshalTypeError
+	if !errors.As(err, &ute) || ute.Field == "" {
+		return fmt.Errorf("the body does not match the request schema: %w", err)
+	}
+	want := map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: "true or false"}[ute.Type.Kind()]
+	if want == "" {
+		want = "of type " + ute.Type.String()
+	}
+	field := ute.Field
+	if wrapped {
+		field = joinPath(wrapperKey, field)
+	}
+	return &keyError{Field: field, Message: fmt.Sprintf("must be %s, not a JSON %s", want, ute.Value), Type: jsonTypeError(ute.Type.Kind())}
+}
+
+func jsonTypeError(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "string_type"
+	case reflect.Bool:
+		return "bool_type"
+	}
+	return "type_error"
 }
 
 // wrapperKey wraps the request as the original's clients send it.
 const wrapperKey = "refactor_request"
 
 // validateRefactor checks fields and lists every mistake.
-func validateRefactor(v *validator.Validate, req wire.RefactorRequest) ([]wire.FieldError, error) {
+func validateRefactor(v *validator.Validate, req wire.RefactorRequest, wrapped bool) ([]wire.FieldError, error) {
 	err := v.Struct(req)
 	if err == nil {
 		return nil, nil
@@ -122,9 +151,25 @@ func validateRefactor(v *validator.Validate, req wire.RefactorRequest) ([]wire.F
 	}
 	out := make([]wire.FieldError, 0, len(verrs))
 	for _, fe := range verrs {
-		out = append(out, wire.FieldError{Field: fe.Field(), Message: fieldMessage(fe)})
+		path := fe.Field()
+		if wrapped {
+			path = joinPath(wrapperKey, path)
+		}
+		typ := "value_error"
+		if fe.Tag() == "required" {
+			typ = "missing"
+		}
+		out = append(out, fieldError(fe.Field(), path, fieldMessage(fe), typ))
 	}
 	return out, refactor.Errorf(refactor.InvalidRequest, "invalid fields: %s", fieldList(out))
+}
+
+// fieldError names a field both ways: field and message, and the original
+// service's loc (["body", keys…]), msg and type. path is the field's keys
+// joined by dots.
+func fieldError(field, path, message, typ string) wire.FieldError {
+	loc := append([]string{"body"}, strings.Split(path, ".")...)
+	return wire.FieldError{Field: field, Message: message, Loc: loc, Msg: message, Type: typ}
 }
 
 func fieldMessage(fe validator.FieldError) string {

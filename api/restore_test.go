@@ -47,7 +47,7 @@ func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "run_tests": false}`)
 	require.FileExists(t, marker, "the image died at the compile")
-	require.Equal(t, http.StatusInternalServerError, resp.StatusCode, "%v", out)
+	require.Equal(t, http.StatusInternalServerError, answered(t, resp, out), "%v", out)
 	assert.Equal(t, "release_failed", out["code"])
 	assert.Equal(t, "restore_failed", out["run_status"])
 	assert.Equal(t, newSum, out["refactored_code"], "both sources are in the answer")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
@@ -66,7 +67,7 @@ type Options struct {
 // Server serves the API.
 type Server struct {
 	e        *echo.Echo
-	pipe     refactor.Runner
+	pipe     refactor.Jobs
 	mcp      ImageStatus
 	history  refactor.History
 	opts     Options
@@ -76,14 +77,18 @@ type Server struct {
 	stopping atomic.Bool
 	inflight atomic.Int64
 	bodies   *bodyRegistry
-	// runsCtx is the parent of every run's context besides the client's:
-	// CancelRuns cancels it with cause shutting_down.
+	// runsCtx is the context every run is started under (not its
+	// request's: a run outlives the request that started it). CancelRuns
+	// cancels it with cause shutting_down.
 	runsCtx    context.Context
 	cancelRuns context.CancelCauseFunc
+	// openapiJSON is opts.OpenAPI converted to JSON at start-up; nil
+	// when the conversion failed (logged, and /openapi.json answers 500).
+	openapiJSON []byte
 }
 
 // New builds the server and its routes.
-func New(opts Options, pipe refactor.Runner, mcp ImageStatus, history refactor.History, reg *prometheus.Registry, log *zap.Logger) *Server {
+func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.History, reg *prometheus.Registry, log *zap.Logger) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 64 << 10
 	}
@@ -96,9 +101,13 @@ func New(opts Options, pipe refactor.Runner, mcp ImageStatus, history refactor.H
 	}
 	s := &Server{pipe: pipe, mcp: mcp, history: history, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe), bodies: newBodyRegistry()}
 	s.runsCtx, s.cancelRuns = context.WithCancelCause(context.Background())
+	s.openapiJSON = s.convertOpenAPI()
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
+	// Every route also answers with a trailing slash (/api/v1/refactor/),
+	// as the original's did: the path is rewritten before routing.
+	e.Pre(middleware.RemoveTrailingSlash())
 	// Outermost first: every request is logged; its body is read under a
 	// deadline whoever reads it; a foreign Host or Origin is refused before
 	// anything else looks at the request.
@@ -113,9 +122,15 @@ func New(opts Options, pipe refactor.Runner, mcp ImageStatus, history refactor.H
 	e.GET("/api/v1/refactorings", s.listRefactorings, s.auth)
 	e.GET("/api/v1/refactorings/:id", s.getRefactoring, s.auth)
 	e.POST("/api/v1/refactorings/:id/revert", s.revertRefactoring, s.auth, s.requireJSON(noBodyOrJSON))
+	e.POST("/api/v1/refactorings/:id/cancel", s.cancelRefactoring, s.auth, s.requireJSON(noBodyOrJSON))
+	e.GET("/", s.root)
+	e.GET("/docs", s.docsPage)
+	e.GET("/docs/:file", s.docsFile)
+	e.GET("/redoc", s.redoc)
 	e.GET("/health", s.health)
 	e.GET("/ready", s.ready)
 	e.GET("/openapi.yaml", s.openapi)
+	e.GET("/openapi.json", s.openapiAsJSON)
 	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 	s.e = e
 	return s
@@ -137,14 +152,6 @@ func (s *Server) BeginShutdown() {
 // cut: Pipeline.WaitIdle waits for it.
 func (s *Server) CancelRuns() {
 	s.cancelRuns(refactor.Errorf(refactor.ShuttingDown, "the service shut down before the release began; nothing was released"))
-}
-
-// runContext is the context of a run started by c: cancelled when the
-// client goes away or when CancelRuns is called. stop frees it.
-func (s *Server) runContext(c echo.Context) (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithCancelCause(c.Request().Context())
-	unhook := context.AfterFunc(s.runsCtx, func() { cancel(context.Cause(s.runsCtx)) })
-	return ctx, func() { unhook(); cancel(nil) }
 }
 
 // Inflight counts requests being served (a shutdown waits for them).

@@ -20,10 +20,12 @@ func wantsStream(c echo.Context) bool {
 }
 
 // eventQueue collects a run's events without ever blocking the run: the
-// run must finish (and free the run slot) even when nobody reads.
+// run must finish (and free the run slot) even when nobody reads. Once
+// closed (the stream is over) it drops what comes.
 type eventQueue struct {
 	mu      sync.Mutex
 	pending []refactor.Event
+	closed  bool
 	wake    chan struct{}
 }
 
@@ -31,6 +33,10 @@ func newEventQueue() *eventQueue { return &eventQueue{wake: make(chan struct{}, 
 
 func (q *eventQueue) push(e refactor.Event) {
 	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return
+	}
 	q.pending = append(q.pending, e)
 	q.mu.Unlock()
 	select {
@@ -45,6 +51,12 @@ func (q *eventQueue) drain() []refactor.Event {
 	out := q.pending
 	q.pending = nil
 	return out
+}
+
+func (q *eventQueue) close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closed, q.pending = true, nil
 }
 
 // sseWriter numbers and writes events.
@@ -74,64 +86,54 @@ func (w *sseWriter) comment(text string) error {
 	return nil
 }
 
-// stream runs a reserved slot and reports it as Server-Sent Events. The run
-// goes on its own goroutine with the run's context (the request's, see
-// runContext), so a client that drops the stream stops the run exactly as
-// on the JSON route.
-func (s *Server) stream(ctx context.Context, c echo.Context, slot refactor.Reservation, req refactor.Request) error {
+// stream reports a started run as Server-Sent Events: `accepted` first
+// (the run's id), then its events as they happen, then `result` or `error`.
+// A client that drops the stream does not stop the run.
+func (s *Server) stream(c echo.Context, job refactor.Job, queue *eventQueue) error {
+	defer queue.close()
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	c.Response().WriteHeader(http.StatusOK)
 	w := &sseWriter{c: c}
-	if err := w.event("accepted", wire.AcceptedEvent{ID: slot.ID(), RequestID: requestID(c)}); err != nil {
-		slot.Free()
-		return nil // the client is gone before the run began
+	if err := w.event("accepted", wire.AcceptedEvent{ID: job.ID(), RequestID: requestID(c)}); err != nil {
+		s.clientLeft(c, job)
+		return nil
 	}
-	queue := newEventQueue()
-	req.Observe = queue.push
-	type outcome struct {
-		res *refactor.Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := slot.Run(ctx, req)
-		done <- outcome{res, err}
-	}()
 	keepAlive := time.NewTicker(s.opts.KeepAlive)
 	defer keepAlive.Stop()
-	writeErr := error(nil)
+	gone := c.Request().Context().Done()
 	for {
+		var err error
 		select {
 		case <-queue.wake:
-			writeErr = s.flushEvents(w, queue, writeErr)
+			err = s.flushEvents(w, queue)
 		case <-keepAlive.C:
-			if writeErr == nil {
-				writeErr = w.comment("keep-alive")
+			err = w.comment("keep-alive")
+		case <-gone:
+			err = context.Canceled
+		case <-job.Done():
+			if err = s.flushEvents(w, queue); err == nil {
+				res, runErr := job.Result()
+				return s.finishStream(c, w, res, runErr)
 			}
-		case o := <-done:
-			writeErr = s.flushEvents(w, queue, writeErr)
-			s.metrics.observe(o.res, o.err)
-			if writeErr != nil {
-				return nil
-			}
-			return s.finishStream(c, w, o.res, o.err)
+		}
+		if err != nil {
+			s.clientLeft(c, job)
+			return nil
 		}
 	}
 }
 
-// flushEvents writes queued events; after a write error it only drains, so
-// the run never waits on a gone client.
-func (s *Server) flushEvents(w *sseWriter, q *eventQueue, prior error) error {
+// flushEvents writes the queued events.
+func (s *Server) flushEvents(w *sseWriter, q *eventQueue) error {
 	for _, e := range q.drain() {
-		if prior != nil {
-			continue
+		if err := w.event(e.Type, e.Data); err != nil {
+			return err
 		}
-		prior = w.event(e.Type, e.Data)
 	}
-	return prior
+	return nil
 }
 
 // finishStream ends the stream with `result` (the non-streamed 200 body) or
@@ -140,10 +142,7 @@ func (s *Server) finishStream(c echo.Context, w *sseWriter, res *refactor.Result
 	if err == nil {
 		return ignoreGone(w.event("result", newRefactorBody(res)))
 	}
-	if p := s.failureProblem(c, res, err); p != nil {
-		return ignoreGone(w.event("error", p))
-	}
-	return nil
+	return ignoreGone(w.event("error", s.failureProblem(c, res, err)))
 }
 
 func ignoreGone(error) error { return nil }

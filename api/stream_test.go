@@ -196,54 +196,54 @@ func TestStreamKeepAliveComments(t *testing.T) {
 	assert.Equal(t, "result", events[len(events)-1].Name)
 }
 
-// TestDroppedClientFreesTheGate covers both routes: a client gone before
-// release stops the run, releases nothing and leaves the gate free.
-func TestDroppedClientFreesTheGate(t *testing.T) {
+// TestDroppedClientDoesNotStopTheRun covers both routes: a client that
+// leaves mid-run (after a second, while the model works) had the run's id
+// from the first byte — the headers of the JSON answer to the original's
+// wrapped body, the first event of the stream — and the run completes, is
+// released and recorded.
+func TestDroppedClientDoesNotStopTheRun(t *testing.T) {
 	for _, streamed := range []bool{true, false} {
 		name := map[bool]string{true: "stream", false: "json"}[streamed]
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{})
-			before := h.classFile("Calculator")
-			inReview := make(chan struct{})
-			hold := make(chan struct{})
-			held := testenv.Review()
-			held.Before = func() { close(inReview); <-hold }
-			h.gem.Script("reviewer", held)
+			h.gem.Script("reviewer", testenv.Review().Delayed(1500*time.Millisecond))
 			h.gem.Script("writer", testenv.Code(newSum))
 			h.gem.Script("validator", testenv.Approved())
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				if streamed {
-					resp := h.openStream(ctx, `{"class_name": "Calculator", "method_name": "sum:with:"}`)
-					_, _ = io.Copy(io.Discard, resp.Body)
-					_ = resp.Body.Close()
-					return
-				}
-				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/api/v1/refactor", strings.NewReader(`{"class_name": "Calculator", "method_name": "sum:with:"}`))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			var id string
+			if streamed {
+				resp := h.openStream(ctx, sumBody)
+				assert.Equal(t, resp.Header.Get("X-Refactoring-ID"), strings.TrimPrefix(resp.Header.Get("Location"), "/api/v1/refactorings/"))
+				events, _ := readSSE(t, resp.Body, nil) // until the client gives up
+				_ = resp.Body.Close()
+				require.NotEmpty(t, events)
+				require.Equal(t, "accepted", events[0].Name)
+				var acc map[string]string
+				require.NoError(t, json.Unmarshal(events[0].Data, &acc))
+				id = acc["id"]
+			} else {
+				req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/api/v1/refactor", strings.NewReader(wrappedSumBody))
+				require.NoError(t, err)
 				req.Header.Set("Content-Type", "application/json")
-				if resp, err := http.DefaultClient.Do(req); err == nil {
-					_ = resp.Body.Close()
-				}
-			}()
-			<-inReview
-			require.True(t, h.pipe.Busy())
-			cancel()
-			<-done
-			close(hold)
-			require.Eventually(t, func() bool { return !h.pipe.Busy() }, 10*time.Second, 10*time.Millisecond, "the gate is free again")
-			assert.Equal(t, before, h.classFile("Calculator"), "nothing was released")
-			assert.Zero(t, h.gem.Count("validator"), "the run stopped")
-			resp, data := h.do(http.MethodGet, "/api/v1/refactorings?limit=1", "", nil)
-			require.Equal(t, http.StatusOK, resp.StatusCode)
-			var page struct {
-				Runs []map[string]any `json:"runs"`
+				resp, err := http.DefaultClient.Do(req)
+				require.NoError(t, err, "the headers come before any model answer")
+				assert.Equal(t, http.StatusOK, resp.StatusCode)
+				id = resp.Header.Get("X-Refactoring-ID")
+				assert.Equal(t, "/api/v1/refactorings/"+id, resp.Header.Get("Location"))
+				_, err = io.ReadAll(resp.Body)
+				assert.ErrorIs(t, err, context.DeadlineExceeded, "the client gave up before the body came")
+				_ = resp.Body.Close()
 			}
-			require.NoError(t, json.Unmarshal(data, &page))
-			require.Len(t, page.Runs, 1)
-			assert.Equal(t, "failed", page.Runs[0]["status"])
-			assert.Equal(t, "canceled", page.Runs[0]["error_code"], "the audit trail says why the run stopped")
+			require.NotEmpty(t, id)
+			row := h.row(id)
+			assert.Contains(t, []any{"running", "releasing"}, row["status"], "the run goes on")
+			require.Eventually(t, func() bool { return h.row(id)["status"] == "released" }, 30*time.Second, 20*time.Millisecond)
+			assert.Contains(t, string(h.classFile("Calculator")), "Answer the sum of a and b", "released")
+			assert.False(t, h.pipe.Busy(), "the slot is free again")
+			resp, data := h.do(http.MethodGet, "/api/v1/refactorings?outcome=released", "", nil)
+			require.Equal(t, http.StatusOK, resp.StatusCode)
+			assert.Contains(t, string(data), id, "the history shows it released")
 		})
 	}
 }

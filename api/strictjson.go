@@ -24,6 +24,7 @@ const maxJSONDepth = 32
 type keyError struct {
 	Field   string // the key, prefixed by its enclosing keys: refactor_request.dry_run
 	Message string
+	Type    string // the original's error type (see wire.FieldError)
 }
 
 func (e *keyError) Error() string { return fmt.Sprintf("%q %s", e.Field, e.Message) }
@@ -60,7 +61,7 @@ func walkValue(dec *json.Decoder, path string, depth int) error {
 			}
 			key, _ := keyTok.(string) // the decoder only yields strings here
 			if seen[key] {
-				return &keyError{Field: joinPath(path, key), Message: "is given more than once"}
+				return &keyError{Field: joinPath(path, key), Message: "is given more than once", Type: "duplicate_key"}
 			}
 			seen[key] = true
 			if err := walkValue(dec, joinPath(path, key), depth+1); err != nil {
@@ -99,10 +100,10 @@ func exactKeys(obj map[string]json.RawMessage, typ reflect.Type, path string, ex
 		}
 		for _, n := range names {
 			if strings.EqualFold(n, key) {
-				return &keyError{Field: joinPath(path, key), Message: fmt.Sprintf("is not a field: keys are case-sensitive (did you mean %q?)", n)}
+				return &keyError{Field: joinPath(path, key), Message: fmt.Sprintf("is not a field: keys are case-sensitive (did you mean %q?)", n), Type: "extra_forbidden"}
 			}
 		}
-		return &keyError{Field: joinPath(path, key), Message: "is not a field of the request"}
+		return &keyError{Field: joinPath(path, key), Message: "is not a field of the request", Type: "extra_forbidden"}
 	}
 	return nil
 }

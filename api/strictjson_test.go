@@ -27,23 +27,28 @@ func FuzzDecodeRefactor(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req, err := decodeRefactor(body)
+		req, wrapped, err := decodeRefactor(body)
 		if err != nil {
 			return
 		}
 		var exact map[string]any
 		require.NoError(t, json.Unmarshal(body, &exact))
-		if inner, ok := exact[wrapperKey]; ok {
+		inner, isWrapped := exact[wrapperKey]
+		assert.Equal(t, isWrapped, wrapped)
+		if isWrapped {
 			exact = inner.(map[string]any)
 		}
+		// Names are read without the blanks around them; "Foo class" is the
+		// class side.
 		class, _ := exact["class_name"].(string)
+		class = strings.TrimSpace(class)
 		classSide, _ := exact["is_class_method"].(bool)
-		if base, ok := strings.CutSuffix(class, " class"); ok {
-			class, classSide = base, true
+		if words := strings.Fields(class); len(words) == 2 && words[1] == "class" {
+			class, classSide = words[0], true
 		}
 		assert.Equal(t, class, req.ClassName)
 		method, _ := exact["method_name"].(string)
-		assert.Equal(t, method, req.MethodName)
+		assert.Equal(t, strings.TrimSpace(method), req.MethodName)
 		assert.Equal(t, classSide, req.IsClassMethod)
 		dry, _ := exact["dry_run"].(bool)
 		assert.Equal(t, dry, req.DryRun)

@@ -66,7 +66,8 @@ func splitArgs(s string) ([]string, error) {
 }
 
 // ParseDotenv reads KEY=VALUE lines (# comments, optional `export `, values
-// optionally quoted) as found in a .env file.
+// optionally quoted) as found in a .env file. As python-dotenv reads them (the
+// original's .env), a blank and # after a value start a comment.
 func ParseDotenv(data string) (map[string]string, error) {
 	out := map[string]string{}
 	for i, line := range strings.Split(data, "\n") {
@@ -80,11 +81,25 @@ func ParseDotenv(data string) (map[string]string, error) {
 		if !ok || key == "" || strings.ContainsAny(key, " \t") {
 			return nil, fmt.Errorf(".env line %d: expected KEY=VALUE", i+1)
 		}
-		val = strings.TrimSpace(val)
-		if len(val) >= 2 && (val[0] == '"' || val[0] == '\'') && val[len(val)-1] == val[0] {
-			val = val[1 : len(val)-1]
-		}
-		out[key] = val
+		out[key] = dotenvValue(strings.TrimSpace(val))
 	}
 	return out, nil
+}
+
+// dotenvValue unquotes a quoted value and drops a comment after the value.
+func dotenvValue(val string) string {
+	if len(val) >= 2 && (val[0] == '"' || val[0] == '\'') {
+		if end := strings.IndexByte(val[1:], val[0]) + 1; end > 0 {
+			if rest := strings.TrimSpace(val[end+1:]); rest == "" || strings.HasPrefix(rest, "#") {
+				return val[1:end]
+			}
+		}
+	}
+	if i := strings.Index(val, " #"); i >= 0 {
+		val = val[:i]
+	}
+	if i := strings.Index(val, "\t#"); i >= 0 {
+		val = val[:i]
+	}
+	return strings.TrimSpace(val)
 }

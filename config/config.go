@@ -4,6 +4,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -19,6 +20,11 @@ import (
 
 // Config is the service's whole configuration.
 type Config struct {
+	// AppName and AppVersion are shown by /health and / (the original's
+	// variables); AppVersion "" shows the build's version.
+	AppName    string `env:"APP_NAME" validate:"required,max=200"`
+	AppVersion string `env:"APP_VERSION" validate:"max=200"`
+
 	ListenAddr           string   `env:"LISTEN_ADDR" validate:"required,hostname_port"`
 	APIKeys              []string `env:"API_KEYS"`
 	AllowUnauthenticated bool     `env:"ALLOW_UNAUTHENTICATED"`
@@ -82,20 +88,19 @@ type Config struct {
 type Getenv func(key string) (string, bool)
 
 // Load reads the configuration. dotenv holds the variables of an optional
-// .env file; the real environment wins over it.
+// .env file (its keys in any case, as the original read them); the real
+// environment wins over it. The original service's variable names are
+// read too (original.go): each one is named in Warnings, as is every
+// variable of .env that means nothing here.
 func Load(getenv Getenv, dotenv map[string]string) (Config, error) {
-	lookup := func(key string) (string, bool) {
-		if v, ok := getenv(key); ok {
-			return v, true
-		}
-		v, ok := dotenv[key]
-		return v, ok
-	}
-	r := reader{lookup: lookup}
+	src := newSources(getenv, dotenv)
+	r := reader{lookup: src.lookup}
 	cfg := r.read()
+	src.applyOriginals(&r, &cfg)
 	if err := errors.Join(r.errs...); err != nil {
 		return Config{}, err
 	}
+	cfg.Warnings = append(cfg.Warnings, src.notices()...)
 	if err := cfg.validate(); err != nil {
 		return Config{}, err
 	}
@@ -104,7 +109,9 @@ func Load(getenv Getenv, dotenv map[string]string) (Config, error) {
 
 func (r *reader) read() Config {
 	c := Config{
-		ListenAddr:       r.str("LISTEN_ADDR", "127.0.0.1:8080"),
+		AppName:          r.str("APP_NAME", "refactord"),
+		AppVersion:       r.str("APP_VERSION", ""),
+		ListenAddr:       r.str("LISTEN_ADDR", "127.0.0.1:8000"),
 		APIKeys:          r.list("API_KEYS"),
 		MaxBodyBytes:     int64(r.integer("MAX_BODY_BYTES", 64<<10)),
 		CORSAllowOrigins: r.list("CORS_ALLOW_ORIGINS"),
@@ -269,7 +276,7 @@ func fieldError(fe validator.FieldError) error {
 	case "min", "max":
 		return fmt.Errorf("%s=%s: must be %s %s", name, val, map[string]string{"min": "at least", "max": "at most"}[fe.Tag()], fe.Param())
 	case "hostname_port":
-		return fmt.Errorf("%s=%s: must be host:port (e.g. 127.0.0.1:8080)", name, val)
+		return fmt.Errorf("%s=%s: must be host:port (e.g. 127.0.0.1:8000)", name, val)
 	case "http_url":
 		return fmt.Errorf("%s=%s: must be an http(s) URL", name, val)
 	case "contains":
@@ -358,10 +365,20 @@ func (r *reader) duration(key string, def time.Duration) time.Duration {
 	return d
 }
 
+// args reads a command line split like a shell, or a JSON list of
+// strings (the form the original's PHARO_MCP_SERVER_ARGS takes).
 func (r *reader) args(key string, def []string) []string {
 	s, ok := r.lookup(key)
 	if !ok {
 		return def
+	}
+	if strings.HasPrefix(strings.TrimSpace(s), "[") {
+		var list []string
+		if err := json.Unmarshal([]byte(s), &list); err != nil {
+			r.errs = append(r.errs, fmt.Errorf("%s: a JSON list of strings was expected: %w", key, err))
+			return def
+		}
+		return list
 	}
 	args, err := splitArgs(s)
 	if err != nil {

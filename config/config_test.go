@@ -16,7 +16,9 @@ func env(kv map[string]string) Getenv {
 func TestDefaults(t *testing.T) {
 	cfg, err := Load(env(nil), nil)
 	require.NoError(t, err)
-	assert.Equal(t, "127.0.0.1:8080", cfg.ListenAddr)
+	assert.Equal(t, "127.0.0.1:8000", cfg.ListenAddr, "the original's port")
+	assert.Equal(t, "refactord", cfg.AppName)
+	assert.Empty(t, cfg.AppVersion, "the build's version")
 	assert.Equal(t, "bin/pharo-sim", cfg.PharoMCPCommand)
 	assert.Equal(t, []string{"serve", "--dir", ".data/image"}, cfg.PharoMCPArgs)
 	assert.Equal(t, 60*time.Second, cfg.PharoMCPTimeout)
@@ -170,9 +172,9 @@ func TestSplitArgs(t *testing.T) {
 }
 
 func TestParseDotenv(t *testing.T) {
-	got, err := ParseDotenv("# comment\nexport A=1\nB = \"two words\"\r\n\nC='x'\n")
+	got, err := ParseDotenv("# comment\nexport A=1\nB = \"two words\"\r\n\nC='x'\nD=/opt/mcp  # where it lives\nE=\"a # b\" # c\nF=[\"run\", \"x\"]\nG=a#b\n")
 	require.NoError(t, err)
-	assert.Equal(t, map[string]string{"A": "1", "B": "two words", "C": "x"}, got)
+	assert.Equal(t, map[string]string{"A": "1", "B": "two words", "C": "x", "D": "/opt/mcp", "E": "a # b", "F": `["run", "x"]`, "G": "a#b"}, got)
 	_, err = ParseDotenv("NOEQUALS\n")
 	assert.ErrorContains(t, err, ".env line 1")
 }

@@ -30,6 +30,16 @@ func (r *run) openRow(ctx context.Context) error {
 	return nil
 }
 
+// recordStage puts the stage the run reaches into its row, for clients
+// following the run by its id. A failure costs only that view: logged.
+func (r *run) recordStage(ctx context.Context, stage string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
+	defer cancel()
+	if err := r.p.audit.SetStage(ctx, r.res.ID, stage); err != nil {
+		r.log.Warn("recording the run's stage failed", zap.String("stage", stage), zap.Error(err))
+	}
+}
+
 // closeRow writes everything the run produced. A failure here is logged:
 // the image is already in its final state, and a row left in releasing is
 // reconciled at the next start.
@@ -72,7 +82,8 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 
 // rowStatus maps a run's end to the audit vocabulary: after a release
 // began it says what the image holds (released, rolled_back, or
-// restore_failed when that could not be confirmed).
+// restore_failed when that could not be confirmed); a run stopped on
+// request before it is canceled.
 func rowStatus(res *refactor.Result, err error) refactor.Status {
 	switch {
 	case err == nil && res.Outcome == refactor.OutcomeProposed:
@@ -85,6 +96,8 @@ func rowStatus(res *refactor.Result, err error) refactor.Status {
 		return refactor.StatusRestoreFailed
 	case res.RolledBack:
 		return refactor.StatusRolledBack
+	case refactor.IsKind(err, refactor.Canceled):
+		return refactor.StatusCanceled
 	default:
 		return refactor.StatusFailed
 	}

@@ -39,6 +39,7 @@ type Pipeline struct {
 	agents refactor.Agents
 	audit  refactor.Audit
 	slot   *runSlot
+	live   *liveRuns
 	opts   Options
 	log    *zap.Logger
 }
@@ -64,7 +65,7 @@ func New(image refactor.Image, roles refactor.Agents, audit refactor.Audit, opts
 	if opts.Checkpoint == nil {
 		opts.Checkpoint = func(string) {}
 	}
-	return &Pipeline{image: image, agents: roles, audit: audit, slot: newRunSlot(), opts: opts, log: log}
+	return &Pipeline{image: image, agents: roles, audit: audit, slot: newRunSlot(), live: newLiveRuns(), opts: opts, log: log}
 }
 
 // Busy reports whether a run holds the slot.

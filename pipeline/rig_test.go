@@ -56,6 +56,7 @@ type rigOpts struct {
 	// maxTestClasses and testPackages are the pipeline's test-gate options.
 	maxTestClasses int
 	testPackages   []string
+	checkpoint     func(point string) // called at the release's checkpoints (pipeline.Options)
 }
 
 func newRig(t *testing.T, o rigOpts) *rig {
@@ -95,7 +96,7 @@ func newRig(t *testing.T, o rigOpts) *rig {
 		require.NoError(t, err)
 	}
 	r.pipe = pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout,
-		MaxTestClasses: o.maxTestClasses, TestPackages: o.testPackages}, zap.NewNop())
+		MaxTestClasses: o.maxTestClasses, TestPackages: o.testPackages, Checkpoint: o.checkpoint}, zap.NewNop())
 	return r
 }
 

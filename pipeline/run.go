@@ -39,23 +39,44 @@ func (s *reservation) ID() string { return s.id }
 // Free gives the slot back unused.
 func (s *reservation) Free() { s.free() }
 
-// Run performs the run and frees the slot. ctx is the client's: cancelling
+// Run performs the run and frees the slot. ctx bounds the run: cancelling
 // it before release stops the run; once release has begun it completes.
 func (s *reservation) Run(ctx context.Context, req refactor.Request) (*refactor.Result, error) {
-	defer s.free()
+	r, err := s.begin(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return s.complete(r)
+}
+
+// begin opens a run: its request checked, the run tracked for Cancel, its
+// row committed to the audit trail. On failure the slot is free again.
+func (s *reservation) begin(ctx context.Context, req refactor.Request) (*run, error) {
+	if err := req.Ref.Validate(); err != nil {
+		s.free()
+		return nil, err
+	}
 	r := &run{p: s.p, req: req, res: &refactor.Result{ID: s.id, Ref: req.Ref}, started: time.Now()}
 	r.log = s.p.log.With(zap.String("run_id", s.id), zap.String("request_id", req.RequestID),
 		zap.String("class", req.Ref.Class), zap.String("selector", req.Ref.Selector), zap.Bool("class_side", req.Ref.ClassSide))
-	if err := r.req.Ref.Validate(); err != nil {
+	r.ctx, r.ctl = s.p.live.track(ctx, s.id)
+	if err := r.openRow(r.ctx); err != nil {
+		s.p.live.untrack(r.ctl)
+		s.free()
 		return nil, err
 	}
-	if err := r.openRow(ctx); err != nil {
-		return nil, err
-	}
-	err := r.execute(ctx)
+	return r, nil
+}
+
+// complete executes an opened run to its end, writes its row and frees the
+// slot.
+func (s *reservation) complete(r *run) (*refactor.Result, error) {
+	defer s.free()
+	defer s.p.live.untrack(r.ctl) // after the row is final: Cancel reads it
+	err := r.execute(r.ctx)
 	r.res.Duration = time.Since(r.started)
 	r.res.RunStatus = rowStatus(r.res, err)
-	r.closeRow(ctx, err)
+	r.closeRow(r.ctx, err)
 	if err != nil {
 		r.log.Info("run failed", zap.String("code", string(refactor.KindOf(err))), zap.Error(err))
 		return r.res, err
@@ -68,6 +89,8 @@ func (s *reservation) Run(ctx context.Context, req refactor.Request) (*refactor.
 // run is the state of one execution.
 type run struct {
 	p       *Pipeline
+	ctx     context.Context // the run's: its caller's, also cancelled by Cancel
+	ctl     *control
 	req     refactor.Request
 	res     *refactor.Result
 	log     *zap.Logger
@@ -96,15 +119,20 @@ func (r *run) execute(ctx context.Context) error {
 			return nil // the review found nothing to change: no candidate, no release
 		}
 	}
+	// The last moment a cancel (or a shutdown) stops the run: past it, a
+	// release completes or is rolled back, and a dry run concludes.
+	if err := ctx.Err(); err != nil {
+		return r.classify(ctx, runCtx, err)
+	}
+	if !r.ctl.commit() {
+		return r.classify(ctx, runCtx, context.Cause(ctx))
+	}
 	if r.req.DryRun {
 		r.res.Outcome = refactor.OutcomeProposed
 		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "skipped"})
 		return nil
 	}
-	if err := ctx.Err(); err != nil {
-		return r.classify(ctx, runCtx, err) // the client left before release: stop here
-	}
-	// From here on the client can no longer cut the run in half.
+	// From here on nothing can cut the run in half.
 	relCtx, relCancel := context.WithTimeout(context.WithoutCancel(ctx), r.p.opts.ReleaseTimeout)
 	defer relCancel()
 	if err := r.stage(relCtx, refactor.StageRelease, 0, r.releaseMethod); err != nil {
@@ -122,7 +150,7 @@ func (r *run) classify(ctx, runCtx context.Context, err error) error {
 	case ctx.Err() != nil && errors.As(context.Cause(ctx), &stopped):
 		return stopped // the caller said why it stopped the run (e.g. shutting_down)
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled):
-		return refactor.Wrap(refactor.Canceled, context.Canceled, "the client went away before release; the run stopped")
+		return refactor.Wrap(refactor.Canceled, context.Canceled, "the run's caller cancelled it before release; nothing was released")
 	case runCtx.Err() != nil && errors.Is(runCtx.Err(), context.DeadlineExceeded):
 		return refactor.Wrap(refactor.Timeout, err, "the run's deadline (%s) passed", r.p.opts.Timeout)
 	}
@@ -131,6 +159,7 @@ func (r *run) classify(ctx, runCtx context.Context, err error) error {
 
 // stage times a stage, counts its model calls and reports it to observers.
 func (r *run) stage(ctx context.Context, name string, iteration int, do func(context.Context) error) error {
+	r.recordStage(ctx, name) // first: whoever hears of the stage finds it in the row
 	r.emit(refactor.EventStage, refactor.StageEvent{Name: name, Status: "started", Iteration: iteration})
 	callsBefore := r.res.Usage.ModelCalls
 	start := time.Now()

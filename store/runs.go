@@ -12,7 +12,7 @@ import (
 
 // runColumns is the column order of insertRun and scanRun.
 const runColumns = `id, kind, revert_of, request_id, class_name, selector,
-	is_class_method, dry_run, run_tests, status, error_code, error_message, notes,
+	is_class_method, dry_run, run_tests, status, stage, error_code, error_message, notes,
 	original_source, original_protocol, final_source, review, verdict,
 	iterations, model_calls, input_tokens, output_tokens, models, stages,
 	tests_before, tests_after, restore_failed,
@@ -49,7 +49,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 
 func insertArgs(r refactor.Run) []any {
 	return []any{r.ID, string(r.Kind), nullableText(r.RevertOf), r.RequestID, r.ClassName, r.Selector,
-		r.IsClassMethod, r.DryRun, r.RunTests, string(r.Status), r.ErrorCode, r.ErrorMessage, r.Notes,
+		r.IsClassMethod, r.DryRun, r.RunTests, string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.Notes,
 		r.OriginalSource, r.OriginalProtocol, r.FinalSource, nullableDoc(r.Review), nullableDoc(r.Verdict),
 		r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages),
 		nullableDoc(r.TestsBefore), nullableDoc(r.TestsAfter), r.RestoreFailed,
@@ -72,10 +72,11 @@ func (s *Store) checkAbsent(ctx context.Context, tx *sql.Tx, id string) error {
 // updateRun leaves the identity (id, kind, revert_of, created_at) alone, and
 // the fields owned by other operations: notes (Reconcile) and reverted_at
 // (MarkReverted). An empty source or protocol keeps the stored one, so a Run
-// value that predates BeginRelease cannot erase the write-ahead record.
+// value that predates BeginRelease cannot erase the write-ahead record; an
+// empty stage keeps the stored one (SetStage writes it).
 const updateRun = `UPDATE runs SET
 	request_id = ?, class_name = ?, selector = ?, is_class_method = ?, dry_run = ?, run_tests = ?,
-	status = ?, error_code = ?, error_message = ?,
+	status = ?, stage = COALESCE(NULLIF(?, ''), stage), error_code = ?, error_message = ?,
 	original_source = COALESCE(NULLIF(?, ''), original_source),
 	original_protocol = COALESCE(NULLIF(?, ''), original_protocol),
 	final_source = COALESCE(NULLIF(?, ''), final_source),
@@ -97,7 +98,7 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.StmtContext(ctx, s.stmts.update).ExecContext(ctx,
 			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.RunTests,
-			string(r.Status), r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
+			string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
 			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
 			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
 			nullableDoc(r.TestsAfter), r.RestoreFailed, formatTime(time.Now()), nullableTime(r.FinishedAt),
@@ -138,6 +139,24 @@ func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalPr
 	})
 	if err != nil {
 		return fmt.Errorf("store: begin release of run %q: %w", id, err)
+	}
+	return nil
+}
+
+// SetStage records the stage a run in progress has reached. Only a run
+// still in progress (running or releasing) moves: a settled row keeps the
+// stage it ended in. Returns ErrNotFound, or ErrWrongStatus for a settled
+// run.
+func (s *Store) SetStage(ctx context.Context, id, stage string) error {
+	if err := checkSizes(map[string]sized{"stage": {len(stage), MaxNameBytes}}); err != nil {
+		return fmt.Errorf("store: set stage of run %q: %w", id, err)
+	}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.StmtContext(ctx, s.stmts.setStage).ExecContext(ctx, stage, formatTime(time.Now()), id)
+		return s.explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
+	})
+	if err != nil {
+		return fmt.Errorf("store: set stage of run %q: %w", id, err)
 	}
 	return nil
 }
@@ -295,7 +314,7 @@ func scanRun(sc scanner) (refactor.Run, error) {
 	var r refactor.Run
 	var t rowText
 	err := sc.Scan(&r.ID, &r.Kind, &t.revertOf, &r.RequestID, &r.ClassName, &r.Selector,
-		&r.IsClassMethod, &r.DryRun, &r.RunTests, &r.Status, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
+		&r.IsClassMethod, &r.DryRun, &r.RunTests, &r.Status, &r.Stage, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
 		&r.OriginalSource, &r.OriginalProtocol, &r.FinalSource, &t.review, &t.verdict,
 		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
 		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted)

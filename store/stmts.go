@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // statements are the store's statements, prepared once when it opens: a
@@ -12,13 +13,13 @@ import (
 // transaction (tx.StmtContext finds it there), instead of SQLite compiling
 // the SQL again for each run.
 type statements struct {
-	insert, update, beginRelease, markReverted, reconcile, status *sql.Stmt // writer
-	get                                                           *sql.Stmt // read pool
+	insert, update, setStage, beginRelease, markReverted, reconcile, status *sql.Stmt // writer
+	get                                                                     *sql.Stmt // read pool
 }
 
 const (
-	insertRun = "INSERT INTO runs (" + runColumns + ") VALUES (" +
-		"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	setStageRun = `UPDATE runs SET stage = ?, updated_at = ?
+	WHERE id = ? AND status IN ('running', 'releasing')`
 	beginReleaseRun = `UPDATE runs SET status = 'releasing',
 	original_source = ?, original_protocol = ?, final_source = ?, updated_at = ?
 	WHERE id = ? AND status = 'running'`
@@ -28,6 +29,11 @@ const (
 	getRun      = "SELECT " + runColumns + " FROM runs WHERE id = ?"
 )
 
+// insertRun has one placeholder per column of runColumns, counted so that
+// a column added there cannot leave it behind.
+var insertRun = "INSERT INTO runs (" + runColumns + ") VALUES (" +
+	strings.Repeat("?, ", strings.Count(runColumns, ",")) + "?)"
+
 func prepare(ctx context.Context, w, r *sql.DB) (*statements, error) {
 	s := &statements{}
 	for _, p := range []struct {
@@ -35,7 +41,8 @@ func prepare(ctx context.Context, w, r *sql.DB) (*statements, error) {
 		db   *sql.DB
 		sql  string
 	}{
-		{&s.insert, w, insertRun}, {&s.update, w, updateRun}, {&s.beginRelease, w, beginReleaseRun},
+		{&s.insert, w, insertRun}, {&s.update, w, updateRun}, {&s.setStage, w, setStageRun},
+		{&s.beginRelease, w, beginReleaseRun},
 		{&s.markReverted, w, markRevertedRun}, {&s.reconcile, w, reconcileRun}, {&s.status, w, statusOfRun},
 		{&s.get, r, getRun},
 	} {
@@ -50,7 +57,7 @@ func prepare(ctx context.Context, w, r *sql.DB) (*statements, error) {
 
 func (s *statements) close() error {
 	var errs []error
-	for _, stmt := range []*sql.Stmt{s.insert, s.update, s.beginRelease, s.markReverted, s.reconcile, s.status, s.get} {
+	for _, stmt := range []*sql.Stmt{s.insert, s.update, s.setStage, s.beginRelease, s.markReverted, s.reconcile, s.status, s.get} {
 		if stmt != nil {
 			errs = append(errs, stmt.Close())
 		}

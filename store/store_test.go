@@ -131,7 +131,7 @@ func fullRun(id string) refactor.Run {
 	return refactor.Run{
 		ID: id, Kind: refactor.RunKindRefactor, RequestID: "req-1", ClassName: "Foo",
 		Selector: "bar:baz:", IsClassMethod: true, DryRun: true, RunTests: true,
-		Status: refactor.StatusProposed, ErrorCode: "not_approved", ErrorMessage: "loop exhausted",
+		Status: refactor.StatusProposed, Stage: refactor.StageValidate, ErrorCode: "not_approved", ErrorMessage: "loop exhausted",
 		OriginalSource: "bar: a baz: b\n\t^a + b", OriginalProtocol: "arithmetic",
 		FinalSource: "bar: a baz: b\n\t^ a + b", Review: json.RawMessage(`{"severity":"LOW","issues":[]}`),
 		Verdict: json.RawMessage(`{"verdict":"APPROVED"}`), Iterations: 2, ModelCalls: 5,
@@ -476,7 +476,7 @@ func TestRunJSON(t *testing.T) {
 	assert.JSONEq(t, `"2025-03-04T04:07:07.123Z"`, string(m["finished_at"]), "UTC, milliseconds")
 	assert.JSONEq(t, `null`, string(m["released_at"]), "unset times are null")
 	assert.JSONEq(t, `{"verdict":"APPROVED"}`, string(m["verdict"]), "documents are embedded")
-	assert.Len(t, m, 32, "every field is present")
+	assert.Len(t, m, 33, "every field is present")
 
 	var back refactor.Run
 	require.NoError(t, json.Unmarshal(b, &back))

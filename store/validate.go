@@ -18,7 +18,7 @@ const (
 	// MaxTextBytes bounds error_message and notes.
 	MaxTextBytes = 64 << 10
 	// MaxNameBytes bounds identifiers: id, request_id, class_name, selector,
-	// error_code, original_protocol, revert_of.
+	// error_code, original_protocol, revert_of, stage.
 	MaxNameBytes = 1024
 )
 
@@ -49,6 +49,7 @@ func checkRun(r refactor.Run) error {
 		"class_name":        {len(r.ClassName), MaxNameBytes},
 		"selector":          {len(r.Selector), MaxNameBytes},
 		"error_code":        {len(r.ErrorCode), MaxNameBytes},
+		"stage":             {len(r.Stage), MaxNameBytes},
 		"original_protocol": {len(r.OriginalProtocol), MaxNameBytes},
 		"error_message":     {len(r.ErrorMessage), MaxTextBytes},
 		"original_source":   {len(r.OriginalSource), MaxSourceBytes},

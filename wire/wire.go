@@ -66,12 +66,15 @@ type RefactorBody struct {
 // Problem is an RFC 9457 problem+json body. Extensions carry what a client
 // needs to act: the last candidate of an unapproved run, field errors, ….
 type Problem struct {
-	Type      string `json:"type"`
-	Title     string `json:"title"`
-	Status    int    `json:"status"`
-	Detail    string `json:"detail"`
-	Code      string `json:"code"`
-	RequestID string `json:"request_id"`
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	// StatusCode repeats Status under the original service's name, for its
+	// clients.
+	StatusCode int    `json:"status_code"`
+	Detail     string `json:"detail"`
+	Code       string `json:"code"`
+	RequestID  string `json:"request_id"`
 
 	Errors         []FieldError    `json:"errors,omitempty"`
 	RetryAfter     int             `json:"retry_after,omitempty"`
@@ -89,10 +92,51 @@ type Problem struct {
 	RunStatus string `json:"run_status,omitempty"`
 }
 
-// FieldError names one invalid field of a request.
+// FieldError names one invalid field of a request: Field and Message, and
+// the same as the original service's clients read them (FastAPI's
+// validation errors): Loc, the path from the body ("body", then keys), Msg,
+// and Type, a pydantic-style error type (missing, value_error,
+// extra_forbidden, string_type, bool_type, duplicate_key, json_invalid).
 type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
+	Field   string   `json:"field"`
+	Message string   `json:"message"`
+	Loc     []string `json:"loc"`
+	Msg     string   `json:"msg"`
+	Type    string   `json:"type"`
+}
+
+// RunFailureBody is the answer of a run that failed after its 200 headers
+// went out (a JSON answer is committed when the run reaches its first model
+// call, so that a client that stops waiting still has the run's id): the
+// original service's failure shape (success false, error) with every field
+// of the Problem the failure would have been answered with before the
+// headers went out (its status included).
+type RunFailureBody struct {
+	Success    bool          `json:"success"`
+	ClassName  string        `json:"class_name"`
+	MethodName string        `json:"method_name"`
+	Result     *LegacyResult `json:"result"`
+	Error      string        `json:"error"`
+	Problem
+}
+
+// RootBody is GET /: what the service is and where its pages are.
+type RootBody struct {
+	Name    string    `json:"name"`
+	Version string    `json:"version"`
+	Links   RootLinks `json:"links"`
+}
+
+// RootLinks are the service's pages and routes.
+type RootLinks struct {
+	Docs         string `json:"docs"`
+	OpenAPIJSON  string `json:"openapi_json"`
+	OpenAPIYAML  string `json:"openapi_yaml"`
+	Health       string `json:"health"`
+	Ready        string `json:"ready"`
+	Metrics      string `json:"metrics"`
+	Refactor     string `json:"refactor"`
+	Refactorings string `json:"refactorings"`
 }
 
 // HealthBody is GET /health: the original's fields plus busy and the state

@@ -130,7 +130,7 @@ type options struct {
 	cursor  string
 }
 
-const defaultURL = "http://127.0.0.1:8080"
+const defaultURL = "http://127.0.0.1:8000"
 
 func (c *cli) defaultOptions() options {
 	o := options{url: c.getenv("REFACTORD_URL"), apiKey: c.getenv("REFACTORD_API_KEY"),

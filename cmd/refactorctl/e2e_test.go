@@ -231,8 +231,9 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
-// TestDroppedStreamFreesTheGate: a client that goes away mid-run (its
-// context cancelled, as Ctrl-C does) leaves the gate free and the image
+// TestDroppedStreamFreesTheGate: refactorctl interrupted mid-run (its
+// context cancelled, as Ctrl-C does) cancels its run — the service's runs
+// outlive their clients — which leaves the gate free and the image
 // unchanged.
 func TestDroppedStreamFreesTheGate(t *testing.T) {
 	svc := startService(t, testenv.Script{"Calculator>>sum:with:": {
@@ -253,6 +254,7 @@ func TestDroppedStreamFreesTheGate(t *testing.T) {
 
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, stderr.String(), "interrupted during run")
+	assert.Contains(t, stderr.String(), "canceled before its release")
 	assert.Eventually(t, func() bool { return !svc.busy(t) }, 10*time.Second, 20*time.Millisecond, "the gate is free again")
 	assert.Equal(t, before, svc.classFile(t, "Calculator"), "nothing was released")
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -112,7 +113,7 @@ func (c *cli) streamRun(ctx context.Context, o options, run *methodRun, prog *pr
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		return readPlainResult(resp, run) // a service without the stream
 	}
-	return c.readStream(ctx, resp, run, prog)
+	return c.readStream(ctx, o, resp, run, prog)
 }
 
 func readPlainResult(resp *http.Response, run *methodRun) error {
@@ -134,14 +135,14 @@ func (run *methodRun) setResult(data []byte) error {
 }
 
 // readStream shows the events until `result` or `error`.
-func (c *cli) readStream(ctx context.Context, resp *http.Response, run *methodRun, prog *progress) error {
+func (c *cli) readStream(ctx context.Context, o options, resp *http.Response, run *methodRun, prog *progress) error {
 	body := newIdleWatch(resp.Body, c.deps.streamIdle)
 	defer body.Close()
 	events := newSSEReader(body)
 	for {
 		ev, err := events.next()
 		if err != nil {
-			return streamBroken(ctx, run, err)
+			return c.streamBroken(ctx, o, run, err)
 		}
 		prog.event(ev)
 		switch ev.Name {
@@ -167,10 +168,9 @@ func eventProblem(data []byte, requestID string) *apiError {
 
 // streamBroken explains a stream that ended without an outcome. It is not
 // retried: the run may have gone on to release.
-func streamBroken(ctx context.Context, run *methodRun, err error) error {
+func (c *cli) streamBroken(ctx context.Context, o options, run *methodRun, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("interrupted during run %s: the service stops a run whose client went away before release; see `refactorctl show %s`: %w",
-			run.runID, run.runID, ctx.Err())
+		return c.cancelInterrupted(o, run, ctx.Err())
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		err = errors.New("the stream ended before the result")
@@ -179,6 +179,27 @@ func streamBroken(ctx context.Context, run *methodRun, err error) error {
 		return &unreachableError{attempts: 1, err: err, maybeSent: true}
 	}
 	return &droppedError{runID: run.runID, err: err}
+}
+
+// cancelWait bounds the cancel an interrupted refactorctl sends.
+const cancelWait = 30 * time.Second
+
+// cancelInterrupted cancels the run of an interrupted refactorctl (Ctrl-C):
+// the service's runs outlive their clients, so leaving alone would not stop
+// it. A run whose release has begun completes; the message says which.
+func (c *cli) cancelInterrupted(o options, run *methodRun, cause error) error {
+	if run.runID == "" {
+		return fmt.Errorf("interrupted before the service named the run: %w", cause)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cancelWait)
+	defer cancel()
+	rq := call{method: http.MethodPost, path: "/api/v1/refactorings/" + url.PathEscape(run.runID) + "/cancel",
+		accept: "application/json", requestID: c.deps.requestID(), idempotent: true, timeout: cancelWait}
+	if _, _, err := c.newClient(o, nil).exchange(ctx, rq, nil); err != nil {
+		return fmt.Errorf("interrupted during run %s, which was not canceled (%v): see `refactorctl show %s`: %w",
+			run.runID, err, run.runID, cause)
+	}
+	return fmt.Errorf("interrupted during run %s: canceled before its release, nothing was released: %w", run.runID, cause)
 }
 
 // report prints one method's outcome: the diff (or --json body) on stdout,

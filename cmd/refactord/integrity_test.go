@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
 	"pharo-refactor/smalltalk/tonel"
 )
 
@@ -112,8 +113,9 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 	id, _ := body["id"].(string)
 	require.NotEmpty(t, id, "%s: every run has an id: %v", label, body)
 	row := s.row(id)
+	status := testenv.AnsweredStatus(resp, body)
 	switch {
-	case resp.StatusCode == http.StatusOK:
+	case status == http.StatusOK:
 		assert.Equal(t, "released", body["outcome"], label)
 		assert.Equal(t, "released", row["status"], label)
 		assert.Equal(t, "released", holds(), label)
@@ -128,7 +130,7 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 		}
 	}
 
-	t.Logf("%s: %d %v, row %v, image holds the %s", label, resp.StatusCode, body["code"], row["status"], holds())
+	t.Logf("%s: %d %v, row %v, image holds the %s", label, status, body["code"], row["status"], holds())
 
 	require.NoError(t, s.Signal(syscall.SIGTERM))
 	require.NoError(t, s.WaitExit(t, 20*time.Second), label)

@@ -32,8 +32,6 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "1.0.0"
 
-const appName = "refactord"
-
 // readinessProbe: while idle this long, the MCP client asks the image a
 // cheap question in the background, so that /ready (which never calls the
 // image) knows whether it still answers.
@@ -155,7 +153,7 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	server := api.New(api.Options{
-		AppName: appName, Version: version, APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: refactor.OpenAPI,
+		AppName: cfg.AppName, Version: shownVersion(cfg), APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: refactor.OpenAPI,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadBodyTimeout: cfg.ReadBodyTimeout,
 		AllowOrigins: cfg.CORSAllowOrigins, LoopbackHosts: cfg.ListensOnLoopback(), AccessLog: access,
 	}, pipe, image, audit, reg, log.Named("api"))
@@ -174,6 +172,7 @@ func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pi
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(server.Listener(ln)) }()
 	log.Info("refactord listening", zap.String("addr", ln.Addr().String()), zap.String("version", version),
+		zap.String("app_name", cfg.AppName), zap.String("app_version", shownVersion(cfg)),
 		zap.String("model_provider", cfg.ModelProvider), zap.String("pharo_mcp_command", cfg.PharoMCPCommand))
 	select {
 	case err := <-errc:
@@ -184,15 +183,25 @@ func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pi
 	return nil
 }
 
+// shownVersion is the version /health and / show: APP_VERSION when set (the
+// original's clients may check it), else the build's.
+func shownVersion(cfg config.Config) string {
+	if cfg.AppVersion != "" {
+		return cfg.AppVersion
+	}
+	return version
+}
+
 // answerWait bounds how long, after the last run ended, its handler may
 // take to send the answer before the remaining connections are closed.
 const answerWait = 5 * time.Second
 
-// shutdown stops accepting, lets the runs finish for up to grace, then
-// cancels the runs that have not begun release, always waits for a release
-// under way (it completes or is rolled back, and is recorded), lets the
-// answers go out, and closes what is left. Clients still sending a request
-// are cut; none of them holds the shutdown.
+// shutdown stops accepting, lets the runs finish for up to grace (runs are
+// jobs: one may go on after its client left), then cancels the runs that
+// have not begun release, always waits for a release under way (it
+// completes or is rolled back, and is recorded), lets the answers go out,
+// and closes what is left. Clients still sending a request are cut; none of
+// them holds the shutdown.
 func shutdown(grace time.Duration, hs *http.Server, server *api.Server, pipe *pipeline.Pipeline, log *zap.Logger) {
 	log.Info("shutting down: no new runs; waiting for the in-flight run", zap.Duration("grace", grace))
 	server.BeginShutdown()
@@ -200,18 +209,17 @@ func shutdown(grace time.Duration, hs *http.Server, server *api.Server, pipe *pi
 	drainCtx, stopDraining := context.WithCancel(context.Background())
 	defer stopDraining()
 	go func() { drained <- hs.Shutdown(drainCtx) }() // closes the listener now, then waits for the requests
+	idle := make(chan struct{})
+	go func() { pipe.WaitIdle(); close(idle) }()
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {
-	case <-drained:
-		pipe.WaitIdle() // nothing left; a no-op
-		log.Info("refactord stopped")
-		return
+	case <-idle:
 	case <-timer.C:
+		log.Warn("the shutdown grace is over: cancelling runs that have not begun release; a release under way is finished first")
+		server.CancelRuns()
+		<-idle
 	}
-	log.Warn("the shutdown grace is over: cancelling runs that have not begun release; a release under way is finished first")
-	server.CancelRuns()
-	pipe.WaitIdle()
 	select {
 	case <-drained:
 	case <-time.After(answerWait):

@@ -189,8 +189,8 @@ func TestReadmeCurlAfterMakeRun(t *testing.T) {
 	root, err := testenv.Root()
 	require.NoError(t, err)
 	readme := string(mustRead(t, filepath.Join(root, "README.md")))
-	m := regexp.MustCompile(`curl [^\n]*-d '([^']+)'[^\n]*http://127\.0\.0\.1:8080/api/v1/refactor`).FindStringSubmatch(readme)
-	require.NotNil(t, m, "README.md holds a curl example against http://127.0.0.1:8080/api/v1/refactor")
+	m := regexp.MustCompile(`curl [^\n]*-d '([^']+)'[^\n]*http://127\.0\.0\.1:8000/api/v1/refactor`).FindStringSubmatch(readme)
+	require.NotNil(t, m, "README.md holds a curl example against http://127.0.0.1:8000/api/v1/refactor")
 
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bin"), 0o755))
