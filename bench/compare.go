@@ -10,7 +10,7 @@ import (
 // rounds is how many times each comparison is repeated: the machine is
 // shared, so one round says little; the spread over several says how much
 // the load of the moment moved it.
-const rounds = 5
+const rounds = 7
 
 // comparison is a figure of the service beside its floor: the same kind of
 // work done by the least program that can do it, measured in the same

@@ -47,13 +47,9 @@ func startParts(e env, result []byte) (p *parts, err error) {
 			p.close()
 		}
 	}()
-	image, err := copyImage(e, "parts-image")
+	image, ex, err := imageWithExchange(e, "parts-image")
 	if err != nil {
 		return p, err
-	}
-	ex, err := captureExchange(e.ctx, e.pharoSim, image)
-	if err != nil {
-		return p, fmt.Errorf("capturing one get_method_source exchange: %w", err)
 	}
 	if p.mcpFloor, err = startMCPFloor(e, ex.result); err != nil {
 		return p, err

@@ -37,13 +37,9 @@ var benchMethod = refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 // once (the floor of the library the service talks through), and the same
 // JSON-RPC lines to a bare echo child (the floor of any stdio protocol).
 func mcpSuite(e env) ([]figure, error) {
-	dir, err := copyImage(e, "mcp-image")
+	dir, ex, err := imageWithExchange(e, "mcp-image")
 	if err != nil {
 		return nil, err
-	}
-	ex, err := captureExchange(e.ctx, e.pharoSim, dir)
-	if err != nil {
-		return nil, fmt.Errorf("capturing one get_method_source exchange: %w", err)
 	}
 	sim, err := startMCPClient(e.ctx, e.pharoSim, dir)
 	if err != nil {
@@ -225,6 +221,20 @@ func methodSourceRequest(id int64) rpcRequest {
 type exchange struct {
 	request, response []byte
 	result            json.RawMessage
+}
+
+// imageWithExchange copies the sample image to name and captures one
+// get_method_source exchange of pharo-sim serving it.
+func imageWithExchange(e env, name string) (string, exchange, error) {
+	dir, err := copyImage(e, name)
+	if err != nil {
+		return "", exchange{}, err
+	}
+	ex, err := captureExchange(e.ctx, e.pharoSim, dir)
+	if err != nil {
+		return "", exchange{}, fmt.Errorf("capturing one get_method_source exchange: %w", err)
+	}
+	return dir, ex, nil
 }
 
 // captureExchange speaks raw MCP to pharo-sim once: the handshake, then

@@ -102,21 +102,9 @@ func (s *service) waitReady(ctx context.Context) error {
 
 func (s *service) health(ctx context.Context, client *http.Client) (wire.HealthBody, error) {
 	var h wire.HealthBody
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/health", nil)
+	body, err := get(ctx, client, s.URL+"/health")
 	if err != nil {
 		return h, err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return h, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return h, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return h, fmt.Errorf("/health answered %d: %s", resp.StatusCode, body)
 	}
 	return h, json.Unmarshal(body, &h)
 }

@@ -123,7 +123,7 @@ func TestPrefetchAsksForWhatTheClassSourceLacks(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, wantComment)
 
-	header := real[strings.Index(real, "Class {"):strings.Index(real, "}\n")+2]
+	header := real[strings.Index(real, "Class {") : strings.Index(real, "}\n")+2]
 	cases := []struct {
 		name                   string
 		classSource            string

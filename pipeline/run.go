@@ -97,6 +97,9 @@ type run struct {
 	started time.Time
 	input   refactor.Input
 	scope   *scope
+	// stageInRow is the stage the run's row holds, as far as this run
+	// wrote it.
+	stageInRow string
 }
 
 func (r *run) execute(ctx context.Context) error {

@@ -52,15 +52,15 @@ func TestLoadCountsEveryAnswer(t *testing.T) {
 	defer srv.Close()
 	// Bounded by the number of requests, so that none is cut by the end
 	// of the load and the counts can be compared exactly.
-	o := options{url: srv.URL, body: []byte(`{}`), conns: 4, duration: time.Minute, maxRequests: 300,
+	o := options{url: srv.URL, body: []byte(`{}`), conns: 4, duration: time.Minute, maxRequests: 3000,
 		health: srv.URL + "/health", healthEvery: time.Millisecond, serverPID: os.Getpid()}
 	res, err := load(context.Background(), o)
 	require.NoError(t, err)
-	assert.Equal(t, 300, res.Answered)
+	assert.Equal(t, 3000, res.Answered)
 	assert.Equal(t, int(f.ok.Load()), res.Non503)
 	assert.Equal(t, int(f.noRetry.Load()), res.NoRetryAfter)
 	assert.Zero(t, res.Errors)
-	assert.Equal(t, 300, res.Latency.N)
+	assert.Equal(t, 3000, res.Latency.N)
 	assert.LessOrEqual(t, res.Latency.P50, res.Latency.P99)
 	assert.Zero(t, res.HealthNotBusy)
 	assert.Positive(t, res.CPU.LoadgenSeconds+res.CPU.ServerSeconds, "the CPU of both is read")
