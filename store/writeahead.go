@@ -38,7 +38,9 @@ import (
 // written stands for a run that never reached the image; a row closed after
 // its release began (released, rolled_back, restore_failed) stays releasing
 // and is settled by reading the image; a Reconcile lost is done again at the
-// next start, since its row is still unsettled.
+// next start, since its row is still unsettled; a stage lost (SetStage)
+// leaves a row that names an earlier stage of a run in progress, which the
+// next start settles all the same.
 
 // The values PRAGMA synchronous answers.
 const (
