@@ -158,8 +158,12 @@ func (b *busyRounds) add(svc, floor measure.LoadResult) error {
 // msOfMicros turns the load generator's microseconds into milliseconds.
 func msOfMicros(us float64) float64 { return measure.Round(us/1000, 2) }
 
+// improper counts the POSTs not refused as the goal asks: another status,
+// a 503 without Retry-After, or no answer at all.
+func (b *busyRounds) improper() int { return b.non503 + b.noRetryAfter + b.errors }
+
 func (b *busyRounds) into(busy, health *comparison) {
-	busy.note("non_503", b.non503+b.noRetryAfter+b.errors)
+	busy.note("non_503", b.improper())
 	busy.note("non_503_detail", fmt.Sprintf("over %d answers: %d other status, %d without Retry-After, %d transport errors",
 		b.answered, b.non503, b.noRetryAfter, b.errors))
 	busy.detail("p50_ms", b.p50)

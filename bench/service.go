@@ -267,7 +267,7 @@ func busyLoad(e env, svc *service) (busy, health *comparison, err error) {
 		return nil, nil, fmt.Errorf("the run held in flight did not last the load: %w", err)
 	default:
 	}
-	if err := busy.done(func(ratio, _ float64) bool { return ratio >= 0.8 && b.non503 == 0 }); err != nil {
+	if err := busy.done(func(ratio, _ float64) bool { return ratio >= 0.8 && b.improper() == 0 }); err != nil {
 		return nil, nil, err
 	}
 	if err := health.done(atMost(2)); err != nil {

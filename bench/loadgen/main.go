@@ -117,7 +117,7 @@ func load(ctx context.Context, o options) (measure.LoadResult, error) {
 	}
 	res := measure.LoadResult{
 		Answered: w.answered, Non503: w.non503, NoRetryAfter: w.noRetryAfter, Errors: w.errors,
-		Seconds: elapsed.Seconds(), RPS: float64(w.answered+w.errors) / elapsed.Seconds(),
+		Seconds: elapsed.Seconds(), RPS: float64(w.answered) / elapsed.Seconds(), // answers only: a transport error served nobody
 		Latency: latency(w.lat), Health: latency(hp.lat), HealthNotBusy: hp.notBusy,
 		Conns: o.conns, HealthEveryMS: measure.Millis(o.healthEvery),
 	}
