@@ -10,6 +10,7 @@ import (
 	"time"
 
 	refactor "pharo-refactor"
+	"pharo-refactor/bench/internal/measure"
 	"pharo-refactor/internal/testenv"
 	"pharo-refactor/wire"
 )
@@ -59,25 +60,25 @@ func poolSuite(e env) ([]figure, error) {
 		return nil, err
 	}
 	ratio := one.elapsed.Seconds() / three.elapsed.Seconds()
-	w, _ := summarize(three.waits)
+	w, _ := measure.Summarize(three.waits)
 	return []figure{
-		{"pool_1_worker_s", round(one.elapsed.Seconds(), 2), "s", fmt.Sprintf("%d dry runs posted at once to a pool of 1, model calls %s each", poolRuns, poolLatency)},
-		{"pool_3_workers_s", round(three.elapsed.Seconds(), 2), "s", fmt.Sprintf("the same on a pool of 3 (one machine), runs per worker %v", three.perWorker)},
-		{"pool_speedup_3_vs_1", round(ratio, 2), "x", "goal ≥ 2.7"},
-		{"pool_queue_wait_p50_ms", millis(w.P50), "ms", "3 workers: started_at − created_at of each run (its time in the queue)"},
-		{"pool_queue_wait_p99_ms", millis(w.P99), "ms", fmt.Sprintf("max %.2f ms", millis(w.Max))},
-		{"pool_idle_added_p50_ms", millis(idle.pool.P50 - idle.single.P50), "ms",
+		{"pool_1_worker_s", measure.Round(one.elapsed.Seconds(), 2), "s", fmt.Sprintf("%d dry runs posted at once to a pool of 1, model calls %s each", poolRuns, poolLatency)},
+		{"pool_3_workers_s", measure.Round(three.elapsed.Seconds(), 2), "s", fmt.Sprintf("the same on a pool of 3 (one machine), runs per worker %v", three.perWorker)},
+		{"pool_speedup_3_vs_1", measure.Round(ratio, 2), "x", "goal ≥ 2.7"},
+		{"pool_queue_wait_p50_ms", measure.Millis(w.P50), "ms", "3 workers: started_at − created_at of each run (its time in the queue)"},
+		{"pool_queue_wait_p99_ms", measure.Millis(w.P99), "ms", fmt.Sprintf("max %.2f ms", measure.Millis(w.Max))},
+		{"pool_idle_added_p50_ms", measure.Millis(idle.pool.P50 - idle.single.P50), "ms",
 			fmt.Sprintf("goal ≤ 5: %d sequential dry runs with an instant model, p50 %.2f ms on an idle pool of 1 vs %.2f ms on one image (SQLite)",
-				idle.pool.N, millis(idle.pool.P50), millis(idle.single.P50))},
-		{"pool_idle_queue_wait_p50_ms", millis(idle.wait.P50), "ms", fmt.Sprintf("idle pool: started_at − created_at (ms precision), p99 %.2f ms", millis(idle.wait.P99))},
-		{"pool_db_share_of_overhead", round((idle.pool.P50-idle.single.P50).Seconds()/idle.pool.P50.Seconds(), 3), "",
+				idle.pool.N, measure.Millis(idle.pool.P50), measure.Millis(idle.single.P50))},
+		{"pool_idle_queue_wait_p50_ms", measure.Millis(idle.wait.P50), "ms", fmt.Sprintf("idle pool: started_at − created_at (ms precision), p99 %.2f ms", measure.Millis(idle.wait.P99))},
+		{"pool_db_share_of_overhead", measure.Round((idle.pool.P50-idle.single.P50).Seconds()/idle.pool.P50.Seconds(), 3), "",
 			"the share of an idle pool's run overhead (p50) the database and queue add over one image"},
 	}, nil
 }
 
 type burst struct {
 	elapsed   time.Duration
-	waits     samples
+	waits     measure.Samples
 	perWorker map[string]int
 }
 
@@ -162,7 +163,7 @@ func getRow(ctx context.Context, client *http.Client, base, id string) (refactor
 	return row, nil
 }
 
-type idleFigures struct{ pool, single, wait summary }
+type idleFigures struct{ pool, single, wait measure.Summary }
 
 // idleOverhead times sequential dry runs with an instant model on an idle
 // pool of one worker and on one image without DATABASE_URL.
@@ -179,7 +180,7 @@ func idleOverhead(e env, pg *testenv.Postgres) (idleFigures, error) {
 	for _, c := range []struct {
 		name string
 		vars []string
-		into *summary
+		into *measure.Summary
 	}{
 		{"idle-pool", append(append([]string{}, script...), "DATABASE_URL="+url, "WORKER_ID=idle"), &out.pool},
 		{"idle-single", script, &out.single},
@@ -196,14 +197,14 @@ func idleOverhead(e env, pg *testenv.Postgres) (idleFigures, error) {
 		if err != nil {
 			return idleFigures{}, fmt.Errorf("%s: %w", c.name, err)
 		}
-		*c.into, _ = summarize(lat)
+		*c.into, _ = measure.Summarize(lat)
 	}
 	return out, nil
 }
 
-func sequentialRuns(ctx context.Context, svc *service) (samples, []string, error) {
+func sequentialRuns(ctx context.Context, svc *service) (measure.Samples, []string, error) {
 	client := &http.Client{Timeout: time.Minute}
-	var lat samples
+	var lat measure.Samples
 	var ids []string
 	for i := range idleWarmup + idleRuns {
 		began := time.Now()
@@ -223,19 +224,19 @@ func sequentialRuns(ctx context.Context, svc *service) (samples, []string, error
 }
 
 // queueWaits is how long each run waited before a worker took it.
-func queueWaits(ctx context.Context, svc *service, ids []string) (summary, error) {
+func queueWaits(ctx context.Context, svc *service, ids []string) (measure.Summary, error) {
 	client := &http.Client{Timeout: time.Minute}
-	var waits samples
+	var waits measure.Samples
 	for _, id := range ids {
 		row, err := getRow(ctx, client, svc.URL, id)
 		if err != nil {
-			return summary{}, err
+			return measure.Summary{}, err
 		}
 		if row.StartedAt == nil {
-			return summary{}, fmt.Errorf("run %s has no started_at", id)
+			return measure.Summary{}, fmt.Errorf("run %s has no started_at", id)
 		}
 		waits = append(waits, row.StartedAt.Sub(row.CreatedAt))
 	}
-	s, _ := summarize(waits)
+	s, _ := measure.Summarize(waits)
 	return s, nil
 }
