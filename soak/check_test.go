@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -132,4 +133,37 @@ func TestViolationsNameTheRequest(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, "q1", got[0].RequestID)
 	assert.Equal(t, int64(1), got[0].Step)
+}
+
+func TestSpecDocumentsWhatTheServiceMayAnswer(t *testing.T) {
+	s, err := loadSpec()
+	require.NoError(t, err)
+	jsonHeader := http.Header{"Content-Type": {"application/json"}}
+	problemHeader := http.Header{"Content-Type": {"application/problem+json"}}
+	cases := []struct {
+		name         string
+		method, path string
+		status       int
+		header       http.Header
+		body         string
+		documented   bool
+	}{
+		{"a payload_too_large problem", "POST", "/api/v1/refactor", 413, problemHeader,
+			`{"type":"about:blank","title":"Payload Too Large","status":413,"status_code":413,"detail":"too big","code":"payload_too_large","request_id":"r"}`, true},
+		{"a status the route does not list", "GET", "/health", 418, jsonHeader, `{}`, false},
+		{"a code outside the documented ones", "POST", "/api/v1/refactor", 502, problemHeader,
+			`{"type":"about:blank","title":"Bad Gateway","status":502,"status_code":502,"detail":"x","code":"kaboom","request_id":"r"}`, false},
+		{"a route that is not there", "DELETE", "/api/v1/refactorings", 200, jsonHeader, `{}`, false},
+		{"metrics, checked by status", "GET", "/metrics", 200, http.Header{"Content-Type": {"text/plain; version=0.0.4"}}, "go_goroutines 7\n", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			why := s.check(c.method, c.path, c.status, c.header, []byte(c.body))
+			if c.documented {
+				assert.Empty(t, why)
+			} else {
+				assert.NotEmpty(t, why)
+			}
+		})
+	}
 }

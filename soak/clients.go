@@ -31,7 +31,10 @@ type call struct {
 	// abandonAfter, when set, hangs up after this long (a client that
 	// goes away mid-run).
 	abandonAfter time.Duration
-	want         []int
+	// leaveAfterHeaders hangs up as soon as a 200's headers arrive (the
+	// run is under way then).
+	leaveAfterHeaders bool
+	want              []int
 }
 
 // answer is what a call got back.
@@ -77,6 +80,13 @@ func (s *soak) exchange(ctx context.Context, step int64, client int, c call) ans
 	}
 	a := answer{}
 	resp, err := s.load.Do(req)
+	if err == nil && c.leaveAfterHeaders && resp.StatusCode == http.StatusOK {
+		resp.Body.Close()
+		q.End, q.Status, q.Abandoned = time.Now(), resp.StatusCode, true
+		s.rec.request(q)
+		s.noteRun(resp.Header)
+		return answer{Request: q, header: resp.Header}
+	}
 	if err == nil {
 		a.header = resp.Header
 		q.Status = resp.StatusCode
@@ -157,6 +167,12 @@ func actions() []action {
 				c.body, _ = json.Marshal(req)
 			}
 			a := s.exchange(ctx, step, client, c)
+			// A client that means to leave mid-run waits its turn first
+			// (the slot is often taken).
+			for try := 0; kind == "disconnect_mid_run" && a.Status == http.StatusServiceUnavailable && a.Code == "busy" && try < 10; try++ {
+				time.Sleep(time.Duration(100+rng.IntN(300)) * time.Millisecond)
+				a = s.exchange(ctx, step, client, c)
+			}
 			if kind == "run_async" && a.Status == http.StatusAccepted {
 				s.follow(ctx, rng, step, client, a.header.Get("X-Refactoring-ID"))
 			}
@@ -175,8 +191,20 @@ func actions() []action {
 			c.header = map[string]string{"Prefer": "respond-async"}
 		})},
 		{kind: "disconnect_mid_run", weight: 4, do: func(s *soak, ctx context.Context, rng *rand.Rand, step int64, client int) {
-			run("disconnect_mid_run", func(c *call, _ *wire.RefactorRequest) {
-				c.abandonAfter = time.Duration(50+rng.IntN(1500)) * time.Millisecond
+			run("disconnect_mid_run", func(c *call, r *wire.RefactorRequest) {
+				// The reviewer takes its time, so that the client is gone
+				// while the run goes on.
+				s.model.holdNextReview(time.Duration(500+rng.IntN(2500)) * time.Millisecond)
+				switch rng.IntN(3) {
+				case 0: // the flat body's answer comes at the end: give up waiting
+					c.abandonAfter = time.Duration(50+rng.IntN(1500)) * time.Millisecond
+				case 1: // the wrapped body's headers come at the first model call
+					c.body, _ = json.Marshal(map[string]any{"refactor_request": r})
+					c.leaveAfterHeaders = true
+				default: // an event stream's headers come with its first event
+					c.header = map[string]string{"Accept": "text/event-stream"}
+					c.leaveAfterHeaders = true
+				}
 			})(s, ctx, rng, step, client)
 		}},
 		{kind: "cancel", weight: 4, do: (*soak).cancelRun},

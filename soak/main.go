@@ -352,9 +352,10 @@ func (s *soak) probeHealth(ctx context.Context) {
 
 // injectFaults kills pharo-sim, or kills or stops refactord and starts
 // it again, at random moments until the load ends (a restart under way
-// then completes). Restarts stop when 60% of
-// the soak has passed, so that the last refactord lives through a long
-// stretch of load before its resources are compared with its baseline.
+// then completes). Restarts stop when 60% of the soak has passed, so that
+// the last refactord lives through a long stretch of load before its
+// resources are compared with its baseline; quiet checkpoints take their
+// turns.
 func (s *soak) injectFaults(ctx context.Context, until <-chan struct{}) error {
 	rng := rand.New(rand.NewPCG(uint64(s.seed), 0))
 	began := time.Now()
@@ -369,8 +370,12 @@ func (s *soak) injectFaults(ctx context.Context, until <-chan struct{}) error {
 		step := s.step.Add(1)
 		restarts := time.Since(began) < s.duration*6/10
 		switch n := rng.IntN(4); {
-		case n < 2 || !restarts:
+		case n < 2:
 			s.killSim(ctx, step)
+		case !restarts:
+			if err := s.quietCheckpoint(ctx, step); err != nil {
+				return err
+			}
 		case n == 2:
 			if err := s.restart(ctx, step, "refactord_sigkill", syscall.SIGKILL, "restart after refactord_sigkill"); err != nil {
 				return err
@@ -381,6 +386,14 @@ func (s *soak) injectFaults(ctx context.Context, until <-chan struct{}) error {
 			}
 		}
 	}
+}
+
+// quietCheckpoint holds the clients off, lets the run in flight end and
+// reads the rows and the image, with no restart.
+func (s *soak) quietCheckpoint(ctx context.Context, step int64) error {
+	s.quiet.Lock()
+	defer s.quiet.Unlock()
+	return s.checkpoint(ctx, step, "quiet moment", time.Time{})
 }
 
 // killSim kills pharo-sim where refactord said it runs; refactord must

@@ -114,7 +114,10 @@ func drawScenario(rng *rand.Rand, t target, original string, next func() string,
 		}
 	}
 	a := plain()
-	kinds := []string{"approve_round_1", "approve_round_2", "not_approved", "model_slow", "model_429", "model_5xx",
+	// Runs that should release come up as often as all the faults
+	// together, so that releases, reverts and kills mid-release are many.
+	kinds := []string{"approve_round_1", "approve_round_1", "approve_round_1", "approve_round_1", "approve_round_1",
+		"approve_round_2", "approve_round_2", "approve_round_2", "not_approved", "model_slow", "model_slow", "model_429", "model_5xx",
 		"model_down", "model_empty", "model_cut_off", "model_garbage", "model_hostile_code", "model_hostile_tool_call",
 		"model_hostile_text", "model_breaks_tests"}
 	kind := kinds[rng.IntN(len(kinds))]
@@ -191,6 +194,17 @@ type modelRecorder struct {
 	mu   sync.Mutex
 	// served counts the replies served, by kind.
 	served map[string]int
+	// hold delays the next reviewer request (whatever the script says):
+	// a run whose client leaves mid-run is still working when it does.
+	hold time.Duration
+}
+
+// holdNextReview makes the next reviewer request wait d before it is
+// answered.
+func (m *modelRecorder) holdNextReview(d time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.hold = d
 }
 
 func (m *modelRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -200,6 +214,20 @@ func (m *modelRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
+	if agents.RoleOf(r) == refactor.RoleReviewer {
+		m.mu.Lock()
+		hold := m.hold
+		m.hold = 0
+		if hold > 0 {
+			m.served["model_slow"]++
+		}
+		m.mu.Unlock()
+		select {
+		case <-time.After(hold):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	cw := &captureWriter{ResponseWriter: w}
 	m.fake.ServeHTTP(cw, r)
 	kind := cw.Header().Get(replyHeader)

@@ -42,6 +42,7 @@ type results struct {
 	Abandoned       int                `json:"abandoned_by_the_client"`
 	Latency         map[string]latency `json:"latency_ms"`
 	Checks          map[string]int     `json:"checks"`
+	RowsAtEnd       map[string]int     `json:"rows_by_kind_and_status_at_end"`
 	Resources       map[string]any     `json:"resources"`
 	ViolationCount  int                `json:"violation_count"`
 	Violations      []Violation        `json:"violations"`
@@ -68,7 +69,8 @@ func summarize(s *soak, h History, violations []Violation, elapsed time.Duration
 	byKind := map[string][]time.Duration{}
 	for _, q := range h.Requests {
 		r.RequestsByKind[q.Kind]++
-		if clientFault(q.Kind) {
+		// A client that means to leave mid-run counts once it did.
+		if clientFault(q.Kind) && (q.Kind != "disconnect_mid_run" || q.Abandoned) {
 			r.FaultsByKind["client_"+q.Kind]++
 		}
 		switch {
@@ -99,18 +101,17 @@ func summarize(s *soak, h History, violations []Violation, elapsed time.Duration
 			r.FaultsByKind[k] += n
 		}
 	}
-	released := 0
+	rowsAtEnd := map[string]int{}
 	if len(h.Checkpoints) > 0 {
 		for _, row := range h.Checkpoints[len(h.Checkpoints)-1].Rows {
-			if row.Status == "released" {
-				released++
-			}
+			rowsAtEnd[row.Kind+"_"+row.Status]++
 		}
 	}
+	r.RowsAtEnd = rowsAtEnd
 	r.Checks = map[string]int{
 		"checkpoints": len(h.Checkpoints), "restarts": len(h.Outages), "reverts_compared": len(h.Reverts),
 		"validator_approvals": len(h.Approvals), "hostile_candidates": len(h.Hostile), "health_probes": h.HealthProbes,
-		"health_failures_while_up": countUp(h), "rows_released_at_end": released,
+		"health_failures_while_up": countUp(h),
 	}
 	r.Resources = map[string]any{
 		"baseline": h.Baseline, "final": h.Final,
@@ -160,6 +161,7 @@ func printSummary(r results) {
 	section("faults", r.FaultsByKind)
 	section("answers", r.AnswersByStatus)
 	section("checks", r.Checks)
+	section("rows at the end", r.RowsAtEnd)
 	if l, ok := r.Latency["all"]; ok {
 		fmt.Fprintf(w, "  latency: p50 %.1f ms, p99 %.1f ms over %d answers\n", l.P50, l.P99, l.N)
 	}
