@@ -81,7 +81,7 @@ func checkRequest(h History, q Request, add func(Violation)) {
 		add(Violation{Kind: kind, RequestID: q.ID, Step: q.Step, Detail: fmt.Sprintf("%s %s (%s): %s", q.Method, q.Path, q.Kind, detail)})
 	}
 	if q.Err != "" {
-		if !q.Abandoned && !duringOutage(h, q.Start, q.End) {
+		if !q.Abandoned && !excused(h, q) {
 			at(vIncomplete, q.Err)
 		}
 		return
@@ -95,6 +95,27 @@ func checkRequest(h History, q Request, add func(Violation)) {
 	if len(q.WantStatus) > 0 && !slices.Contains(q.WantStatus, q.Status) {
 		at(vOversized, fmt.Sprintf("answered %d %s, want one of %v", q.Status, q.Code, q.WantStatus))
 	}
+}
+
+// sendRace is how close to a SIGTERM a request may have been sent and
+// still be cut: a request written on a keep-alive connection the server
+// is closing as idle at that moment cannot be told from one sent after.
+const sendRace = 100 * time.Millisecond
+
+// excused reports whether a request without a whole answer was cut by
+// refactord going down on purpose: any request during a kill; during a
+// graceful stop, one sent after the signal (or at the same moment), or
+// one that outlived the grace.
+func excused(h History, q Request) bool {
+	for _, o := range h.Outages {
+		if q.Start.After(o.To) || q.End.Before(o.From) {
+			continue
+		}
+		if o.Grace == 0 || q.Start.After(o.From.Add(-sendRace)) || q.End.After(o.From.Add(o.Grace)) {
+			return true
+		}
+	}
+	return false
 }
 
 // duringOutage reports whether [from, to] overlaps a window in which

@@ -60,6 +60,17 @@ func TestCheckReportsEachViolation(t *testing.T) {
 		{"a reset outside any outage", func(h *History) {
 			h.Requests[0].Err, h.Requests[0].Status = "read: connection reset by peer", 0
 		}, vIncomplete},
+		{"a request in flight cut by a graceful stop", func(h *History) {
+			h.Outages[0].Kind, h.Outages[0].Grace = "refactord_sigterm", 5*time.Second
+			h.Requests[3].Start, h.Requests[3].End = t0.Add(9*time.Second), t0.Add(10500*time.Millisecond)
+		}, vIncomplete},
+		{"a request sent as the graceful stop began", func(h *History) {
+			h.Outages[0].Kind, h.Outages[0].Grace = "refactord_sigterm", 5*time.Second
+		}, ""},
+		{"a request in flight past the grace", func(h *History) {
+			h.Outages[0].Kind, h.Outages[0].Grace = "refactord_sigterm", 5*time.Second
+			h.Requests[3].Start, h.Requests[3].End = t0.Add(9*time.Second), t0.Add(16*time.Second)
+		}, ""},
 		{"a status openapi.yaml does not document", func(h *History) {
 			h.Requests[0].Status, h.Requests[0].Undocumented = 507, "status 507 not documented"
 		}, vUndocumented},

@@ -75,6 +75,9 @@ type Outage struct {
 	Step       int64
 	From, To   time.Time
 	ReadyAgain bool
+	// Grace, for a graceful stop (SIGTERM), is how long the requests in
+	// flight at From may take to get their answers; zero for a kill.
+	Grace time.Duration
 }
 
 // Checkpoint is the state read at a quiet moment.

@@ -416,6 +416,9 @@ func (s *soak) killSim(ctx context.Context, step int64) {
 // lands mid-run), then holds them off, starts it again and settles.
 func (s *soak) restart(ctx context.Context, step int64, kind string, sig syscall.Signal, why string) error {
 	o := Outage{Kind: kind, Step: step, From: time.Now()}
+	if sig == syscall.SIGTERM {
+		o.Grace = shutdownGrace + 2*time.Second // and the time to write the answers
+	}
 	s.rec.fault(kind, step)
 	if err := s.cur.svc.Signal(sig); err != nil {
 		return fmt.Errorf("%s: %w", kind, err)

@@ -77,7 +77,7 @@ func summarize(s *soak, h History, violations []Violation, elapsed time.Duration
 		case q.Abandoned:
 			r.Abandoned++
 			r.AnswersByStatus["abandoned"]++
-		case q.Err != "" && duringOutage(h, q.Start, q.End):
+		case q.Err != "" && excused(h, q):
 			r.Excused++
 			r.AnswersByStatus["no_answer_refactord_down"]++
 		case q.Err != "":

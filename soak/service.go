@@ -24,6 +24,9 @@ import (
 // that the unauthenticated and the oversized-without-a-key cases are real).
 const apiKey = "soak-key-0123456789"
 
+// shutdownGrace is refactord's SHUTDOWN_GRACE in the soak.
+const shutdownGrace = 5 * time.Second
+
 // instance is one refactord process of the soak.
 type instance struct {
 	svc    *testenv.Service
@@ -45,7 +48,7 @@ func (s *soak) startService() (*instance, error) {
 		"MODEL_PROVIDER=gemini", "GEMINI_API_KEY=soak", "GOOGLE_GEMINI_BASE_URL="+s.modelURL,
 		"MODEL_MAX_RETRIES=1", "MODEL_TIMEOUT=15s", "MAX_VALIDATION_ITERATIONS=2",
 		"PIPELINE_TIMEOUT=90s", "PHARO_MCP_TIMEOUT=15s",
-		"READ_HEADER_TIMEOUT=2s", "READ_BODY_TIMEOUT=2s", "SHUTDOWN_GRACE=5s",
+		"READ_HEADER_TIMEOUT=2s", "READ_BODY_TIMEOUT=2s", "SHUTDOWN_GRACE="+shutdownGrace.String(),
 		"LOG_LEVEL=warn",
 	)
 	svc, err := testenv.StartService(testenv.ServiceConfig{Binary: s.refactordBin, Dir: s.tmp, Env: env, Log: logFile})
