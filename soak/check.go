@@ -36,6 +36,8 @@ const (
 	vResourceLeak      = "resource_leak"           // goroutines, open files or RSS not back to baseline
 )
 
+const timeOfDay = "15:04:05.000"
+
 // Leak tolerances: what the final reading may exceed the baseline by once
 // the load has ended and every client connection is closed.
 const (
@@ -78,7 +80,8 @@ func Check(h History) []Violation {
 
 func checkRequest(h History, q Request, add func(Violation)) {
 	at := func(kind, detail string) {
-		add(Violation{Kind: kind, RequestID: q.ID, Step: q.Step, Detail: fmt.Sprintf("%s %s (%s): %s", q.Method, q.Path, q.Kind, detail)})
+		add(Violation{Kind: kind, RequestID: q.ID, Step: q.Step, Detail: fmt.Sprintf("%s %s (%s, %s to %s): %s",
+			q.Method, q.Path, q.Kind, q.Start.UTC().Format(timeOfDay), q.End.UTC().Format(timeOfDay), detail)})
 	}
 	if q.Err != "" {
 		if !q.Abandoned && !excused(h, q) {

@@ -386,14 +386,17 @@ func (s *soak) raw(ctx context.Context, step int64, client int, kind string, hea
 		q.Err = err.Error()
 		return
 	}
+	var writeErr error
 	for _, p := range pieces {
 		time.Sleep(pause)
-		if _, err := io.WriteString(conn, p); err != nil {
-			q.Err = err.Error()
-			return
+		if _, writeErr = io.WriteString(conn, p); writeErr != nil {
+			break // the answer may be there already: read it, as curl does
 		}
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil && writeErr != nil {
+		err = fmt.Errorf("%w (and reading the answer: %v)", writeErr, err)
+	}
 	if err != nil {
 		if kind == "stalled_headers" && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) {
 			return // closed without an answer: the request never began

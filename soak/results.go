@@ -42,10 +42,19 @@ type results struct {
 	Abandoned       int                `json:"abandoned_by_the_client"`
 	Latency         map[string]latency `json:"latency_ms"`
 	Checks          map[string]int     `json:"checks"`
+	Outages         []outage           `json:"restarts"`
 	RowsAtEnd       map[string]int     `json:"rows_by_kind_and_status_at_end"`
 	Resources       map[string]any     `json:"resources"`
 	ViolationCount  int                `json:"violation_count"`
 	Violations      []Violation        `json:"violations"`
+}
+
+// outage is a restart as results.json lists it.
+type outage struct {
+	Kind string `json:"kind"`
+	Step int64  `json:"step"`
+	From string `json:"down_at"`
+	To   string `json:"ready_at"`
 }
 
 type latency struct {
@@ -92,6 +101,9 @@ func summarize(s *soak, h History, violations []Violation, elapsed time.Duration
 	}
 	for k, d := range byKind {
 		r.Latency[k] = percentiles(d)
+	}
+	for _, o := range h.Outages {
+		r.Outages = append(r.Outages, outage{Kind: o.Kind, Step: o.Step, From: o.From.UTC().Format(timeOfDay), To: o.To.UTC().Format(timeOfDay)})
 	}
 	for _, f := range h.Faults {
 		r.FaultsByKind[f.Kind]++
