@@ -135,55 +135,43 @@ type recorder struct {
 	h  History
 }
 
-func (r *recorder) request(q Request) {
+// add changes the history under the recorder's lock.
+func (r *recorder) add(change func(h *History)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.h.Requests = append(r.h.Requests, q)
+	change(&r.h)
 }
+
+func (r *recorder) request(q Request) { r.add(func(h *History) { h.Requests = append(h.Requests, q) }) }
 
 func (r *recorder) fault(kind string, step int64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.h.Faults = append(r.h.Faults, Fault{Kind: kind, Step: step, At: time.Now()})
+	f := Fault{Kind: kind, Step: step, At: time.Now()}
+	r.add(func(h *History) { h.Faults = append(h.Faults, f) })
 }
 
-func (r *recorder) outage(o Outage) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.h.Outages = append(r.h.Outages, o)
-}
+func (r *recorder) outage(o Outage) { r.add(func(h *History) { h.Outages = append(h.Outages, o) }) }
 
 func (r *recorder) checkpoint(c Checkpoint) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.h.Checkpoints = append(r.h.Checkpoints, c)
+	r.add(func(h *History) { h.Checkpoints = append(h.Checkpoints, c) })
 }
 
 func (r *recorder) revert(c RevertCheck) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.h.Reverts = append(r.h.Reverts, c)
+	r.add(func(h *History) { h.Reverts = append(h.Reverts, c) })
 }
 
-func (r *recorder) health(p HealthProbe) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.h.Health = append(r.h.Health, p)
-}
+func (r *recorder) health(p HealthProbe) { r.add(func(h *History) { h.Health = append(h.Health, p) }) }
 
 func (r *recorder) approval(prompt string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.h.Approvals = append(r.h.Approvals, prompt)
+	r.add(func(h *History) { h.Approvals = append(h.Approvals, prompt) })
 }
 
 func (r *recorder) hostile(marker string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.h.Hostile == nil {
-		r.h.Hostile = map[string]bool{}
-	}
-	r.h.Hostile[marker] = true
+	r.add(func(h *History) {
+		if h.Hostile == nil {
+			h.Hostile = map[string]bool{}
+		}
+		h.Hostile[marker] = true
+	})
 }
 
 // history is a copy of what was recorded so far.

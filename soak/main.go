@@ -242,9 +242,7 @@ func (s *soak) drive(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the final resources: %w", err)
 	}
-	s.rec.mu.Lock()
-	s.rec.h.Final = final
-	s.rec.mu.Unlock()
+	s.rec.add(func(h *History) { h.Final = final })
 	return s.restart(ctx, s.step.Add(1), "refactord_sigterm", syscall.SIGTERM, "end")
 }
 
@@ -271,9 +269,7 @@ func (s *soak) settle(ctx context.Context, step int64, why string, restartedAt t
 	if err != nil {
 		return fmt.Errorf("reading the baseline resources: %w", err)
 	}
-	s.rec.mu.Lock()
-	s.rec.h.Baseline = base
-	s.rec.mu.Unlock()
+	s.rec.add(func(h *History) { h.Baseline = base })
 	return nil
 }
 
@@ -341,9 +337,7 @@ func (s *soak) probeHealth(ctx context.Context) {
 				err = fmt.Errorf("/health answered %d", resp.StatusCode)
 			}
 		}
-		s.rec.mu.Lock()
-		s.rec.h.HealthProbes++
-		s.rec.mu.Unlock()
+		s.rec.add(func(h *History) { h.HealthProbes++ })
 		if err != nil && ctx.Err() == nil {
 			s.rec.health(HealthProbe{Step: s.step.Load(), At: time.Now(), Err: err.Error()})
 		}
