@@ -352,7 +352,7 @@ func (s *soak) probeHealth(ctx context.Context) {
 // turns.
 func (s *soak) injectFaults(ctx context.Context, until <-chan struct{}) error {
 	rng := rand.New(rand.NewPCG(uint64(s.seed), 0))
-	began := time.Now()
+	began, restarted := time.Now(), 0
 	for {
 		select {
 		case <-until:
@@ -370,12 +370,14 @@ func (s *soak) injectFaults(ctx context.Context, until <-chan struct{}) error {
 			if err := s.quietCheckpoint(ctx, step); err != nil {
 				return err
 			}
-		case n == 2:
-			if err := s.restart(ctx, step, "refactord_sigkill", syscall.SIGKILL, "restart after refactord_sigkill"); err != nil {
-				return err
-			}
 		default:
-			if err := s.restart(ctx, step, "refactord_sigterm", syscall.SIGTERM, "restart after refactord_sigterm"); err != nil {
+			// Kills and graceful stops take turns, so that both are many.
+			kind, sig := "refactord_sigkill", syscall.SIGKILL
+			if restarted%2 == 1 {
+				kind, sig = "refactord_sigterm", syscall.SIGTERM
+			}
+			restarted++
+			if err := s.restart(ctx, step, kind, sig, "restart after "+kind); err != nil {
 				return err
 			}
 		}
