@@ -19,6 +19,7 @@ vet:
 
 unit:
 	@command -v chromium >/dev/null 2>&1 || echo "*** chromium is not installed: the browser test of /docs is SKIPPED (apt-get install chromium) ***"
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || [ -n "$$PG_BIN" ] || echo "*** PostgreSQL is not installed: the store's PostgreSQL cases and the pool's tests are SKIPPED (apt-get install postgresql) ***"
 	$(GO) test -race -count=1 ./...
 
 # Every Fuzz target in the tree, each for a bounded time (seconds, not minutes).

@@ -14,7 +14,10 @@ import (
 type Audit interface {
 	Create(ctx context.Context, r Run) error
 	Update(ctx context.Context, r Run) error
-	BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error
+	// BeginRelease is the write-ahead record: both sources of the method
+	// and every helper of the set (Run.Helpers: added by a refactoring,
+	// removed by a revert), committed before anything is compiled.
+	BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string, helpers []Helper) error
 	// SetStage records the stage a run in progress has reached (the
 	// StageX constants), for anyone following the run by its id.
 	SetStage(ctx context.Context, id, stage string) error
@@ -32,7 +35,8 @@ type History interface {
 }
 
 // Status is where a run stands. The write-ahead protocol of a release is
-// running → releasing → released | rolled_back | restore_failed; a run that
+// running → releasing → released | rolled_back | restore_failed (a verify
+// run: → verified | rolled_back | restore_failed); a run that
 // ends before the compile goes running → failed | proposed | unchanged. A crash leaves
 // the row in running or releasing; start-up reconciliation settles every
 // unsettled row (running, releasing, restore_failed) to released,
@@ -41,6 +45,10 @@ type Status string
 
 // The status vocabulary (the API's "outcome").
 const (
+	// StatusQueued: in a pool of workers (DATABASE_URL), the run waits in
+	// the durable queue for an idle worker; nothing has happened to any
+	// image. Its worker and image are empty until a worker takes it.
+	StatusQueued Status = "queued"
 	// StatusRunning: the pipeline is working (prefetch, review, write,
 	// validation; the row's stage says which); nothing has been compiled
 	// into the image.
@@ -91,13 +99,20 @@ const (
 	// it); error_code is canceled. Nothing was compiled: the image holds
 	// what it held.
 	StatusCanceled Status = "canceled"
+	// StatusVerified: a verify run (verify set) compiled final_source, its
+	// tests after the compile showed no regression, and the original was
+	// put back and confirmed by reading it: the image holds what it held,
+	// and final_source is a proposal proven by both test reports. A verify
+	// run that does not get there ends like a release that does not:
+	// rolled_back, restore_failed (reconciled to rolled_back), failed…
+	StatusVerified Status = "verified"
 )
 
 // statuses lists the vocabulary, for validation and API documentation.
 func statuses() []Status {
-	return []Status{StatusRunning, StatusReleasing, StatusReleased, StatusProposed, StatusUnchanged,
+	return []Status{StatusQueued, StatusRunning, StatusReleasing, StatusReleased, StatusProposed, StatusUnchanged,
 		StatusFailed, StatusRolledBack, StatusNotReleased, StatusConflict, StatusReverted, StatusRestoreFailed,
-		StatusCanceled}
+		StatusCanceled, StatusVerified}
 }
 
 // Unsettled reports whether a row in status s still needs start-up
@@ -150,12 +165,20 @@ type Run struct {
 	Selector      string  `json:"selector"`
 	IsClassMethod bool    `json:"is_class_method"`
 	DryRun        bool    `json:"dry_run"`
-	RunTests      bool    `json:"run_tests"` // whether the method's tests ran around the release
-	Status        Status  `json:"status"`
+	// Verify: the run was to put the original back after its release and
+	// tests (a verify run); reconciliation never leaves its final source in
+	// the image.
+	Verify   bool   `json:"verify"`
+	RunTests bool   `json:"run_tests"` // whether the method's tests ran around the release
+	Status   Status `json:"status"`
 	// Stage is the stage the run is in while it runs (prefetch, review,
 	// write, validate, release), then the last one it reached; "" before
 	// the first.
-	Stage        string `json:"stage"`
+	Stage string `json:"stage"`
+	// Worker names the instance that ran the run (WORKER_ID) and Image the
+	// image it ran on; both empty while the run is queued.
+	Worker       string `json:"worker"`
+	Image        string `json:"image"`
 	ErrorCode    string `json:"error_code"` // an error Kind of the domain, "" on success
 	ErrorMessage string `json:"error_message"`
 	// Notes is append-only, written by Reconcile (operator-facing remarks).
@@ -173,13 +196,22 @@ type Run struct {
 	Stages           json.RawMessage `json:"stages"` // per-stage durations
 	TestsBefore      json.RawMessage `json:"tests_before"`
 	TestsAfter       json.RawMessage `json:"tests_after"`
+	// Helpers are the new methods of the set, with their sources: for a
+	// refactoring, those it adds beside final_source (installed before
+	// it); for a revert, those it removes (the reverted run's). Empty when
+	// the change is the method alone.
+	Helpers []Helper `json:"helpers"`
 	// RestoreFailed: a rollback to the original source did not succeed.
-	RestoreFailed bool       `json:"restore_failed"`
-	CreatedAt     time.Time  `json:"created_at"`
-	UpdatedAt     time.Time  `json:"updated_at"`
-	FinishedAt    *time.Time `json:"finished_at"`
-	ReleasedAt    *time.Time `json:"released_at"`
-	RevertedAt    *time.Time `json:"reverted_at"`
+	RestoreFailed bool      `json:"restore_failed"`
+	CreatedAt     time.Time `json:"created_at"`
+	// StartedAt is when a worker took the run: CreatedAt for a run that
+	// never waited; later for one that waited in a pool's queue; nil while
+	// it waits.
+	StartedAt  *time.Time `json:"started_at"`
+	UpdatedAt  time.Time  `json:"updated_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+	ReleasedAt *time.Time `json:"released_at"`
+	RevertedAt *time.Time `json:"reverted_at"`
 }
 
 // Page sizes of List.
@@ -192,6 +224,7 @@ const (
 type ListQuery struct {
 	ClassName string // exact class name
 	Status    Status // the API's "outcome" filter
+	Worker    string // exact worker (WORKER_ID)
 	Limit     int    // 0 → DefaultLimit; above MaxLimit → MaxLimit
 	Cursor    string // Page.NextCursor of the previous page; "" for the first
 }
@@ -216,10 +249,13 @@ type runAlias Run
 type runWire struct {
 	*runAlias
 	CreatedAt  string  `json:"created_at"`
+	StartedAt  *string `json:"started_at"`
 	UpdatedAt  string  `json:"updated_at"`
 	FinishedAt *string `json:"finished_at"`
 	ReleasedAt *string `json:"released_at"`
 	RevertedAt *string `json:"reverted_at"`
+
+	Helpers []Helper `json:"helpers"` // never null
 }
 
 // MarshalJSON writes times as RFC 3339 in UTC with milliseconds.
@@ -227,10 +263,12 @@ func (r Run) MarshalJSON() ([]byte, error) {
 	return json.Marshal(runWire{
 		runAlias:   (*runAlias)(&r),
 		CreatedAt:  formatTime(r.CreatedAt),
+		StartedAt:  formatOptional(r.StartedAt),
 		UpdatedAt:  formatTime(r.UpdatedAt),
 		FinishedAt: formatOptional(r.FinishedAt),
 		ReleasedAt: formatOptional(r.ReleasedAt),
 		RevertedAt: formatOptional(r.RevertedAt),
+		Helpers:    HelperList(r.Helpers),
 	})
 }
 
@@ -240,6 +278,7 @@ func (r *Run) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
+	r.Helpers = w.Helpers
 	return w.times(r)
 }
 
@@ -247,6 +286,9 @@ func (w runWire) times(r *Run) error {
 	var err error
 	if r.CreatedAt, err = parseWire(w.CreatedAt); err != nil {
 		return fmt.Errorf("created_at: %w", err)
+	}
+	if r.StartedAt, err = parseOptional(w.StartedAt); err != nil {
+		return fmt.Errorf("started_at: %w", err)
 	}
 	if r.UpdatedAt, err = parseWire(w.UpdatedAt); err != nil {
 		return fmt.Errorf("updated_at: %w", err)

@@ -3,6 +3,7 @@ package refactor
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Kind names a class of failure; its value is the `code` clients see. Every
@@ -38,6 +39,21 @@ const (
 	// NotCancelable: a cancel came for a run whose release has begun (it
 	// completes or is rolled back, never cut) or that has ended.
 	NotCancelable Kind = "not_cancelable"
+)
+
+// Codes of a pool of workers (DATABASE_URL).
+const (
+	// StoreUnavailable: PostgreSQL, which holds the pool's audit trail and
+	// queue, cannot be reached; nothing was queued or compiled.
+	StoreUnavailable Kind = "store_unavailable"
+	// WorkerLost: the worker running the run stopped answering (its
+	// heartbeat is older than POOL_LEASE's share) — twice before its
+	// release, or once during its release, whose row stays unsettled until
+	// that worker starts again and reconciles it.
+	WorkerLost Kind = "worker_lost"
+	// WorkerUnavailable: the worker whose image holds a release is not
+	// running, so the release cannot be reverted now.
+	WorkerUnavailable Kind = "worker_unavailable"
 )
 
 // TestsInconclusive: a test run around the release did not finish in time
@@ -103,6 +119,17 @@ func KindOf(err error) Kind {
 		return e.Kind
 	}
 	return Internal
+}
+
+// Public is the part of err that may be shown to a client: a classified
+// error's message with the context around it, never its cause (which may
+// hold image, provider or database internals).
+func Public(err error) string {
+	var ke *Error
+	if !errors.As(err, &ke) || ke.Err == nil || ke.Message == "" {
+		return err.Error()
+	}
+	return strings.TrimSuffix(err.Error(), ": "+ke.Err.Error())
 }
 
 // IsKind reports whether err is classified as kind k.

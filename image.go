@@ -21,6 +21,13 @@ type Image interface {
 	PackageClasses(ctx context.Context, pkg string) ([]string, error)
 	DryCompile(ctx context.Context, ref MethodRef, source string) ([]CompileError, error)
 	Install(ctx context.Context, ref MethodRef, source, protocol string) error
+	// Remove removes ref's method; it answers whether the method was there
+	// (removing an absent one is no error).
+	Remove(ctx context.Context, ref MethodRef) (bool, error)
+	// Understands reports whether ref's class, on ref's side, understands
+	// ref's selector: the class or a superclass (a trait, Object) implements
+	// it. With fromSuper it asks the superclass, as a send to super does.
+	Understands(ctx context.Context, ref MethodRef, fromSuper bool) (bool, error)
 	RunTests(ctx context.Context, class string) (TestReport, error)
 	References(ctx context.Context, selector string) ([]Location, error)
 }

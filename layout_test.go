@@ -33,6 +33,7 @@ func TestDependenciesPointDown(t *testing.T) {
 		{pkg: module + "/agents", forbidden: []string{"pipeline", "api", "mcpclient", "store", "wire", "pharosim"}},
 		{pkg: module + "/mcpclient", forbidden: []string{"pipeline", "api", "agents", "store", "wire"}},
 		{pkg: module + "/store", forbidden: []string{"pipeline", "api", "agents", "mcpclient", "wire", "smalltalk", "pharosim"}},
+		{pkg: module + "/pool", forbidden: []string{"pipeline", "api", "agents", "mcpclient", "wire", "pharosim", "config"}},
 		{pkg: module + "/cmd/refactorctl", forbidden: []string{"pipeline", "api", "agents", "mcpclient", "store", "pharosim", "config"}},
 	}
 	for _, rule := range rules {

@@ -10,8 +10,9 @@ import (
 type Agents interface {
 	Review(ctx context.Context, in Input) (Review, CallStats, error)
 	Write(ctx context.Context, in Input, review Review) (Candidate, CallStats, error)
-	Validate(ctx context.Context, in Input, review Review, code string) (Verdict, CallStats, error)
-	Refine(ctx context.Context, in Input, review Review, code, feedback string) (Candidate, CallStats, error)
+	// Validate judges a candidate as a set: the method and its helpers.
+	Validate(ctx context.Context, in Input, review Review, candidate Candidate) (Verdict, CallStats, error)
+	Refine(ctx context.Context, in Input, review Review, previous Candidate, feedback string) (Candidate, CallStats, error)
 }
 
 // Role names the part a model plays in a run.
@@ -88,10 +89,14 @@ type Review struct {
 }
 
 // Candidate is a proposed method from the writer or the refiner, its code
-// normalized to a bare method source.
+// normalized to a bare method source, with the new helper methods it
+// sends (Composed Method), if any: their Source and Protocol as the model
+// gave them (normalized), their Selector and side filled in by the
+// pipeline's checks.
 type Candidate struct {
-	Code  string `json:"code"`
-	Notes string `json:"notes"`
+	Code    string   `json:"code"`
+	Helpers []Helper `json:"helpers,omitempty"`
+	Notes   string   `json:"notes"`
 }
 
 // VerdictKind is the validator's decision.

@@ -39,6 +39,11 @@ type Reservation interface {
 type Request struct {
 	Ref    MethodRef
 	DryRun bool
+	// Verify takes the whole release path, tests before and after, then
+	// always puts the original back: the image is a test bench and the
+	// change leaves as a proposal proven by the tests. Never with DryRun;
+	// it implies RunTests.
+	Verify bool
 	// RunTests guards the release with the method's tests, run before and
 	// after the compile.
 	RunTests  bool
@@ -58,6 +63,10 @@ const (
 	// OutcomeUnchanged: the review found nothing worth changing (LOW, no
 	// issues); no candidate was written and nothing was compiled.
 	OutcomeUnchanged Outcome = "unchanged"
+	// OutcomeVerified: a verify run compiled the approved candidate, its
+	// tests showed no regression, and the original was put back and read
+	// back: the image holds what it held.
+	OutcomeVerified Outcome = "verified"
 )
 
 // Result is what a run produced. A failed run returns a partial Result
@@ -80,10 +89,17 @@ type Result struct {
 	Tests          Tests // the tests around the release; Ran is false when they did not run
 	RolledBack     bool  // compiled, then the original was put back
 	RestoreFailed  bool  // a rollback failed: the image may hold the candidate
+	// Helpers are the new methods that come with RefactoredCode (released
+	// with it, before it); empty when the candidate needs none.
+	Helpers []Helper
 	// RunStatus is the audit row's status: what the image holds after a
-	// release began (released, rolled_back, restore_failed), else failed,
-	// proposed or unchanged.
+	// release began (released, verified, rolled_back, restore_failed), else
+	// failed, proposed or unchanged.
 	RunStatus Status
+	// Worker names the instance that ran the run (WORKER_ID), Image the
+	// image it ran on.
+	Worker string
+	Image  string
 	// Truncated names the inputs a prompt showed cut to the context budget
 	// (TruncatedMethodSource, …), sorted; empty when everything fit.
 	Truncated []string
@@ -95,6 +111,8 @@ type Round struct {
 	Code        string       `json:"code"`
 	CheckErrors []CheckError `json:"check_errors"`
 	Verdict     *Verdict     `json:"verdict,omitempty"`
+	// Helpers are the candidate's new helper methods (never null).
+	Helpers []Helper `json:"helpers"`
 }
 
 // CheckError is one reason a candidate was refused before the validator saw it.
@@ -107,13 +125,24 @@ type CheckError struct {
 	// (reflection, files, global, …) and the selector, pragma or global.
 	Capability string `json:"capability,omitempty"`
 	Name       string `json:"name,omitempty"`
+	// Helper is the selector of the helper the error is about; "" for the
+	// method (Line and Column count in the source it names). With helpers,
+	// Check may also be helpers (their number, size, protocol or
+	// selectors), overwrite (a helper would replace a method the class has
+	// or inherits) or unresolved_send (a new send to self or super that
+	// neither the class's hierarchy nor a helper of the set implements).
+	Helper string `json:"helper,omitempty"`
 }
 
 func (c CheckError) String() string {
-	if c.Line > 0 {
-		return fmt.Sprintf("%s (line %d, column %d): %s", c.Check, c.Line, c.Col, c.Message)
+	where := c.Check
+	if c.Helper != "" {
+		where += " in helper #" + c.Helper
 	}
-	return c.Check + ": " + c.Message
+	if c.Line > 0 {
+		return fmt.Sprintf("%s (line %d, column %d): %s", where, c.Line, c.Col, c.Message)
+	}
+	return where + ": " + c.Message
 }
 
 // Usage is what the models cost in a run.
@@ -200,7 +229,24 @@ const (
 	EventCheck     = "check"      // CheckEvent
 	EventVerdict   = "verdict"    // VerdictEvent
 	EventRelease   = "release"    // ReleaseEvent
+	// EventQueued: in a pool, the run waits in the durable queue
+	// (QueuedEvent); it comes first, and again when a run is queued anew
+	// because its worker stopped answering.
+	EventQueued = "queued"
 )
+
+// QueuedEvent says where a run stands in a pool's queue.
+type QueuedEvent struct {
+	// Position is the run's place among the queued runs, oldest first: 1
+	// is taken by the next idle worker.
+	Position int `json:"position"`
+	// Queued counts every run waiting in the pool; Workers the workers
+	// alive now.
+	Queued  int `json:"queued"`
+	Workers int `json:"workers"`
+	// Reason says why the run was queued again, when it was.
+	Reason string `json:"reason,omitempty"`
+}
 
 // StageEvent marks a stage starting or finishing.
 type StageEvent struct {
@@ -222,6 +268,8 @@ type ModelCallEvent struct {
 type CandidateEvent struct {
 	Iteration int    `json:"iteration"`
 	Code      string `json:"code"`
+	// Helpers are the candidate's new helper methods (never null).
+	Helpers []Helper `json:"helpers"`
 }
 
 // CheckEvent reports the local and compile checks of a candidate.

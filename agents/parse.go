@@ -41,7 +41,11 @@ func parseReview(text string, mode mode) (refactor.Review, error) {
 // Smalltalk code block. The code is normalized with normalizeCode.
 func parseCandidate(text, className string, mode mode) (refactor.Candidate, error) {
 	var raw struct {
-		Code  string `json:"code"`
+		Code    string `json:"code"`
+		Helpers []struct {
+			Code     string `json:"code"`
+			Protocol string `json:"protocol"`
+		} `json:"helpers"`
 		Notes string `json:"notes"`
 	}
 	err := decodeAnswer(text, "code", mode, &raw)
@@ -49,7 +53,9 @@ func parseCandidate(text, className string, mode mode) (refactor.Candidate, erro
 		if mode == constrainedMode {
 			return refactor.Candidate{}, err
 		}
-		if obj, ok := repairQuotes(text, []string{"code", "notes"}); ok && hasKey(obj, "code") && json.Unmarshal(obj, &raw) == nil {
+		// The repair reads flat objects of strings: an answer with helpers
+		// (objects with a "protocol") is left to the corrective retry.
+		if obj, ok := repairQuotes(text, []string{"code", "notes"}); ok && !strings.Contains(text, `"protocol"`) && hasKey(obj, "code") && json.Unmarshal(obj, &raw) == nil {
 			err = nil
 		} else if code, ok := fencedCode(stripReasoning(text)); ok {
 			raw.Code, raw.Notes, err = code, "", nil
@@ -61,6 +67,13 @@ func parseCandidate(text, className string, mode mode) (refactor.Candidate, erro
 	c := refactor.Candidate{Code: normalizeCode(raw.Code, className), Notes: strings.TrimSpace(raw.Notes)}
 	if c.Code == "" {
 		return refactor.Candidate{}, errors.New(`"code" is empty`)
+	}
+	for i, h := range raw.Helpers {
+		code := normalizeCode(h.Code, className)
+		if code == "" {
+			return refactor.Candidate{}, fmt.Errorf(`"code" of helpers[%d] is empty`, i)
+		}
+		c.Helpers = append(c.Helpers, refactor.Helper{Source: code, Protocol: strings.TrimSpace(h.Protocol)})
 	}
 	return c, nil
 }

@@ -119,3 +119,41 @@ func TestParseVerdictNeverGuessesApproval(t *testing.T) {
 		assert.Error(t, err, text)
 	}
 }
+
+func TestParseCandidateHelpers(t *testing.T) {
+	text := `{"code": "total\n\t^ self subtotal", "helpers": [` +
+		`{"code": "Cart >> subtotal [\n\t^ 1\n]", "protocol": " private "}, {"code": "tax\n\t^ 2", "protocol": ""}], "notes": "extracted"}`
+	c, err := parseCandidate(text, "Cart", constrainedMode)
+	require.NoError(t, err)
+	assert.Equal(t, "total\n\t^ self subtotal", c.Code)
+	assert.Equal(t, []refactor.Helper{{Source: "subtotal\n\t^ 1", Protocol: "private"}, {Source: "tax\n\t^ 2"}}, c.Helpers,
+		"each helper normalized like the method; the pipeline names them")
+
+	c, err = parseCandidate(`{"code": "total\n\t^ 1", "helpers": [], "notes": ""}`, "Cart", constrainedMode)
+	require.NoError(t, err)
+	assert.Empty(t, c.Helpers)
+
+	_, err = parseCandidate(`{"code": "total\n\t^ 1", "helpers": [{"code": " ", "protocol": "private"}], "notes": ""}`, "Cart", tolerant)
+	assert.ErrorContains(t, err, "helpers[0]")
+}
+
+func TestPromptsShowTheHelperSet(t *testing.T) {
+	p, err := loadPrompts()
+	require.NoError(t, err)
+	in := refactor.Input{MethodRef: refactor.MethodRef{Class: "Foo", Selector: "bar"}, Source: "bar\n\t^ 1"}
+	for _, role := range []refactor.Role{refactor.RoleWriter, refactor.RoleRefiner, refactor.RoleValidator} {
+		data := newPromptData(in, DefaultBudget().cut(in), CandidateSchema())
+		data.Candidate, data.Feedback, data.ReviewText = "bar\n\t^ self baz", "x", "y"
+		data.CandidateHelpers = []refactor.Helper{{Selector: "baz", Protocol: "private", Source: "baz\n\t^ 2"}}
+		system, user, err := p.render(role, data)
+		require.NoError(t, err)
+		assert.Contains(t, system, "Composed Method", role)
+		if role == refactor.RoleWriter {
+			assert.Contains(t, system, "4 helpers, each at most 8192 bytes", role)
+			assert.Contains(t, system, `"helpers": []`, role)
+			assert.NotContains(t, user, "new helper method #baz", "the writer has no candidate yet")
+			continue
+		}
+		assert.Contains(t, user, `<image-data label="new helper method #baz">`+"\nbaz\n\t^ 2\n</image-data>", role)
+	}
+}

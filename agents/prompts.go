@@ -39,7 +39,7 @@ type prompts struct {
 }
 
 func loadPrompts() (*prompts, error) {
-	funcs := template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList, "relatedLabel": relatedLabel}
+	funcs := template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList, "relatedLabel": relatedLabel, "helperLabel": helperLabel}
 	p := &prompts{byRole: make(map[refactor.Role]*template.Template, 4)}
 	for _, role := range refactor.AllRoles() {
 		t, err := template.New(string(role)).Funcs(funcs).Option("missingkey=error").
@@ -64,18 +64,26 @@ type promptData struct {
 	Subject string
 	In      shown
 	// Format is the answer's JSON shape, rendered from the role's schema.
-	Format        string
-	ReviewText    string
-	Candidate     string
-	Feedback      string
-	Tools         bool
-	ToolNames     []string
-	MaxToolRounds int
+	Format     string
+	ReviewText string
+	Candidate  string
+	// CandidateHelpers are the new helper methods that come with Candidate.
+	CandidateHelpers []refactor.Helper
+	Feedback         string
+	Tools            bool
+	ToolNames        []string
+	MaxToolRounds    int
 }
 
 func newPromptData(in refactor.Input, s shown, schema *Schema) promptData {
 	return promptData{MethodRef: in.MethodRef, Subject: in.String(), In: s, Format: schema.Format()}
 }
+
+// MaxHelpers is how many helper methods a candidate may bring.
+func (promptData) MaxHelpers() int { return refactor.MaxHelpers }
+
+// MaxHelperBytes is the largest helper source a candidate may bring.
+func (promptData) MaxHelperBytes() int { return refactor.MaxHelperBytes }
 
 // CapabilityRules are the lists of smalltalk/capability as the prompts
 // render them, so that the model learns them before a wasted round.
@@ -111,6 +119,14 @@ func relatedLabel(m refactor.RelatedMethod) string {
 		return m.Ref.String() + ", repeats code of this method"
 	}
 	return m.Ref.String()
+}
+
+// helperLabel is the fence label of a candidate's helper method.
+func helperLabel(h refactor.Helper) string {
+	if h.Selector == "" {
+		return "new helper method"
+	}
+	return "new helper method #" + h.Selector
 }
 
 // render returns the system instruction and the first user message of role.

@@ -36,8 +36,8 @@ func RenderRequests(cfg Config, in refactor.Input, s Sample) ([]Rendered, error)
 	for _, c := range []conversation{
 		r.reviewing(in),
 		r.writing(in, s.Review),
-		r.validating(in, s.Review, s.Candidate),
-		r.refining(in, s.Review, s.Candidate, s.Feedback),
+		r.validating(in, s.Review, refactor.Candidate{Code: s.Candidate}),
+		r.refining(in, s.Review, refactor.Candidate{Code: s.Candidate}, s.Feedback),
 	} {
 		req, err := r.opening(c)
 		if err != nil {

@@ -114,20 +114,22 @@ func (r *Roles) Write(ctx context.Context, in refactor.Input, review refactor.Re
 	return out, stats, err
 }
 
-// Validate asks the validator for a verdict on candidateCode.
-func (r *Roles) Validate(ctx context.Context, in refactor.Input, review refactor.Review, candidateCode string) (refactor.Verdict, refactor.CallStats, error) {
+// Validate asks the validator for a verdict on candidate: the method and
+// its helpers, judged as a set.
+func (r *Roles) Validate(ctx context.Context, in refactor.Input, review refactor.Review, candidate refactor.Candidate) (refactor.Verdict, refactor.CallStats, error) {
 	var out refactor.Verdict
-	c := r.validating(in, review, candidateCode)
+	c := r.validating(in, review, candidate)
 	c.parse = func(text string, mode mode) (err error) { out, err = parseVerdict(text, mode); return err }
 	stats, err := r.converse(ctx, c)
 	return out, stats, err
 }
 
-// Refine asks the refiner for a better candidate than previousCode, given
-// feedback (local check errors or the validator's verdict).
-func (r *Roles) Refine(ctx context.Context, in refactor.Input, review refactor.Review, previousCode, feedback string) (refactor.Candidate, refactor.CallStats, error) {
+// Refine asks the refiner for a better candidate than previous (the method
+// and its helpers), given feedback (local check errors or the validator's
+// verdict).
+func (r *Roles) Refine(ctx context.Context, in refactor.Input, review refactor.Review, previous refactor.Candidate, feedback string) (refactor.Candidate, refactor.CallStats, error) {
 	var out refactor.Candidate
-	c := r.refining(in, review, previousCode, feedback)
+	c := r.refining(in, review, previous, feedback)
 	c.parse = func(text string, mode mode) (err error) { out, err = parseCandidate(text, in.Class, mode); return err }
 	stats, err := r.converse(ctx, c)
 	return out, stats, err
@@ -152,15 +154,15 @@ func (r *Roles) writing(in refactor.Input, review refactor.Review) conversation 
 	return conversation{role: refactor.RoleWriter, in: in, data: data, schema: CandidateSchema()}
 }
 
-func (r *Roles) validating(in refactor.Input, review refactor.Review, candidateCode string) conversation {
+func (r *Roles) validating(in refactor.Input, review refactor.Review, candidate refactor.Candidate) conversation {
 	data := r.data(in, VerdictSchema())
-	data.ReviewText, data.Candidate = reviewText(review), candidateCode
+	data.ReviewText, data.Candidate, data.CandidateHelpers = reviewText(review), candidate.Code, candidate.Helpers
 	return conversation{role: refactor.RoleValidator, in: in, data: data, schema: VerdictSchema()}
 }
 
-func (r *Roles) refining(in refactor.Input, review refactor.Review, previousCode, feedback string) conversation {
+func (r *Roles) refining(in refactor.Input, review refactor.Review, previous refactor.Candidate, feedback string) conversation {
 	data := r.data(in, CandidateSchema())
-	data.ReviewText, data.Candidate, data.Feedback = reviewText(review), previousCode, feedback
+	data.ReviewText, data.Candidate, data.CandidateHelpers, data.Feedback = reviewText(review), previous.Code, previous.Helpers, feedback
 	return conversation{role: refactor.RoleRefiner, in: in, data: data, schema: CandidateSchema()}
 }
 

@@ -54,7 +54,7 @@ func TestApprovedFirstRoundCostsThreeCalls(t *testing.T) {
 	require.NoError(t, err)
 	cand, ws, err := r.Write(ctx, calc, rev)
 	require.NoError(t, err)
-	verdict, vs, err := r.Validate(ctx, calc, rev, cand.Code)
+	verdict, vs, err := r.Validate(ctx, calc, rev, cand)
 	require.NoError(t, err)
 
 	assert.Equal(t, refactor.SeverityMedium, rev.Severity)
@@ -141,7 +141,7 @@ func TestUnusableAnswersAreRetriedOnce(t *testing.T) {
 
 func TestUnclearVerdictIsNeverApproval(t *testing.T) {
 	r := newRoles(t, map[string]string{"validator": `{"json": {"verdict": "Approved, mostly"}}, {"json": {"verdict": "LGTM"}}`}, nil, 0)
-	v, stats, err := r.Validate(context.Background(), calc, review, "sum: a with: b\n\t^ a + b")
+	v, stats, err := r.Validate(context.Background(), calc, review, refactor.Candidate{Code: "sum: a with: b\n\t^ a + b"})
 	require.Error(t, err)
 	assert.Equal(t, refactor.ModelBadOutput, refactor.KindOf(err))
 	assert.False(t, v.Approved())
@@ -150,7 +150,7 @@ func TestUnclearVerdictIsNeverApproval(t *testing.T) {
 
 func TestRefineUsesTheRefiner(t *testing.T) {
 	r := newRoles(t, map[string]string{"refiner": goodCandidate}, nil, 0)
-	cand, stats, err := r.Refine(context.Background(), calc, review, "sum: a with: b\n\t^ a + b", "rename the arguments")
+	cand, stats, err := r.Refine(context.Background(), calc, review, refactor.Candidate{Code: "sum: a with: b\n\t^ a + b"}, "rename the arguments")
 	require.NoError(t, err)
 	assert.Equal(t, "renamed", cand.Notes)
 	assert.Equal(t, refactor.RoleRefiner, stats.Role)

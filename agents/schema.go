@@ -103,10 +103,16 @@ func ReviewSchema() *Schema {
 	)
 }
 
-// CandidateSchema is the writer's and refiner's answer: {"code", "notes"}.
+// CandidateSchema is the writer's and refiner's answer: {"code",
+// "helpers", "notes"}; helpers are the new methods the rewrite sends
+// (Composed Method), an empty list when it needs none.
 func CandidateSchema() *Schema {
-	return object("a rewritten Smalltalk method",
+	return object("a rewritten Smalltalk method, with the new helper methods it sends",
 		Property{"code", str("the whole method, starting with its message pattern")},
+		Property{"helpers", &Schema{Type: "array", Items: object("",
+			Property{"code", str("a whole new helper method of the same class and side, starting with its message pattern")},
+			Property{"protocol", str("its protocol, e.g. private")},
+		)}},
 		Property{"notes", str("what changed and why, briefly")},
 	)
 }

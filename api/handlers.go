@@ -33,7 +33,7 @@ func (s *Server) refactor(c echo.Context) error {
 	if s.stopping.Load() {
 		return s.refusal(c, errStopping)
 	}
-	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, RunTests: req.WantsTests(), RequestID: requestID(c)}
+	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, Verify: req.Verify, RunTests: req.WantsTests(), RequestID: requestID(c)}
 	async, streamed := prefersAsync(c.Request().Header), wantsStream(c)
 	var events *eventQueue
 	modelPhase := make(chan struct{})
@@ -113,7 +113,7 @@ func (s *Server) refusal(c echo.Context, err error) error {
 		p.RetryAfter = s.pipe.RetryAfter()
 		p.Detail = "Agent is busy processing another request. Please try again later."
 	}
-	if refactor.KindOf(err) == refactor.ShuttingDown {
+	if k := refactor.KindOf(err); k == refactor.ShuttingDown || k == refactor.StoreUnavailable {
 		p.RetryAfter = 5
 	}
 	return &problemError{p}
@@ -146,6 +146,9 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 		if res.RestoreFailed {
 			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
 		}
+		if p.RefactoredCode != "" {
+			p.Helpers = res.Helpers
+		}
 		if res.Tests.Ran {
 			tests := res.Tests
 			p.Tests = &tests
@@ -163,10 +166,11 @@ func newRefactorBody(res *refactor.Result) wire.RefactorBody {
 	b := wire.RefactorBody{
 		Success: true, ClassName: res.Ref.Class, MethodName: res.Ref.Selector,
 		ID: res.ID, Outcome: string(res.Outcome), IsClassMethod: res.Ref.ClassSide, Protocol: res.Protocol,
-		OriginalCode: res.OriginalCode, Refactored: res.RefactoredCode, Iterations: res.Iterations,
+		OriginalCode: res.OriginalCode, Refactored: res.RefactoredCode, Helpers: refactor.HelperList(res.Helpers), Iterations: res.Iterations,
 		Rounds: res.Rounds, Stages: res.Stages, DurationMS: res.Duration.Milliseconds(), Tests: res.Tests.Normalized(),
 		Usage:     refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
 		Truncated: append([]string{}, res.Truncated...),
+		Worker:    res.Worker, Image: res.Image,
 	}
 	if b.Rounds == nil {
 		b.Rounds = []refactor.Round{} // unchanged: no round ran
@@ -203,6 +207,8 @@ func releaseText(res *refactor.Result) string {
 		return "Dry run: approved, not compiled into the image."
 	case refactor.OutcomeUnchanged:
 		return "Unchanged: the review found nothing worth a rewrite; nothing was compiled."
+	case refactor.OutcomeVerified:
+		return fmt.Sprintf("Verified: %s compiled in protocol '%s', its tests passed, and the original was put back; the image holds what it held.", res.Ref, res.Protocol)
 	}
 	return fmt.Sprintf("Released: %s compiled in protocol '%s'.", res.Ref, res.Protocol)
 }

@@ -59,6 +59,8 @@ type harnessOpts struct {
 	// publicListener serves as on a listener that is not loopback: no Host
 	// check, and no page of the service's own origin is let in.
 	publicListener bool
+	// checkpoint is called at the release's checkpoints (pipeline.Options).
+	checkpoint func(point string)
 }
 
 type harness struct {
@@ -117,7 +119,8 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	audit, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "refactord.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = audit.Close() })
-	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout, ReleaseTimeout: o.releaseTimeout}, zap.NewNop())
+	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout, ReleaseTimeout: o.releaseTimeout,
+		Checkpoint: o.checkpoint}, zap.NewNop())
 	srv := api.New(api.Options{
 		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: refactor.OpenAPI, KeepAlive: o.keepAlive,
 		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: !o.publicListener,
@@ -244,6 +247,9 @@ func (h *harness) checkAuditRow(status int, out map[string]any) {
 	}
 	if rc, ok := out["refactored_code"]; ok {
 		assert.Equal(h.t, rc, row["final_source"])
+	}
+	if helpers, ok := out["helpers"].([]any); ok && len(helpers) > 0 {
+		assert.Equal(h.t, helpers, row["helpers"], "the audit row holds the helpers the answer names")
 	}
 	if u, ok := out["usage"].(map[string]any); ok {
 		assert.Equal(h.t, u["model_calls"], row["model_calls"])

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -32,6 +33,14 @@ func (s *Server) ready(c echo.Context) error {
 	}
 	if !s.pipe.ModelConfigured() {
 		reasons = append(reasons, "no model is configured")
+	}
+	if s.opts.Database != nil {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+		err := s.opts.Database.Ping(ctx)
+		cancel()
+		if err != nil {
+			reasons = append(reasons, err.Error())
+		}
 	}
 	h := s.mcp.Health()
 	if reason := imageNotReady(h); reason != "" {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,7 +33,11 @@ func (s *Server) listRefactorings(c echo.Context) error {
 }
 
 func listQuery(c echo.Context) (refactor.ListQuery, error) {
-	q := refactor.ListQuery{ClassName: c.QueryParam("class_name"), Status: refactor.Status(c.QueryParam("outcome")), Cursor: c.QueryParam("cursor")}
+	q := refactor.ListQuery{ClassName: c.QueryParam("class_name"), Status: refactor.Status(c.QueryParam("outcome")),
+		Worker: c.QueryParam("worker"), Cursor: c.QueryParam("cursor")}
+	if len(q.Worker) > maxWorkerBytes || strings.ContainsFunc(q.Worker, unicode.IsControl) {
+		return q, badRequest("worker must be a worker's id (WORKER_ID): at most " + strconv.Itoa(maxWorkerBytes) + " bytes, no control characters")
+	}
 	if q.ClassName != "" && !refactor.IsClassName(q.ClassName) {
 		return q, badRequest("class_name is not a Smalltalk class name")
 	}
@@ -47,6 +53,9 @@ func listQuery(c echo.Context) (refactor.ListQuery, error) {
 	}
 	return q, nil
 }
+
+// maxWorkerBytes bounds the worker filter (a WORKER_ID).
+const maxWorkerBytes = 200
 
 func badRequest(detail string) error {
 	return malformed(refactor.Errorf(refactor.InvalidRequest, "%s", detail))

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	wire "pharo-refactor/wire"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -38,7 +37,9 @@ func statusOf(err error) int {
 		return http.StatusRequestEntityTooLarge
 	case refactor.PharoUnavailable, refactor.PharoError, refactor.ModelUnavailable, refactor.ModelBadOutput:
 		return http.StatusBadGateway
-	case refactor.Busy, refactor.ModelNotConfigured, refactor.ShuttingDown:
+	case refactor.WorkerLost:
+		return http.StatusBadGateway // the worker, an upstream of the pool, stopped answering
+	case refactor.Busy, refactor.ModelNotConfigured, refactor.ShuttingDown, refactor.StoreUnavailable, refactor.WorkerUnavailable:
 		return http.StatusServiceUnavailable
 	case refactor.Timeout:
 		return http.StatusGatewayTimeout
@@ -82,6 +83,9 @@ var titles = map[refactor.Kind]string{
 	refactor.Internal:           "Internal error",
 	refactor.Canceled:           "Run canceled",
 	refactor.NotCancelable:      "Run cannot be canceled",
+	refactor.StoreUnavailable:   "Store unavailable",
+	refactor.WorkerLost:         "Worker lost",
+	refactor.WorkerUnavailable:  "Worker unavailable",
 
 	refactor.UnsupportedMediaType: "Unsupported media type",
 	refactor.OriginNotAllowed:     "Origin not allowed",
@@ -111,11 +115,7 @@ func publicDetail(err error, k refactor.Kind) string {
 	if k == refactor.Internal {
 		return "an internal error occurred; the request id identifies it in the log"
 	}
-	var ke *refactor.Error
-	if !errors.As(err, &ke) || ke.Err == nil || ke.Message == "" {
-		return err.Error()
-	}
-	return strings.TrimSuffix(err.Error(), ": "+ke.Err.Error())
+	return refactor.Public(err)
 }
 
 // malformedError marks an invalid_request whose body or query could not be

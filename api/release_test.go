@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -110,6 +111,7 @@ func TestHistoryListing(t *testing.T) {
 	require.Len(t, released, 1)
 	assert.Equal(t, first, released[0].(map[string]any)["id"])
 	assert.Len(t, list("?class_name=NoSuchClass")["runs"], 1)
+	assert.Empty(t, list("?worker=nobody")["runs"], "worker= filters by the worker that ran the run")
 
 	page1 := list("?limit=2")
 	assert.Len(t, page1["runs"], 2)
@@ -118,7 +120,8 @@ func TestHistoryListing(t *testing.T) {
 	assert.Len(t, page2["runs"], 1)
 	assert.Empty(t, page2["next_cursor"])
 
-	for _, bad := range []string{"?limit=0", "?limit=x", "?outcome=great", "?class_name=lower", "?cursor=%21%21"} {
+	for _, bad := range []string{"?limit=0", "?limit=x", "?outcome=great", "?class_name=lower", "?cursor=%21%21",
+		"?worker=" + strings.Repeat("w", 201), "?worker=a%0Ab"} {
 		resp, data := h.do(http.MethodGet, "/api/v1/refactorings"+bad, "", nil)
 		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "%s: %s", bad, data)
 	}

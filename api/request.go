@@ -131,25 +131,37 @@ const wrapperKey = "refactor_request"
 
 // validateRefactor checks fields and lists every mistake.
 func validateRefactor(v *validator.Validate, req wire.RefactorRequest, wrapped bool) ([]wire.FieldError, error) {
-	err := v.Struct(req)
-	if err == nil {
-		return nil, nil
-	}
-	var verrs validator.ValidationErrors
-	if !errors.As(err, &verrs) {
-		return nil, fmt.Errorf("validating the request: %w", err)
-	}
-	out := make([]wire.FieldError, 0, len(verrs))
-	for _, fe := range verrs {
-		path := fe.Field()
+	var out []wire.FieldError
+	add := func(field, message, typ string) {
+		path := field
 		if wrapped {
 			path = joinPath(wrapperKey, path)
 		}
+		out = append(out, fieldError(field, path, message, typ))
+	}
+	err := v.Struct(req)
+	var verrs validator.ValidationErrors
+	if err != nil && !errors.As(err, &verrs) {
+		return nil, fmt.Errorf("validating the request: %w", err)
+	}
+	for _, fe := range verrs {
 		typ := "value_error"
 		if fe.Tag() == "required" {
 			typ = "missing"
 		}
-		out = append(out, fieldError(fe.Field(), path, fieldMessage(fe), typ))
+		add(fe.Field(), fieldMessage(fe), typ)
+	}
+	// The ways to run exclude each other: name both fields of a pair.
+	if req.Verify && req.DryRun {
+		add("verify", "cannot be true with dry_run: a verify run compiles and tests the change, a dry run compiles nothing", "value_error")
+		add("dry_run", "cannot be true with verify", "value_error")
+	}
+	if req.Verify && !req.WantsTests() {
+		add("verify", "cannot be true with run_tests false: a verify run is its tests", "value_error")
+		add("run_tests", "cannot be false with verify", "value_error")
+	}
+	if len(out) == 0 {
+		return nil, nil
 	}
 	return out, refactor.Errorf(refactor.InvalidRequest, "invalid fields: %s", fieldList(out))
 }

@@ -62,6 +62,14 @@ type Options struct {
 	// AccessLog logs one line per request, never sampled (default: the
 	// server's logger).
 	AccessLog *zap.Logger
+	// Database is a pool's PostgreSQL (DATABASE_URL), for /ready; nil
+	// for one image (its SQLite file is not a service that goes away).
+	Database Database
+}
+
+// Database is what /ready asks of a pool's database.
+type Database interface {
+	Ping(ctx context.Context) error
 }
 
 // Server serves the API.

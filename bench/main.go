@@ -85,6 +85,7 @@ func suites() []suite {
 		{"service", serviceSuite},
 		{"model_calls", modelCallsSuite},
 		{"image", imageSuite},
+		{"pool", poolSuite},
 	}
 }
 

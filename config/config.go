@@ -66,7 +66,21 @@ type Config struct {
 	MaxValidationIterations int           `env:"MAX_VALIDATION_ITERATIONS" validate:"min=1,max=20"`
 	ReviewerMaxToolRounds   int           `env:"REVIEWER_MAX_TOOL_ROUNDS" validate:"min=0,max=10"`
 	PipelineTimeout         time.Duration `env:"PIPELINE_TIMEOUT" validate:"min=1s,max=24h"`
-	ShutdownGrace           time.Duration `env:"SHUTDOWN_GRACE" validate:"min=0,max=24h"`
+
+	// DatabaseURL (postgres://…) makes the instance a worker of a pool:
+	// the audit trail and a durable queue in PostgreSQL, shared by every
+	// instance with the same database. Empty: one image, SQLite in
+	// DATA_DIR, one slot, 503 busy.
+	DatabaseURL string `env:"DATABASE_URL" validate:"omitempty,startswith=postgres"`
+	// WorkerID names this worker in rows and results (default: host and
+	// port of LISTEN_ADDR's port).
+	WorkerID string `env:"WORKER_ID" validate:"max=200"`
+	// QueueMax: a POST is refused 503 busy only past this many queued runs.
+	QueueMax int `env:"QUEUE_MAX" validate:"min=1,max=100000"`
+	// PoolLease: a worker silent this long is taken for dead; its run is
+	// run again by another worker when its release had not begun.
+	PoolLease     time.Duration `env:"POOL_LEASE" validate:"min=1s,max=1h"`
+	ShutdownGrace time.Duration `env:"SHUTDOWN_GRACE" validate:"min=0,max=24h"`
 
 	// The tests around a release: each test class's run may take
 	// TestTimeout (the real MCP server cuts every call at 30 s on its own);
@@ -137,6 +151,10 @@ func (r *reader) read() Config {
 	c.TestPackages = r.list("TEST_PACKAGES")
 	c.ReadHeaderTimeout = r.duration("READ_HEADER_TIMEOUT", 10*time.Second)
 	c.ReadBodyTimeout = r.duration("READ_BODY_TIMEOUT", 10*time.Second)
+	c.DatabaseURL = r.str("DATABASE_URL", "")
+	c.WorkerID = r.str("WORKER_ID", "")
+	c.QueueMax = r.integer("QUEUE_MAX", 100)
+	c.PoolLease = r.duration("POOL_LEASE", 30*time.Second)
 	return c
 }
 

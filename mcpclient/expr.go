@@ -65,6 +65,28 @@ func removeExpr(r refactor.MethodRef) (string, error) {
 		classExpr(r) + " removeSelector: " + sel + ". had", nil
 }
 
+// understandsExpr asks whether the ref's class, on its side, understands
+// the selector — the class, a trait it uses or a superclass implements it
+// (Behavior>>canUnderstand:) — or, with fromSuper, whether its superclass
+// does, which is where a send to super looks. Read-only; it answers a
+// boolean (false for super of a class without a superclass). Added to the
+// contract of pharo-interop.md for the checks of a candidate's helpers:
+// a helper must not override an inherited method, and a send to self or
+// super must reach a method.
+//
+//	(Smalltalk globals at: #Foo) canUnderstand: #bar
+//	| s | s := (Smalltalk globals at: #Foo) superclass. (s notNil and: [ s canUnderstand: #bar ])
+func understandsExpr(r refactor.MethodRef, fromSuper bool) (string, error) {
+	if err := r.Validate(); err != nil {
+		return "", err
+	}
+	sel := smalltalk.QuoteSymbol(r.Selector)
+	if fromSuper {
+		return "| s | s := " + classExpr(r) + " superclass. (s notNil and: [ s canUnderstand: " + sel + " ])", nil
+	}
+	return classExpr(r) + " canUnderstand: " + sel, nil
+}
+
 // classExistsExpr asks whether a global of that name exists.
 func classExistsExpr(class string) (string, error) {
 	if err := refactor.ValidateClassName(class); err != nil {

@@ -38,6 +38,8 @@ func TestBuiltExpressionsParse(t *testing.T) {
 			"dry":      func() (string, error) { return dryCompileExpr(ref, ref.Selector+" ^ 'x'") },
 			"install":  func() (string, error) { return InstallExpr(ref, "foo ^ 1", "accessing") },
 			"remove":   func() (string, error) { return removeExpr(ref) },
+			"self":     func() (string, error) { return understandsExpr(ref, false) },
+			"super":    func() (string, error) { return understandsExpr(ref, true) },
 			"exists":   func() (string, error) { return classExistsExpr(ref.Class) },
 			"testcase": func() (string, error) { return isTestCaseExpr(ref.Class) },
 		} {
@@ -65,6 +67,12 @@ func TestExpressionShapes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "| c t | c := Smalltalk globals at: #FooTest ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. "+
 		"(c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])", e)
+	e, err = understandsExpr(refactor.MethodRef{Class: "Foo", Selector: "at:put:", ClassSide: true}, false)
+	require.NoError(t, err)
+	assert.Equal(t, "(Smalltalk globals at: #Foo) class canUnderstand: #at:put:", e)
+	e, err = understandsExpr(refactor.MethodRef{Class: "Foo", Selector: "printOn:"}, true)
+	require.NoError(t, err)
+	assert.Equal(t, "| s | s := (Smalltalk globals at: #Foo) superclass. (s notNil and: [ s canUnderstand: #printOn: ])", e)
 	e, err = classExistsExpr("Foo")
 	require.NoError(t, err)
 	assert.Equal(t, "Smalltalk globals includesKey: #Foo", e)
@@ -77,6 +85,7 @@ func TestBuildersRejectBadNames(t *testing.T) {
 			func() (string, error) { return protocolExpr(ref) },
 			func() (string, error) { return InstallExpr(ref, "x", "y") },
 			func() (string, error) { return removeExpr(ref) },
+			func() (string, error) { return understandsExpr(ref, true) },
 		} {
 			_, err := build()
 			assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), "%s", ref)

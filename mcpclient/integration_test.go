@@ -126,10 +126,14 @@ func TestInstallRemoveAndTestsFlip(t *testing.T) {
 	proto, err := c.Protocol(ctx, added)
 	require.NoError(t, err)
 	assert.Equal(t, "new things", proto)
-	require.NoError(t, c.Remove(ctx, added))
+	had, err := c.Remove(ctx, added)
+	require.NoError(t, err)
+	assert.True(t, had, "it was there")
 	_, err = c.MethodSource(ctx, added)
 	assert.Equal(t, refactor.MethodNotFound, refactor.KindOf(err), "%v", err)
-	require.NoError(t, c.Remove(ctx, added), "removing an absent method is not an error")
+	had, err = c.Remove(ctx, added)
+	require.NoError(t, err, "removing an absent method is not an error")
+	assert.False(t, had)
 }
 
 func TestNotFound(t *testing.T) {
@@ -195,7 +199,10 @@ func TestInjectionShapedNamesRejected(t *testing.T) {
 		_, err := c.MethodSource(ctx, ref)
 		assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), "%s: %v", ref, err)
 		assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(c.Install(ctx, ref, "bar ^ 1", "x")), "%s", ref)
-		assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(c.Remove(ctx, ref)), "%s", ref)
+		_, err = c.Remove(ctx, ref)
+		assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), "%s", ref)
+		_, err = c.Understands(ctx, ref, false)
+		assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err), "%s", ref)
 	}
 	_, err = c.ClassExists(ctx, "Foo. Smalltalk")
 	assert.Equal(t, refactor.InvalidRequest, refactor.KindOf(err))

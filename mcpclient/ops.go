@@ -109,20 +109,29 @@ func (c *Client) Install(ctx context.Context, ref refactor.MethodRef, source, pr
 	return nil
 }
 
-// Remove removes a method; removing an absent method is not an error.
-func (c *Client) Remove(ctx context.Context, ref refactor.MethodRef) error {
+// Remove removes a method and answers whether it was there; removing an
+// absent method is not an error.
+func (c *Client) Remove(ctx context.Context, ref refactor.MethodRef) (bool, error) {
 	expr, err := removeExpr(ref)
 	if err != nil {
-		return err
+		return false, err
 	}
 	var had *bool // true: removed; false: it was absent
 	if err := c.evalInto(ctx, expr, &had); err != nil {
-		return fmt.Errorf("removing %s: %w", ref, err)
+		return false, fmt.Errorf("removing %s: %w", ref, err)
 	}
 	if had == nil {
-		return refactor.Errorf(refactor.PharoError, "removing %s: the image answered nil instead of true or false", ref)
+		return false, refactor.Errorf(refactor.PharoError, "removing %s: the image answered nil instead of true or false", ref)
 	}
-	return nil
+	return *had, nil
+}
+
+// Understands asks the image whether ref's class (or, with fromSuper, its
+// superclass) understands ref's selector on ref's side, implemented there
+// or inherited.
+func (c *Client) Understands(ctx context.Context, ref refactor.MethodRef, fromSuper bool) (bool, error) {
+	expr, err := understandsExpr(ref, fromSuper)
+	return c.evalBool(ctx, expr, err, "asking whether "+ref.String()+" is understood")
 }
 
 // ClassExists asks the image whether a global of that name exists.

@@ -29,6 +29,12 @@ const (
 	// ExprIsTestCase asks whether a global is a class inheriting from
 	// TestCase (read-only; answers a boolean).
 	ExprIsTestCase
+	// ExprUnderstands asks whether a class understands a selector:
+	// CLS canUnderstand: #sel (read-only; answers a boolean).
+	ExprUnderstands
+	// ExprSuperUnderstands asks it of the superclass, where a send to
+	// super looks: | s | s := CLS superclass. (s notNil and: [ s canUnderstand: #sel ])
+	ExprSuperUnderstands
 )
 
 // Expr is a recognised eval expression with the values it was built from.
@@ -67,6 +73,8 @@ func templateTexts() []templateText {
 		{ExprRemoveChecked, "| had | had := CLS includesSelector: #'$sel'. CLS removeSelector: #'$sel'. had"},
 		{ExprIsTestCase, "| c t | c := Smalltalk globals at: #'$class' ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. " +
 			"(c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])"},
+		{ExprUnderstands, "CLS canUnderstand: #'$sel'"},
+		{ExprSuperUnderstands, "| s | s := CLS superclass. (s notNil and: [ s canUnderstand: #'$sel' ])"},
 	}
 }
 
@@ -297,6 +305,8 @@ func (img *Image) Eval(e Expr) (any, error) {
 		return img.HasGlobal(e.Class), nil
 	case ExprIsTestCase:
 		return img.IsTestCase(e.Class), nil
+	case ExprUnderstands, ExprSuperUnderstands:
+		return img.Understands(e.Class, side, e.Selector, e.Kind == ExprSuperUnderstands)
 	}
 	return nil, errArbitraryCode()
 }

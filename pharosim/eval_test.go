@@ -46,6 +46,10 @@ func TestRecognize(t *testing.T) {
 			Expr{Kind: ExprRemoveChecked, Class: "Calculator", ClassSide: true, Selector: "at:put:"}},
 		{"is a TestCase", "| c t | c := Smalltalk globals at: #FooTest ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. (c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])",
 			Expr{Kind: ExprIsTestCase, Class: "FooTest"}},
+		{"understands", "(Smalltalk globals at: #Calculator) class canUnderstand: #sum:with:",
+			Expr{Kind: ExprUnderstands, Class: "Calculator", ClassSide: true, Selector: "sum:with:"}},
+		{"super understands", "| s | s := (Smalltalk globals at: #Calculator) superclass. (s notNil and: [ s canUnderstand: #printOn: ])",
+			Expr{Kind: ExprSuperUnderstands, Class: "Calculator", Selector: "printOn:"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,6 +120,21 @@ func TestEvalAnswers(t *testing.T) {
 		{"exists", Expr{Kind: ExprClassExists, Class: "Calculator"}, true, ""},
 		{"a Pharo global exists", Expr{Kind: ExprClassExists, Class: "OrderedCollection"}, true, ""},
 		{"absent", Expr{Kind: ExprClassExists, Class: "Nope"}, false, ""},
+		{"understands its own method", Expr{Kind: ExprUnderstands, Class: "SimChild", Selector: "both"}, true, ""},
+		{"understands an inherited method", Expr{Kind: ExprUnderstands, Class: "SimChild", Selector: "base"}, true, ""},
+		{"understands a trait's method", Expr{Kind: ExprUnderstands, Class: "SimChild", Selector: "greet"}, true, ""},
+		{"understands a trait's class-side method", Expr{Kind: ExprUnderstands, Class: "SimChild", ClassSide: true, Selector: "greeting"}, true, ""},
+		{"understands an inherited class-side method", Expr{Kind: ExprUnderstands, Class: "SimChild", ClassSide: true, Selector: "registry"}, true, ""},
+		{"understands Object's", Expr{Kind: ExprUnderstands, Class: "SimChild", Selector: "printOn:"}, true, ""},
+		{"understands Behavior's on the class side", Expr{Kind: ExprUnderstands, Class: "SimChild", ClassSide: true, Selector: "new"}, true, ""},
+		{"an instance does not understand new", Expr{Kind: ExprUnderstands, Class: "SimChild", Selector: "new"}, false, ""},
+		{"nobody implements it", Expr{Kind: ExprUnderstands, Class: "SimChild", Selector: "zork"}, false, ""},
+		{"the other side's method", Expr{Kind: ExprUnderstands, Class: "SimBase", Selector: "registry"}, false, ""},
+		{"super does not see the class's own", Expr{Kind: ExprSuperUnderstands, Class: "SimChild", Selector: "both"}, false, ""},
+		{"super sees the superclass's", Expr{Kind: ExprSuperUnderstands, Class: "SimChild", Selector: "base"}, true, ""},
+		{"a TestCase understands assert:equals:", Expr{Kind: ExprUnderstands, Class: "CalculatorTest", Selector: "assert:equals:"}, true, ""},
+		{"understands in a missing class", Expr{Kind: ExprUnderstands, Class: "Nope", Selector: "x"}, nil,
+			"KeyNotFound: key #Nope not found in SystemDictionary"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,6 +176,10 @@ func exprCode(e Expr) string {
 	case ExprIsTestCase:
 		return "| c t | c := Smalltalk globals at: " + smalltalk.QuoteSymbol(e.Class) + " ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. " +
 			"(c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])"
+	case ExprUnderstands:
+		return cls + " canUnderstand: " + smalltalk.QuoteSymbol(e.Selector)
+	case ExprSuperUnderstands:
+		return "| s | s := " + cls + " superclass. (s notNil and: [ s canUnderstand: " + smalltalk.QuoteSymbol(e.Selector) + " ])"
 	}
 	return ""
 }
@@ -173,6 +196,8 @@ func FuzzRecognize(f *testing.F) {
 	f.Add("Smalltalk globals includesKey: #'odd name'")
 	f.Add("| had | had := (Smalltalk globals at: #Calculator) includesSelector: #foo. (Smalltalk globals at: #Calculator) removeSelector: #foo. had")
 	f.Add("| c t | c := Smalltalk globals at: #FooTest ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. (c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])")
+	f.Add("(Smalltalk globals at: #Calculator) canUnderstand: #foo:")
+	f.Add("| s | s := (Smalltalk globals at: #Calculator) class superclass. (s notNil and: [ s canUnderstand: #new ])")
 	f.Add("Smalltalk at: #X put: 1")
 	r, err := NewRecognizer()
 	require.NoError(f, err)

@@ -21,8 +21,9 @@ func (r *run) openRow(ctx context.Context) error {
 	row := refactor.Run{
 		ID: r.res.ID, Kind: refactor.RunKindRefactor, RequestID: r.req.RequestID,
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide,
-		DryRun: r.req.DryRun, RunTests: r.req.RunTests && !r.req.DryRun, Status: refactor.StatusRunning,
-		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started,
+		DryRun: r.req.DryRun, Verify: r.req.Verify, RunTests: r.req.RunTests && !r.req.DryRun, Status: refactor.StatusRunning,
+		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started, StartedAt: &r.started,
+		Worker: r.p.opts.Worker, Image: r.p.opts.Image,
 	}
 	if err := r.p.audit.Create(ctx, row); err != nil {
 		return refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
@@ -62,10 +63,16 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 	now := time.Now()
 	row.Status = res.RunStatus
 	row.OriginalSource, row.OriginalProtocol, row.FinalSource = res.OriginalCode, res.Protocol, res.RefactoredCode
+	if recordable(res.Helpers) {
+		row.Helpers = res.Helpers
+	}
 	row.Review, row.Verdict = mustJSON(res.Review), mustJSON(res.Validation)
 	row.Iterations, row.ModelCalls = res.Iterations, res.Usage.ModelCalls
 	row.InputTokens, row.OutputTokens = res.Usage.InputTokens, res.Usage.OutputTokens
 	row.Stages = mustJSON(res.Stages)
+	if row.Models == nil {
+		row.Models = mustJSON(r.p.opts.Models) // a run a pool's queue opened: its row did not know them
+	}
 	row.RunTests = res.Tests.Ran
 	if res.Tests.Ran {
 		row.TestsBefore, row.TestsAfter = mustJSON(res.Tests.Before), mustJSON(res.Tests.After)
@@ -80,8 +87,25 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 	}
 }
 
+// recordable says whether a candidate's helpers fit the audit row (a
+// selector is at most 256 characters, as MethodRef.Validate says): a set
+// the checks refused for its size is left out (the row keeps what its
+// write-ahead record holds), so that it cannot cost the row.
+func recordable(helpers []refactor.Helper) bool {
+	if len(helpers) > refactor.MaxHelpers {
+		return false
+	}
+	for _, h := range helpers {
+		if len(h.Source) > refactor.MaxHelperBytes || len(h.Selector) > 256 || len(h.Protocol) > maxProtocolBytes {
+			return false
+		}
+	}
+	return true
+}
+
 // rowStatus maps a run's end to the audit vocabulary: after a release
-// began it says what the image holds (released, rolled_back, or
+// began it says what the image holds (released, verified: the original,
+// rolled_back, or
 // restore_failed when that could not be confirmed); a run stopped on
 // request before it is canceled.
 func rowStatus(res *refactor.Result, err error) refactor.Status {
@@ -90,6 +114,8 @@ func rowStatus(res *refactor.Result, err error) refactor.Status {
 		return refactor.StatusProposed
 	case err == nil && res.Outcome == refactor.OutcomeUnchanged:
 		return refactor.StatusUnchanged
+	case err == nil && res.Outcome == refactor.OutcomeVerified:
+		return refactor.StatusVerified
 	case err == nil:
 		return refactor.StatusReleased
 	case res.RestoreFailed:

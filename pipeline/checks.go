@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	refactor "pharo-refactor"
@@ -10,19 +9,52 @@ import (
 	"pharo-refactor/smalltalk/tonel"
 )
 
-// check runs the local checks and, when they pass, the image's dry compile.
-// An error return means the checks themselves could not run.
-func (r *run) check(ctx context.Context, code string) ([]refactor.CheckError, error) {
+// check runs the local checks of the candidate's set — the method and its
+// helpers — and, when they pass, the image's dry compile of each. It fills
+// in the helpers' selectors, side and protocol. An error return means the
+// checks themselves could not run.
+func (r *run) check(ctx context.Context) ([]refactor.CheckError, error) {
+	code := r.res.RefactoredCode
 	m, err := smalltalk.ParseMethod(code)
 	if err != nil {
-		var se *smalltalk.SyntaxError
-		if errors.As(err, &se) {
-			return []refactor.CheckError{{Check: "parse", Message: se.Message, Line: se.Line, Col: se.Col}}, nil
-		}
-		return []refactor.CheckError{{Check: "parse", Message: err.Error()}}, nil
+		return []refactor.CheckError{parseProblem(err, "")}, nil
 	}
-	problems := localProblems(m, r.req.Ref.Selector)
-	problems = append(problems, addedUnreachable(m, r.scope.original)...)
+	problems, err := r.methodProblems(ctx, m, r.scope.original)
+	if err != nil {
+		return nil, err
+	}
+	if err := smalltalk.CheckSelector(m, r.req.Ref.Selector); err != nil {
+		problems = append([]refactor.CheckError{{Check: "selector", Message: err.Error()}}, problems...)
+	}
+	set, helperProblems, err := r.checkHelpers(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, helperProblems...)
+	if len(problems) > 0 {
+		return problems, nil
+	}
+	if problems, err = r.unresolvedSends(ctx, set); err != nil || len(problems) > 0 {
+		return problems, err
+	}
+	for _, pm := range set {
+		ref := refactor.MethodRef{Class: r.req.Ref.Class, Selector: pm.m.Selector, ClassSide: r.req.Ref.ClassSide}
+		compileProblems, err := r.dryCompile(ctx, ref, pm.m.Source)
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, inHelper(compileProblems, pm.helper)...)
+	}
+	return problems, nil
+}
+
+// methodProblems are the checks every method of a set passes: no
+// assignment to an argument, no unreachable code the original did not
+// have (original nil: none at all), every name declared, no capability the
+// original does not use.
+func (r *run) methodProblems(ctx context.Context, m, original *smalltalk.Method) ([]refactor.CheckError, error) {
+	problems := argumentAssignments(m)
+	problems = append(problems, addedUnreachable(m, original)...)
 	undeclared, err := r.undeclared(ctx, m)
 	if err != nil {
 		return nil, err
@@ -32,19 +64,12 @@ func (r *run) check(ctx context.Context, code string) ([]refactor.CheckError, er
 	if err != nil {
 		return nil, err
 	}
-	problems = append(problems, capabilities...)
-	if len(problems) > 0 {
-		return problems, nil
-	}
-	return r.dryCompile(ctx, code)
+	return append(problems, capabilities...), nil
 }
 
-// localProblems are the checks that need nothing but the candidate.
-func localProblems(m *smalltalk.Method, selector string) []refactor.CheckError {
+// argumentAssignments refuses stores into an argument.
+func argumentAssignments(m *smalltalk.Method) []refactor.CheckError {
 	var out []refactor.CheckError
-	if err := smalltalk.CheckSelector(m, selector); err != nil {
-		out = append(out, refactor.CheckError{Check: "selector", Message: err.Error()})
-	}
 	for _, ref := range smalltalk.ArgumentAssignments(m) {
 		out = append(out, refactor.CheckError{Check: "argument_assignment", Line: ref.Line, Col: ref.Col,
 			Message: fmt.Sprintf("assigns to %s, which is an argument or pseudo-variable (Pharo refuses: cannot store into)", ref.Name)})
@@ -188,9 +213,10 @@ func (r *run) readDefinition(ctx context.Context, class string) (tonel.Definitio
 	return f.Def, true, nil
 }
 
-// dryCompile asks the image whether the candidate compiles in its class.
-func (r *run) dryCompile(ctx context.Context, code string) ([]refactor.CheckError, error) {
-	errs, err := r.p.image.DryCompile(ctx, r.req.Ref, code)
+// dryCompile asks the image whether one method of the set compiles in
+// its class.
+func (r *run) dryCompile(ctx context.Context, ref refactor.MethodRef, code string) ([]refactor.CheckError, error) {
+	errs, err := r.p.image.DryCompile(ctx, ref, code)
 	if err != nil {
 		return nil, err
 	}

@@ -35,9 +35,9 @@ func TestStartedRunOutlivesItsCaller(t *testing.T) {
 	require.NoError(t, err)
 	row := r.row(job.ID())
 	assert.Equal(t, refactor.StatusRunning, row.Status, "the row exists when Start returns")
-	assert.Zero(t, r.model.count(refactor.RoleReviewer)+r.model.count(refactor.RoleWriter), "before any model call")
 
 	<-inReview
+	assert.Zero(t, r.model.count(refactor.RoleWriter), "the run is held in review")
 	assert.Equal(t, refactor.StageReview, r.row(job.ID()).Stage, "the row says where the run is")
 	_, busy := r.pipe.Reserve()
 	assert.Equal(t, refactor.Busy, refactor.KindOf(busy), "the job holds the slot")

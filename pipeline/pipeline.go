@@ -25,10 +25,15 @@ type Options struct {
 	// (TEST_PACKAGES: names, or prefixes ending in `*`). See findTests.
 	MaxTestClasses int
 	TestPackages   []string
+	// Worker names this instance (WORKER_ID) and Image the image it runs
+	// on, in every row and result.
+	Worker string
+	Image  string
 	// Models names the model of each role, for the audit trail.
 	Models map[string]string
 	// Checkpoint, when set, is called at the release's crash-relevant
-	// points ("after_write_ahead", "after_compile"): crash tests stop the
+	// points ("after_write_ahead", "after_compile", and for a verify run
+	// "before_put_back", after its tests): crash tests stop the
 	// process there. Production leaves it nil.
 	Checkpoint func(point string)
 }

@@ -70,7 +70,7 @@ func (r *rig) unsettledRow(status refactor.Status, original, final string) strin
 	if status == refactor.StatusRunning {
 		return id
 	}
-	require.NoError(r.t, r.audit.BeginRelease(ctx, id, original, "calculating", final))
+	require.NoError(r.t, r.audit.BeginRelease(ctx, id, original, "calculating", final, nil))
 	if status == refactor.StatusRestoreFailed {
 		row := r.row(id)
 		row.Status, row.RestoreFailed = refactor.StatusRestoreFailed, true

@@ -27,14 +27,29 @@ func (r *run) releaseMethod(ctx context.Context) error {
 		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "conflict"})
 		return refactor.Errorf(refactor.MethodChanged, "%s was changed in the image during the run; nothing was released", ref)
 	}
+	if err := r.p.helpersAbsent(ctx, ref.Class, r.res.Helpers); err != nil {
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "conflict"})
+		return err
+	}
 	if err := r.baseline(ctx); err != nil {
 		return err
 	}
-	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code); err != nil {
+	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code, r.res.Helpers); err != nil {
 		return refactor.Wrap(refactor.Internal, err, "recording the release before compiling; nothing was compiled")
 	}
 	r.p.opts.Checkpoint("after_write_ahead")
-	if err := r.install(ctx, code); err != nil {
+	// The helpers first: the method that sends them comes last, so the
+	// image never holds a method whose helpers are missing.
+	for _, h := range r.res.Helpers {
+		if err := r.install(ctx, h.Ref(ref.Class), h.Source, h.Protocol); err != nil {
+			r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "failed"})
+			return err
+		}
+	}
+	if len(r.res.Helpers) > 0 {
+		r.p.opts.Checkpoint("after_helpers")
+	}
+	if err := r.install(ctx, ref, code, r.res.Protocol); err != nil {
 		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "failed"})
 		return err
 	}
@@ -42,7 +57,26 @@ func (r *run) releaseMethod(ctx context.Context) error {
 	if err := r.rerunTests(ctx); err != nil {
 		return err
 	}
-	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "released", Tests: r.testsOrNil()})
+	if !r.req.Verify {
+		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "released", Tests: r.testsOrNil()})
+	}
+	return nil
+}
+
+// verifyMethod takes the whole release path, then puts the original back
+// whatever the tests said: the image is a test bench. A regression has
+// already put it back (rollBack); a passing run puts it back here, with
+// the same guarantee: restored and read back, or restore_failed for the
+// next start to finish.
+func (r *run) verifyMethod(ctx context.Context) error {
+	if err := r.releaseMethod(ctx); err != nil {
+		return err
+	}
+	r.p.opts.Checkpoint("before_put_back")
+	if err := r.putBack(ctx, "putting_back", "verified"); err != nil {
+		return refactor.Wrap(refactor.ReleaseFailed, err,
+			"%s: the candidate passed its tests, but the original could not be put back; the image may hold the candidate; the response holds both sources", r.req.Ref)
+	}
 	return nil
 }
 
@@ -127,18 +161,27 @@ func regressions(before, after refactor.TestReport) []string {
 // the run ends restore_failed: the answer and the audit row carry both
 // sources, and start-up reconciliation finishes the rollback.
 func (r *run) rollBack(ctx context.Context, cause error) error {
-	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "rolling_back", Tests: r.testsOrNil()})
+	if err := r.putBack(ctx, "rolling_back", "rolled_back"); err != nil {
+		return refactor.Wrap(refactor.ReleaseFailed, errors.Join(cause, err),
+			"%s: the original could not be restored; the image may hold the candidate; the response holds both sources", r.req.Ref)
+	}
+	r.res.RolledBack = true
+	return cause
+}
+
+// putBack restores the original and confirms it, reporting started, then
+// done or restore_failed. A failure marks the run restore_failed.
+func (r *run) putBack(ctx context.Context, started, done string) error {
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: started, Tests: r.testsOrNil()})
 	if err := r.restore(ctx); err != nil {
 		r.res.RestoreFailed = true
 		r.log.Error("restoring the original failed: the image may hold the candidate; the next start retries", zap.Error(err),
 			zap.String("original", r.res.OriginalCode), zap.String("candidate", r.res.RefactoredCode))
 		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "restore_failed", Tests: r.testsOrNil()})
-		return refactor.Wrap(refactor.ReleaseFailed, errors.Join(cause, err),
-			"%s: the original could not be restored; the image may hold the candidate; the response holds both sources", r.req.Ref)
+		return err
 	}
-	r.res.RolledBack = true
-	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "rolled_back", Tests: r.testsOrNil()})
-	return cause
+	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: done, Tests: r.testsOrNil()})
+	return nil
 }
 
 func (r *run) testsOrNil() any {
@@ -148,19 +191,19 @@ func (r *run) testsOrNil() any {
 	return r.res.Tests
 }
 
-// install compiles code and reads it back; on any failure it puts the
-// original back so the image is never left half-changed. A compile whose
-// answer is lost with a dying connection is treated as failed: the
-// original is put back once the image answers again.
-func (r *run) install(ctx context.Context, code string) error {
-	ref := r.req.Ref
-	if err := r.p.image.Install(ctx, ref, code, r.res.Protocol); err != nil {
+// install compiles one method of the set and reads it back; on any
+// failure it puts the original set back so the image is never left
+// half-changed. A compile whose answer is lost with a dying connection is
+// treated as failed: the original set is put back once the image answers
+// again.
+func (r *run) install(ctx context.Context, ref refactor.MethodRef, code, protocol string) error {
+	if err := r.p.image.Install(ctx, ref, code, protocol); err != nil {
 		if refactor.IsKind(err, refactor.PharoUnavailable) {
 			return r.rollBack(ctx, refactor.Wrap(refactor.PharoUnavailable, err, "the image connection was lost while compiling %s; the original was restored", ref))
 		}
 		return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
 	}
-	back, err := r.readBack(ctx)
+	back, err := r.readBack(ctx, ref)
 	if err == nil && !refactor.SameSource(back, code) {
 		err = errors.New("the image holds different source after compiling")
 	}
@@ -170,19 +213,21 @@ func (r *run) install(ctx context.Context, code string) error {
 	return nil
 }
 
-// readBack reads the method from the image, waiting out a restart of the
+// readBack reads a method from the image, waiting out a restart of the
 // image connection.
-func (r *run) readBack(ctx context.Context) (string, error) {
+func (r *run) readBack(ctx context.Context, ref refactor.MethodRef) (string, error) {
 	var back string
-	err := r.untilImageAnswers(ctx, "reading "+r.req.Ref.String()+" back", func(ctx context.Context) (err error) {
-		back, err = r.p.image.MethodSource(ctx, r.req.Ref)
+	err := r.untilImageAnswers(ctx, "reading "+ref.String()+" back", func(ctx context.Context) (err error) {
+		back, err = r.p.image.MethodSource(ctx, ref)
 		return err
 	})
 	return back, err
 }
 
 // restore recompiles the original in its protocol and confirms it by
-// reading it back, each step waiting out a restart of the image connection.
+// reading it back, then removes the helpers (confirmed gone), each step
+// waiting out a restart of the image connection. The method comes first:
+// while it sends the helpers they stay.
 func (r *run) restore(ctx context.Context) error {
 	ref := r.req.Ref
 	err := r.untilImageAnswers(ctx, "restoring "+ref.String(), func(ctx context.Context) error {
@@ -191,14 +236,14 @@ func (r *run) restore(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	back, err := r.readBack(ctx)
+	back, err := r.readBack(ctx, ref)
 	if err != nil {
 		return err
 	}
 	if !refactor.SameSource(back, r.res.OriginalCode) {
 		return errors.New("the image does not hold the original after restoring it")
 	}
-	return nil
+	return r.p.removeHelpers(ctx, r.log, ref.Class, r.res.Helpers)
 }
 
 func (r *run) untilImageAnswers(ctx context.Context, what string, op func(context.Context) error) error {

@@ -10,8 +10,9 @@ import (
 )
 
 // Revert puts back the original of a released run, through the slot like a
-// run, and records it as its own row. It refuses unless the image still
-// holds exactly the released source (a person may have edited it since).
+// run, and records it as its own row: the original method back, then the
+// helpers the run added removed. It refuses unless the image still holds
+// exactly the released set (a person may have edited it since).
 func (s *reservation) Revert(ctx context.Context, id, requestID string) (refactor.Run, error) {
 	defer s.free()
 	p := s.p
@@ -33,6 +34,13 @@ func (s *reservation) Revert(ctx context.Context, id, requestID string) (refacto
 	if !refactor.SameSource(current, orig.FinalSource) {
 		return refactor.Run{}, refactor.Errorf(refactor.MethodChanged, "%s no longer holds the source released by %s; nothing was reverted", ref, id)
 	}
+	held, _, err := p.helpersHeld(ctx, ref.Class, orig.Helpers)
+	if err != nil {
+		return refactor.Run{}, err
+	}
+	if held != len(orig.Helpers) {
+		return refactor.Run{}, refactor.Errorf(refactor.MethodChanged, "the helper methods released by %s were changed or removed since; nothing was reverted", id)
+	}
 	return p.revert(ctx, s.id, requestID, orig, ref)
 }
 
@@ -51,25 +59,34 @@ func revertable(orig refactor.Run) error {
 
 func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig refactor.Run, ref refactor.MethodRef) (refactor.Run, error) {
 	log := p.log.With(zap.String("run_id", revID), zap.String("revert_of", orig.ID), zap.String("request_id", requestID))
+	now := time.Now()
 	row := refactor.Run{
 		ID: revID, Kind: refactor.RunKindRevert, RevertOf: orig.ID, RequestID: requestID,
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide, Status: refactor.StatusRunning,
+		Worker: p.opts.Worker, Image: p.opts.Image, StartedAt: &now,
 	}
 	if err := p.audit.Create(ctx, row); err != nil {
 		return refactor.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert")
 	}
 	// For the revert, "original" is what the image holds now (the released
 	// source) and "final" is what it will hold (the run's original).
-	if err := p.audit.BeginRelease(ctx, revID, orig.FinalSource, orig.OriginalProtocol, orig.OriginalSource); err != nil {
+	// Its helpers are the ones it removes, after the original method (which
+	// does not send them) is back.
+	if err := p.audit.BeginRelease(ctx, revID, orig.FinalSource, orig.OriginalProtocol, orig.OriginalSource, orig.Helpers); err != nil {
 		return refactor.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert before compiling; nothing was compiled")
 	}
 	p.opts.Checkpoint("after_write_ahead")
 	err := p.compileAndCheck(ctx, log, ref, orig.OriginalSource, orig.OriginalProtocol)
+	if err == nil {
+		if rmErr := p.removeHelpers(ctx, log, ref.Class, orig.Helpers); rmErr != nil {
+			err = refactor.Wrap(refactor.ReleaseFailed, rmErr, "the original of %s is back, but its helpers could not all be removed", ref)
+		}
+	}
 	row, getErr := p.audit.Get(ctx, revID)
 	if getErr != nil {
 		return refactor.Run{}, refactor.Wrap(refactor.Internal, getErr, "reading the revert row")
 	}
-	now := time.Now()
+	now = time.Now()
 	row.FinishedAt = &now
 	if err != nil {
 		row.Status, row.ErrorCode, row.ErrorMessage = refactor.StatusFailed, string(refactor.KindOf(err)), err.Error()

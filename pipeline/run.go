@@ -19,6 +19,9 @@ type reservation struct {
 	p    *Pipeline
 	free func()
 	id   string
+	// claimed: the row of id exists already (a queued run this worker
+	// took, see Claim); the run does not create it.
+	claimed bool
 }
 
 // Reserve takes the run slot without waiting. When it is taken the error is
@@ -56,10 +59,19 @@ func (s *reservation) begin(ctx context.Context, req refactor.Request) (*run, er
 		s.free()
 		return nil, err
 	}
-	r := &run{p: s.p, req: req, res: &refactor.Result{ID: s.id, Ref: req.Ref}, started: time.Now()}
+	if req.Verify && req.DryRun {
+		s.free()
+		return nil, refactor.Errorf(refactor.InvalidRequest, "verify and dry_run exclude each other: a verify run compiles and tests the change, a dry run compiles nothing")
+	}
+	req.RunTests = req.RunTests || req.Verify // a verify run is its tests
+	r := &run{p: s.p, req: req, started: time.Now(),
+		res: &refactor.Result{ID: s.id, Ref: req.Ref, Worker: s.p.opts.Worker, Image: s.p.opts.Image}}
 	r.log = s.p.log.With(zap.String("run_id", s.id), zap.String("request_id", req.RequestID),
 		zap.String("class", req.Ref.Class), zap.String("selector", req.Ref.Selector), zap.Bool("class_side", req.Ref.ClassSide))
 	r.ctx, r.ctl = s.p.live.track(ctx, s.id)
+	if s.claimed {
+		return r, nil // the queue opened the row and this worker claimed it
+	}
 	if err := r.openRow(r.ctx); err != nil {
 		s.p.live.untrack(r.ctl)
 		s.free()
@@ -135,6 +147,13 @@ func (r *run) execute(ctx context.Context) error {
 	// From here on nothing can cut the run in half.
 	relCtx, relCancel := context.WithTimeout(context.WithoutCancel(ctx), r.p.opts.ReleaseTimeout)
 	defer relCancel()
+	if r.req.Verify {
+		if err := r.stage(relCtx, refactor.StageRelease, 0, r.verifyMethod); err != nil {
+			return err
+		}
+		r.res.Outcome = refactor.OutcomeVerified
+		return nil
+	}
 	if err := r.stage(relCtx, refactor.StageRelease, 0, r.releaseMethod); err != nil {
 		return err
 	}
@@ -261,8 +280,19 @@ func (r *run) write(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.res.RefactoredCode = cand.Code // the roles answer it normalized
+	r.take(cand)
 	return nil
+}
+
+// take makes cand the run's candidate: its code (the roles answer it
+// normalized) and its helpers.
+func (r *run) take(cand refactor.Candidate) {
+	r.res.RefactoredCode, r.res.Helpers = cand.Code, cand.Helpers
+}
+
+// candidate is the run's current candidate, as the roles get it.
+func (r *run) candidate() refactor.Candidate {
+	return refactor.Candidate{Code: r.res.RefactoredCode, Helpers: r.res.Helpers}
 }
 
 // validate is the bounded loop: checks, dry compile, verdict, refine.
@@ -281,12 +311,12 @@ func (r *run) validate(ctx context.Context) error {
 		if i == max {
 			break
 		}
-		cand, stats, err := r.p.agents.Refine(ctx, r.inputFor(r.res.RefactoredCode), *r.res.Review, r.res.RefactoredCode, feedback)
+		cand, stats, err := r.p.agents.Refine(ctx, r.inputFor(r.candidate()), *r.res.Review, r.candidate(), feedback)
 		r.spent(stats)
 		if err != nil {
 			return err
 		}
-		r.res.RefactoredCode = cand.Code // the roles answer it normalized
+		r.take(cand)
 	}
 	return refactor.Errorf(refactor.NotApproved, "not approved after %d validation rounds; nothing was released", max)
 }
@@ -295,20 +325,24 @@ func (r *run) validate(ctx context.Context) error {
 // first, the validator only when both pass (a broken candidate costs no
 // validator call). It answers whether it was approved, else the feedback.
 func (r *run) round(ctx context.Context, i int) (bool, string, error) {
-	code := r.res.RefactoredCode
-	r.emit(refactor.EventCandidate, refactor.CandidateEvent{Iteration: i, Code: code})
-	round := refactor.Round{Iteration: i, Code: code, CheckErrors: []refactor.CheckError{}}
+	problems, err := r.check(ctx) // first: it names the helpers
+	cand := r.candidate()
+	helpers := refactor.HelperList(cand.Helpers)
+	r.emit(refactor.EventCandidate, refactor.CandidateEvent{Iteration: i, Code: cand.Code, Helpers: helpers})
+	round := refactor.Round{Iteration: i, Code: cand.Code, Helpers: helpers, CheckErrors: []refactor.CheckError{}}
 	defer func() { r.res.Rounds = append(r.res.Rounds, round) }()
-	problems, err := r.check(ctx, code)
 	if err != nil {
 		return false, "", err
+	}
+	if problems == nil {
+		problems = []refactor.CheckError{}
 	}
 	round.CheckErrors = problems
 	r.emit(refactor.EventCheck, refactor.CheckEvent{Iteration: i, Errors: problems})
 	if len(problems) > 0 {
 		return false, checkFeedback(problems), nil
 	}
-	verdict, stats, err := r.p.agents.Validate(ctx, r.inputFor(code), *r.res.Review, code)
+	verdict, stats, err := r.p.agents.Validate(ctx, r.inputFor(cand), *r.res.Review, cand)
 	r.spent(stats)
 	if err != nil {
 		return false, "", err
@@ -337,15 +371,25 @@ func verdictFeedback(v refactor.Verdict) string {
 	return b.String()
 }
 
-// inputFor is the input with the class's methods candidate sends to self
-// added to the related ones, so that the validator and the refiner see
-// what a send the rewrite introduced does.
-func (r *run) inputFor(candidate string) refactor.Input {
+// inputFor is the input with the class's methods the candidate's set
+// sends to self added to the related ones, so that the validator and the
+// refiner see what a send the rewrite introduced does.
+func (r *run) inputFor(cand refactor.Candidate) refactor.Input {
 	in := r.input
-	if more := r.scope.sentBy(candidate, in.Related); len(more) > 0 {
-		in.Related = append(slices.Clone(in.Related), more...)
+	for _, code := range append([]string{cand.Code}, sources(cand.Helpers)...) {
+		if more := r.scope.sentBy(code, in.Related); len(more) > 0 {
+			in.Related = append(slices.Clone(in.Related), more...)
+		}
 	}
 	return in
+}
+
+func sources(helpers []refactor.Helper) []string {
+	out := make([]string, len(helpers))
+	for i, h := range helpers {
+		out[i] = h.Source
+	}
+	return out
 }
 
 func addUsage(u *refactor.Usage, s refactor.CallStats) {

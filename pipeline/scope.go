@@ -18,6 +18,8 @@ type scope struct {
 	known     map[string]bool
 	originals map[string]bool // names the original referenced
 	globals   map[string]bool // capitalised names already asked of the image
+	// understood are the sends already asked of the image (canUnderstand:).
+	understood map[sendKey]bool
 	// inheritedLoaded is set once the superclasses' variables and the pool
 	// constants are in known.
 	inheritedLoaded bool
@@ -39,7 +41,7 @@ func newScope(ref refactor.MethodRef, classSource, original string) (*scope, err
 	if err != nil {
 		return nil, refactor.Wrap(refactor.PharoError, err, "reading the definition of %s", ref.Class)
 	}
-	s := &scope{ref: ref, def: f.Def, known: map[string]bool{}, originals: map[string]bool{}, globals: map[string]bool{}, methods: f.Methods}
+	s := &scope{ref: ref, def: f.Def, known: map[string]bool{}, originals: map[string]bool{}, globals: map[string]bool{}, understood: map[sendKey]bool{}, methods: f.Methods}
 	s.addDefinition(f.Def)
 	if m, err := smalltalk.ParseMethod(original); err == nil {
 		s.original = m

@@ -32,7 +32,7 @@ func TestHelperProcess(t *testing.T) {
 	s, err := store.Open(ctx, path)
 	require.NoError(t, err)
 	require.NoError(t, s.Create(ctx, newRun("crashed")))
-	require.NoError(t, s.BeginRelease(ctx, "crashed", "m ^1", "accessing", "m ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "crashed", "m ^1", "accessing", "m ^2", nil))
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGKILL))
 	select {} // never reached: SIGKILL cannot be caught
 }

@@ -29,3 +29,7 @@ var (
 	// ErrSchemaTooNew: the database was migrated by a newer build.
 	ErrSchemaTooNew = errors.New("database schema is newer than this build")
 )
+
+// ErrUnavailable: the database (a pool's PostgreSQL) cannot be reached
+// now; the operation may succeed when it returns.
+var ErrUnavailable = errors.New("database unavailable")

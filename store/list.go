@@ -24,7 +24,7 @@ func (s *Store) List(ctx context.Context, q refactor.ListQuery) (refactor.Page, 
 	}
 	runs, err := s.query(ctx, sqlText, args...)
 	if err != nil {
-		return refactor.Page{}, fmt.Errorf("store: list runs: %w", err)
+		return refactor.Page{}, fmt.Errorf("store: list runs: %w", s.d.classify(err))
 	}
 	return page(runs, limit), nil
 }
@@ -54,6 +54,9 @@ func listSQL(q refactor.ListQuery, limit int) (string, []any, error) {
 	}
 	if q.Status != "" {
 		where, args = append(where, "status = ?"), append(args, string(q.Status))
+	}
+	if q.Worker != "" {
+		where, args = append(where, "worker = ?"), append(args, q.Worker)
 	}
 	if q.Cursor != "" {
 		created, id, err := decodeCursor(q.Cursor)

@@ -34,8 +34,8 @@ func seed(t *testing.T, s *store.Store, n int) []string {
 	return newest
 }
 
-func TestListNewestFirstWithFilters(t *testing.T) {
-	s, _ := openStore(t)
+func testListNewestFirstWithFilters(t *testing.T, open opener) {
+	s := open(t)
 	all := seed(t, s, 12)
 	keep := func(pred func(i int) bool) []string {
 		var out []string
@@ -68,8 +68,8 @@ func TestListNewestFirstWithFilters(t *testing.T) {
 	}
 }
 
-func TestListLimits(t *testing.T) {
-	s, _ := openStore(t)
+func testListLimits(t *testing.T, open opener) {
+	s := open(t)
 	seed(t, s, refactor.MaxLimit+5)
 	tests := []struct {
 		limit, want int
@@ -91,10 +91,10 @@ func TestListLimits(t *testing.T) {
 // TestListPagesAreStableUnderInserts walks every page while newer runs keep
 // arriving: the walk yields exactly the rows that existed at the start, in
 // order, each once.
-func TestListPagesAreStableUnderInserts(t *testing.T) {
+func testListPagesAreStableUnderInserts(t *testing.T, open opener) {
 	for _, q := range []refactor.ListQuery{{Limit: 4}, {Limit: 5, ClassName: "Foo"}} {
 		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
-			s, _ := openStore(t)
+			s := open(t)
 			all := seed(t, s, 23)
 			want := all
 			if q.ClassName != "" {
@@ -136,8 +136,8 @@ func walk(t *testing.T, s *store.Store, q refactor.ListQuery, between func(page 
 	}
 }
 
-func TestListBadCursor(t *testing.T) {
-	s, _ := openStore(t)
+func testListBadCursor(t *testing.T, open opener) {
+	s := open(t)
 	enc := func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
 	for _, c := range []string{
 		"%%%not-base64",
@@ -155,8 +155,8 @@ func TestListBadCursor(t *testing.T) {
 
 // TestConcurrentReadersDuringWrites runs readers against one writer; under
 // -race it also checks the Store itself for data races.
-func TestConcurrentReadersDuringWrites(t *testing.T) {
-	s, _ := openStore(t)
+func testConcurrentReadersDuringWrites(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	const writes = 40
 	done := make(chan struct{})

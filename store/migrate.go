@@ -23,6 +23,9 @@ func migrations() []migration {
 		{version: 2, name: "restore_failed status", sql: schemaV2},
 		{version: 3, name: "unchanged status", sql: schemaV3()},
 		{version: 4, name: "canceled status, stage", sql: schemaCanceledStage},
+		{version: 5, name: "helpers", sql: schemaHelpers},
+		{version: 6, name: "verified status, verify", sql: schemaVerified()},
+		{version: 7, name: "worker, image, started_at", sql: schemaWorker},
 	}
 }
 

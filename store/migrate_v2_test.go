@@ -27,13 +27,7 @@ func migrateKeepsRowsAndRules(t *testing.T, from int, settled, added refactor.St
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "refactord.db")
-	w, err := openWriter(ctx, path)
-	require.NoError(t, err)
-	_, err = w.ExecContext(ctx, createMigrationsTable)
-	require.NoError(t, err)
-	for _, m := range migrations()[:from] {
-		require.NoError(t, apply(ctx, w, m))
-	}
+	w := writerAt(t, ctx, path, migrations()[:from])
 	// Rows as a build at version from wrote them: its own statements, since
 	// this build's store writes the latest schema's columns.
 	for _, stmt := range []string{
@@ -43,10 +37,10 @@ func migrateKeepsRowsAndRules(t *testing.T, from int, settled, added refactor.St
 		`INSERT INTO runs (id, kind, revert_of, class_name, selector, status, created_at, updated_at)
 		 VALUES ('rev', 'revert', 'rel', 'C', 's', 'running', '2025-01-02T03:04:06.000Z', '2025-01-02T03:04:06.000Z')`,
 	} {
-		_, err = w.ExecContext(ctx, stmt)
+		_, err := w.ExecContext(ctx, stmt)
 		require.NoError(t, err)
 	}
-	_, err = w.ExecContext(ctx, "UPDATE runs SET status = ? WHERE id = 'rel'", string(added))
+	_, err := w.ExecContext(ctx, "UPDATE runs SET status = ? WHERE id = 'rel'", string(added))
 	require.ErrorContains(t, err, "CHECK constraint failed", "version %d does not know %s", from, added)
 	require.NoError(t, w.Close())
 
@@ -79,7 +73,7 @@ func migrateKeepsRowsAndRules(t *testing.T, from int, settled, added refactor.St
 	}
 	var indexes int
 	require.NoError(t, s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND name LIKE 'runs_%'").Scan(&indexes))
-	assert.Equal(t, 4, indexes)
+	assert.Equal(t, 5, indexes, "the four of v1 and the worker's")
 	var ref sql.NullString
 	require.NoError(t, s.r.QueryRowContext(ctx, "SELECT sql FROM sqlite_schema WHERE name = 'runs'").Scan(&ref))
 	assert.Contains(t, ref.String, "REFERENCES \"runs\"", "the self-reference follows the rename")
@@ -95,8 +89,8 @@ func TestUnsettledAndReconcile(t *testing.T) {
 	for _, id := range []string{"run", "rel", "rf", "done"} {
 		require.NoError(t, s.Create(ctx, refactor.Run{ID: id, Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
 	}
-	require.NoError(t, s.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2"))
-	require.NoError(t, s.BeginRelease(ctx, "rf", "s ^1", "p", "s ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "rel", "s ^1", "p", "s ^2", nil))
+	require.NoError(t, s.BeginRelease(ctx, "rf", "s ^1", "p", "s ^2", nil))
 	require.NoError(t, s.Update(ctx, refactor.Run{ID: "rf", ClassName: "C", Selector: "s", Status: refactor.StatusRestoreFailed, RestoreFailed: true}))
 	require.NoError(t, s.Update(ctx, refactor.Run{ID: "done", ClassName: "C", Selector: "s", Status: refactor.StatusFailed}))
 

@@ -8,15 +8,18 @@ import (
 	"fmt"
 	refactor "pharo-refactor"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // runColumns is the column order of insertRun and scanRun.
 const runColumns = `id, kind, revert_of, request_id, class_name, selector,
-	is_class_method, dry_run, run_tests, status, stage, error_code, error_message, notes,
+	is_class_method, dry_run, verify, run_tests, status, stage, error_code, error_message, notes,
 	original_source, original_protocol, final_source, review, verdict,
 	iterations, model_calls, input_tokens, output_tokens, models, stages,
 	tests_before, tests_after, restore_failed,
-	created_at, updated_at, finished_at, released_at, reverted_at`
+	created_at, updated_at, finished_at, released_at, reverted_at,
+	worker, image, started_at, helpers`
 
 // Create inserts a new run. CreatedAt defaults to now; UpdatedAt is set to
 // CreatedAt. A revert run's RevertOf must name an existing run. Returns
@@ -29,7 +32,11 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 		r.CreatedAt = time.Now()
 	}
 	r.UpdatedAt = r.CreatedAt
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	values, err := insertValues(r)
+	if err != nil {
+		return fmt.Errorf("store: create run %q: %w", r.ID, err)
+	}
+	err = s.inTx(ctx, func(tx *txn) error {
 		if err := checkAbsent(ctx, tx, r.ID); err != nil {
 			return err
 		}
@@ -38,10 +45,8 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 				return fmt.Errorf("revert_of: %w", err)
 			}
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES ("+
-			"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			insertArgs(r)...)
-		return err
+		_, err := tx.ExecContext(ctx, insertRun, values...)
+		return duplicate(err)
 	})
 	if err != nil {
 		return fmt.Errorf("store: create run %q: %w", r.ID, err)
@@ -49,17 +54,39 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 	return nil
 }
 
+const insertRun = "INSERT INTO runs (" + runColumns + ") VALUES (" +
+	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+// insertValues are insertRun's arguments for r, in runColumns' order.
+func insertValues(r refactor.Run) ([]any, error) {
+	helpers, err := helpersDoc(r.Helpers)
+	if err != nil {
+		return nil, err
+	}
+	return append(insertArgs(r), helpers), nil
+}
+
 func insertArgs(r refactor.Run) []any {
 	return []any{r.ID, string(r.Kind), nullableText(r.RevertOf), r.RequestID, r.ClassName, r.Selector,
-		r.IsClassMethod, r.DryRun, r.RunTests, string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.Notes,
+		r.IsClassMethod, r.DryRun, r.Verify, r.RunTests, string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.Notes,
 		r.OriginalSource, r.OriginalProtocol, r.FinalSource, nullableDoc(r.Review), nullableDoc(r.Verdict),
 		r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages),
 		nullableDoc(r.TestsBefore), nullableDoc(r.TestsAfter), r.RestoreFailed,
 		formatTime(r.CreatedAt), formatTime(r.UpdatedAt), nullableTime(r.FinishedAt),
-		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt)}
+		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt), r.Worker, r.Image, nullableTime(r.StartedAt)}
 }
 
-func checkAbsent(ctx context.Context, tx *sql.Tx, id string) error {
+// duplicate names a primary key taken between the check and the insert
+// (PostgreSQL: two statements, no transaction around them).
+func duplicate(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return fmt.Errorf("%w: %s", ErrDuplicate, pgErr.Message)
+	}
+	return err
+}
+
+func checkAbsent(ctx context.Context, tx *txn, id string) error {
 	_, err := statusOf(ctx, tx, id)
 	switch {
 	case err == nil:
@@ -77,34 +104,40 @@ func checkAbsent(ctx context.Context, tx *sql.Tx, id string) error {
 // value that predates BeginRelease cannot erase the write-ahead record; an
 // empty stage keeps the stored one (SetStage writes it).
 const updateRun = `UPDATE runs SET
-	request_id = ?, class_name = ?, selector = ?, is_class_method = ?, dry_run = ?, run_tests = ?,
+	request_id = ?, class_name = ?, selector = ?, is_class_method = ?, dry_run = ?, verify = ?, run_tests = ?,
 	status = ?, stage = COALESCE(NULLIF(?, ''), stage), error_code = ?, error_message = ?,
 	original_source = COALESCE(NULLIF(?, ''), original_source),
 	original_protocol = COALESCE(NULLIF(?, ''), original_protocol),
 	final_source = COALESCE(NULLIF(?, ''), final_source),
 	review = ?, verdict = ?, iterations = ?, model_calls = ?, input_tokens = ?, output_tokens = ?,
 	models = ?, stages = ?, tests_before = ?, tests_after = ?, restore_failed = ?,
-	updated_at = ?, finished_at = ?, released_at = ?
+	updated_at = ?, finished_at = ?, released_at = ?,
+	worker = COALESCE(NULLIF(?, ''), worker), image = COALESCE(NULLIF(?, ''), image),
+	started_at = COALESCE(?, started_at), helpers = COALESCE(?, helpers)
 	WHERE id = ? AND status <> 'reverted'`
 
 // Update writes every mutable field of the run r.ID and sets updated_at to
 // now. It never changes id, kind, revert_of, created_at, notes or
-// reverted_at, and an empty OriginalSource, OriginalProtocol or FinalSource
-// keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
+// reverted_at, and an empty OriginalSource, OriginalProtocol, FinalSource
+// or Helpers keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
 // for a reverted run (reverted is final), ErrInvalid when r.Status is
 // reverted (only MarkReverted reverts).
 func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 	if err := checkUpdate(r); err != nil {
 		return fmt.Errorf("store: update run %q: %w", r.ID, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	helpers, err := helpersDoc(r.Helpers)
+	if err != nil {
+		return fmt.Errorf("store: update run %q: %w", r.ID, err)
+	}
+	err = s.inTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, updateRun,
-			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.RunTests,
+			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.Verify, r.RunTests,
 			string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
 			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
 			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
 			nullableDoc(r.TestsAfter), r.RestoreFailed, formatTime(time.Now()), nullableTime(r.FinishedAt),
-			nullableTime(r.ReleasedAt), r.ID)
+			nullableTime(r.ReleasedAt), r.Worker, r.Image, nullableTime(r.StartedAt), helpers, r.ID)
 		return explainMiss(ctx, tx, r.ID, res, err, ErrWrongStatus)
 	})
 	if err != nil {
@@ -124,20 +157,25 @@ func checkUpdate(r refactor.Run) error {
 }
 
 // BeginRelease is the write-ahead step of a release: it records the original
-// source and protocol (what to restore) and the final source (what is about
-// to be compiled), and moves the run from running to releasing, in one
+// source and protocol (what to restore), the final source (what is about
+// to be compiled) and the helpers of the set (added beside it, or removed
+// by a revert), and moves the run from running to releasing, in one
 // transaction that is on stable storage when BeginRelease returns nil. Only
 // then may the caller compile. Returns ErrNotFound, or ErrWrongStatus when
 // the run is not running.
-func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string) error {
-	if err := checkRelease(originalSource, originalProtocol, finalSource); err != nil {
+func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string, helpers []refactor.Helper) error {
+	doc, err := releaseHelpers(helpers)
+	if err == nil {
+		err = checkRelease(originalSource, originalProtocol, finalSource)
+	}
+	if err != nil {
 		return fmt.Errorf("store: begin release of run %q: %w", id, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'releasing',
-			original_source = ?, original_protocol = ?, final_source = ?, updated_at = ?
+			original_source = ?, original_protocol = ?, final_source = ?, helpers = ?, updated_at = ?
 			WHERE id = ? AND status = 'running'`,
-			originalSource, originalProtocol, finalSource, formatTime(time.Now()), id)
+			originalSource, originalProtocol, finalSource, doc, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
 	if err != nil {
@@ -154,7 +192,7 @@ func (s *Store) SetStage(ctx context.Context, id, stage string) error {
 	if err := checkSizes(map[string]sized{"stage": {len(stage), MaxNameBytes}}); err != nil {
 		return fmt.Errorf("store: set stage of run %q: %w", id, err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE runs SET stage = ?, updated_at = ?
 			WHERE id = ? AND status IN ('running', 'releasing')`, stage, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
@@ -182,7 +220,7 @@ func (s *Store) MarkReverted(ctx context.Context, id string, at time.Time) error
 	if at.IsZero() {
 		at = time.Now()
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'reverted', reverted_at = ?, updated_at = ?
 			WHERE id = ? AND status = 'released'`, formatTime(at), formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrNotRevertible)
@@ -196,7 +234,7 @@ func (s *Store) MarkReverted(ctx context.Context, id string, at time.Time) error
 // reconcileRun appends to notes with a newline separator and sets
 // released_at only for released, keeping any earlier timestamps.
 const reconcileRun = `UPDATE runs SET status = ?1,
-	notes = CASE WHEN notes = '' THEN ?2 ELSE notes || char(10) || ?2 END,
+	notes = CASE WHEN notes = '' THEN ?2 ELSE notes || ?5 || ?2 END,
 	released_at = CASE WHEN ?1 = 'released' THEN COALESCE(released_at, ?3) ELSE released_at END,
 	finished_at = COALESCE(finished_at, ?3), updated_at = ?3
 	WHERE id = ?4 AND status IN ('running', 'releasing', 'restore_failed')`
@@ -213,19 +251,25 @@ func (s *Store) Reconcile(ctx context.Context, id string, status refactor.Status
 	if err := checkReconcile(status, note); err != nil {
 		return fmt.Errorf("store: reconcile run %q: %w", id, err)
 	}
-	now := formatTime(time.Now())
-	line := fmt.Sprintf("%s reconciled as %s", now, status)
-	if note != "" {
-		line += ": " + note
-	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, reconcileRun, string(status), line, now, id)
+	at := time.Now()
+	now, line := formatTime(at), reconcileNote(at, status, note)
+	err := s.inTx(ctx, func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, reconcileRun, string(status), line, now, id, "\n")
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
 	if err != nil {
 		return fmt.Errorf("store: reconcile run %q: %w", id, err)
 	}
 	return nil
+}
+
+// reconcileNote is the line Reconcile appends to a run's notes.
+func reconcileNote(at time.Time, status refactor.Status, note string) string {
+	line := fmt.Sprintf("%s reconciled as %s", formatTime(at), status)
+	if note != "" {
+		line += ": " + note
+	}
+	return line
 }
 
 func checkReconcile(status refactor.Status, note string) error {
@@ -239,7 +283,7 @@ func checkReconcile(status refactor.Status, note string) error {
 
 // explainMiss turns a conditional UPDATE that matched no row into
 // ErrNotFound or, when the row exists in another status, into wrong.
-func explainMiss(ctx context.Context, tx *sql.Tx, id string, res sql.Result, err error, wrong error) error {
+func explainMiss(ctx context.Context, tx *txn, id string, res sql.Result, err error, wrong error) error {
 	if err != nil {
 		return err
 	}
@@ -254,7 +298,7 @@ func explainMiss(ctx context.Context, tx *sql.Tx, id string, res sql.Result, err
 	return fmt.Errorf("%w: status is %s", wrong, status)
 }
 
-func statusOf(ctx context.Context, tx *sql.Tx, id string) (refactor.Status, error) {
+func statusOf(ctx context.Context, tx *txn, id string) (refactor.Status, error) {
 	var st refactor.Status
 	err := tx.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&st)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -265,12 +309,12 @@ func statusOf(ctx context.Context, tx *sql.Tx, id string) (refactor.Status, erro
 
 // Get returns the run id, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, id string) (refactor.Run, error) {
-	r, err := scanRun(s.r.QueryRowContext(ctx, "SELECT "+runColumns+" FROM runs WHERE id = ?", id))
+	r, err := scanRun(s.r.QueryRowContext(ctx, s.d.bind("SELECT "+runColumns+" FROM runs WHERE id = ?"), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return refactor.Run{}, refactor.Wrap(refactor.NotFound, ErrNotFound, "no refactoring with id %q", id)
 	}
 	if err != nil {
-		return refactor.Run{}, fmt.Errorf("store: get run %q: %w", id, err)
+		return refactor.Run{}, fmt.Errorf("store: get run %q: %w", id, s.d.classify(err))
 	}
 	return r, nil
 }
@@ -281,14 +325,14 @@ func (s *Store) Unsettled(ctx context.Context) ([]refactor.Run, error) {
 	runs, err := s.query(ctx, "SELECT "+runColumns+
 		" FROM runs WHERE status IN ('running', 'releasing', 'restore_failed') ORDER BY created_at, id")
 	if err != nil {
-		return nil, fmt.Errorf("store: list unsettled runs: %w", err)
+		return nil, fmt.Errorf("store: list unsettled runs: %w", s.d.classify(err))
 	}
 	return runs, nil
 }
 
 // query runs a SELECT of runColumns on the read pool.
 func (s *Store) query(ctx context.Context, q string, args ...any) ([]refactor.Run, error) {
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	rows, err := s.r.QueryContext(ctx, s.d.bind(q), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -311,17 +355,19 @@ type rowText struct {
 	revertOf                                sql.NullString
 	review, verdict, models, stages, tb, ta sql.NullString
 	created, updated                        string
-	finished, released, reverted            sql.NullString
+	finished, released, reverted, started   sql.NullString
+	helpers                                 sql.NullString
 }
 
 func scanRun(sc scanner) (refactor.Run, error) {
 	var r refactor.Run
 	var t rowText
 	err := sc.Scan(&r.ID, &r.Kind, &t.revertOf, &r.RequestID, &r.ClassName, &r.Selector,
-		&r.IsClassMethod, &r.DryRun, &r.RunTests, &r.Status, &r.Stage, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
+		&r.IsClassMethod, &r.DryRun, &r.Verify, &r.RunTests, &r.Status, &r.Stage, &r.ErrorCode, &r.ErrorMessage, &r.Notes,
 		&r.OriginalSource, &r.OriginalProtocol, &r.FinalSource, &t.review, &t.verdict,
 		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
-		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted)
+		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted,
+		&r.Worker, &r.Image, &t.started, &t.helpers)
 	if err != nil {
 		return refactor.Run{}, err
 	}
@@ -334,10 +380,15 @@ func (t rowText) into(r refactor.Run) (refactor.Run, error) {
 	r.Models, r.Stages = rawDoc(t.models), rawDoc(t.stages)
 	r.TestsBefore, r.TestsAfter = rawDoc(t.tb), rawDoc(t.ta)
 	var err error
-	if r.CreatedAt, err = parseTime(t.created); err != nil {
+	if t.helpers.Valid {
+		if err = json.Unmarshal([]byte(t.helpers.String), &r.Helpers); err != nil {
+			return refactor.Run{}, fmt.Errorf("run %q: helpers: %w", r.ID, err)
+		}
+	}
+	if r.CreatedAt, err = parseStored(t.created); err != nil {
 		return refactor.Run{}, fmt.Errorf("run %q: created_at: %w", r.ID, err)
 	}
-	if r.UpdatedAt, err = parseTime(t.updated); err != nil {
+	if r.UpdatedAt, err = parseStored(t.updated); err != nil {
 		return refactor.Run{}, fmt.Errorf("run %q: updated_at: %w", r.ID, err)
 	}
 	for _, f := range []struct {
@@ -345,7 +396,7 @@ func (t rowText) into(r refactor.Run) (refactor.Run, error) {
 		in   sql.NullString
 		out  **time.Time
 	}{{"finished_at", t.finished, &r.FinishedAt}, {"released_at", t.released, &r.ReleasedAt},
-		{"reverted_at", t.reverted, &r.RevertedAt}} {
+		{"reverted_at", t.reverted, &r.RevertedAt}, {"started_at", t.started, &r.StartedAt}} {
 		if *f.out, err = nullTime(f.in); err != nil {
 			return refactor.Run{}, fmt.Errorf("run %q: %s: %w", r.ID, f.name, err)
 		}
@@ -364,7 +415,7 @@ func nullTime(s sql.NullString) (*time.Time, error) {
 	if !s.Valid {
 		return nil, nil
 	}
-	t, err := parseTime(s.String)
+	t, err := parseStored(s.String)
 	if err != nil {
 		return nil, err
 	}

@@ -17,15 +17,6 @@ import (
 	"pharo-refactor/store"
 )
 
-func openStore(t *testing.T) (*store.Store, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "data", "refactord.db")
-	s, err := store.Open(context.Background(), path)
-	require.NoError(t, err)
-	t.Cleanup(func() { assert.NoError(t, s.Close()) })
-	return s, path
-}
-
 // newRun is a minimal valid refactoring run.
 func newRun(id string) refactor.Run {
 	return refactor.Run{
@@ -44,7 +35,7 @@ func released(t *testing.T, s *store.Store, id string) {
 	t.Helper()
 	ctx := context.Background()
 	create(t, s, newRun(id))
-	require.NoError(t, s.BeginRelease(ctx, id, "foo ^1", "accessing", "foo ^2"))
+	require.NoError(t, s.BeginRelease(ctx, id, "foo ^1", "accessing", "foo ^2", nil))
 	r, err := s.Get(ctx, id)
 	require.NoError(t, err)
 	now := time.Now()
@@ -140,12 +131,13 @@ func fullRun(id string) refactor.Run {
 		Stages:      json.RawMessage(`[{"name":"review","duration_ms":12}]`),
 		TestsBefore: json.RawMessage(`{"passed":3,"failed":0}`),
 		TestsAfter:  json.RawMessage(`{"passed":3,"failed":0}`), RestoreFailed: true,
+		Helpers:   []refactor.Helper{{Selector: "twice:", Protocol: "private", ClassSide: true, Source: "twice: a\n\t^ a + a"}},
 		CreatedAt: t0, FinishedAt: &fin, ReleasedAt: &rel, RevertedAt: &rev,
 	}
 }
 
-func TestCreateGetRoundTripsEveryField(t *testing.T) {
-	s, _ := openStore(t)
+func testCreateGetRoundTripsEveryField(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	in := fullRun("full")
 	create(t, s, in)
@@ -159,8 +151,8 @@ func TestCreateGetRoundTripsEveryField(t *testing.T) {
 	assert.Equal(t, time.UTC, got.CreatedAt.Location())
 }
 
-func TestCreateDefaultsAndNulls(t *testing.T) {
-	s, _ := openStore(t)
+func testCreateDefaultsAndNulls(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	before := ms(time.Now())
 	r := newRun("min")
@@ -177,8 +169,8 @@ func TestCreateDefaultsAndNulls(t *testing.T) {
 	assert.Empty(t, got.RevertOf)
 }
 
-func TestCreateRejects(t *testing.T) {
-	s, _ := openStore(t)
+func testCreateRejects(t *testing.T, open opener) {
+	s := open(t)
 	create(t, s, newRun("taken"))
 	revert := func(of string) refactor.Run {
 		r := newRun("rv-" + of)
@@ -221,8 +213,8 @@ func TestCreateRejects(t *testing.T) {
 	})
 }
 
-func TestUpdateWritesMutableFieldsOnly(t *testing.T) {
-	s, _ := openStore(t)
+func testUpdateWritesMutableFieldsOnly(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	created := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	orig := newRun("u1")
@@ -246,12 +238,12 @@ func TestUpdateWritesMutableFieldsOnly(t *testing.T) {
 	assert.True(t, got.UpdatedAt.After(created), "updated_at is set on update")
 }
 
-func TestUpdateKeepsWriteAheadSources(t *testing.T) {
-	s, _ := openStore(t)
+func testUpdateKeepsWriteAheadSources(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	stale := newRun("wa")
 	create(t, s, stale)
-	require.NoError(t, s.BeginRelease(ctx, "wa", "m ^1", "accessing", "m ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "wa", "m ^1", "accessing", "m ^2", nil))
 
 	stale.Status = refactor.StatusReleased // a Run value from before BeginRelease
 	require.NoError(t, s.Update(ctx, stale))
@@ -264,8 +256,8 @@ func TestUpdateKeepsWriteAheadSources(t *testing.T) {
 	assert.Equal(t, "m ^2", got.FinalSource)
 }
 
-func TestUpdateRejects(t *testing.T) {
-	s, _ := openStore(t)
+func testUpdateRejects(t *testing.T, open opener) {
+	s := open(t)
 	released(t, s, "rel")
 	require.NoError(t, s.MarkReverted(context.Background(), "rel", time.Time{}))
 	tests := []struct {
@@ -285,22 +277,22 @@ func TestUpdateRejects(t *testing.T) {
 	}
 }
 
-func TestNotFound(t *testing.T) {
-	s, _ := openStore(t)
+func testNotFound(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	_, err := s.Get(ctx, "nope")
 	assert.ErrorIs(t, err, store.ErrNotFound)
 	assert.ErrorIs(t, s.Update(ctx, newRun("nope")), store.ErrNotFound)
-	assert.ErrorIs(t, s.BeginRelease(ctx, "nope", "a", "", "b"), store.ErrNotFound)
+	assert.ErrorIs(t, s.BeginRelease(ctx, "nope", "a", "", "b", nil), store.ErrNotFound)
 	assert.ErrorIs(t, s.MarkReverted(ctx, "nope", time.Now()), store.ErrNotFound)
 	assert.ErrorIs(t, s.Reconcile(ctx, "nope", refactor.StatusConflict, ""), store.ErrNotFound)
 }
 
-func TestBeginRelease(t *testing.T) {
-	s, _ := openStore(t)
+func testBeginRelease(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	create(t, s, newRun("br"))
-	require.NoError(t, s.BeginRelease(ctx, "br", "m ^1", "accessing", "m ^2"))
+	require.NoError(t, s.BeginRelease(ctx, "br", "m ^1", "accessing", "m ^2", nil))
 
 	got, err := s.Get(ctx, "br")
 	require.NoError(t, err)
@@ -309,15 +301,15 @@ func TestBeginRelease(t *testing.T) {
 	assert.Equal(t, "accessing", got.OriginalProtocol)
 	assert.Equal(t, "m ^2", got.FinalSource)
 
-	err = s.BeginRelease(ctx, "br", "m ^1", "accessing", "m ^2")
+	err = s.BeginRelease(ctx, "br", "m ^1", "accessing", "m ^2", nil)
 	assert.ErrorIs(t, err, store.ErrWrongStatus, "only a running run starts a release")
 	create(t, s, newRun("br2"))
-	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "", "p", "m ^2"), store.ErrInvalid)
-	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "m", "p", ""), store.ErrInvalid)
+	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "", "p", "m ^2", nil), store.ErrInvalid)
+	assert.ErrorIs(t, s.BeginRelease(ctx, "br2", "m", "p", "", nil), store.ErrInvalid)
 }
 
-func TestUnsettledOldestFirst(t *testing.T) {
-	s, _ := openStore(t)
+func testUnsettledOldestFirst(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i, id := range []string{"c", "a", "b", "idle"} {
@@ -325,7 +317,7 @@ func TestUnsettledOldestFirst(t *testing.T) {
 		r.CreatedAt = base.Add(time.Duration(i) * time.Second)
 		create(t, s, r)
 		if id != "idle" {
-			require.NoError(t, s.BeginRelease(ctx, id, "m ^1", "p", "m ^2"))
+			require.NoError(t, s.BeginRelease(ctx, id, "m ^1", "p", "m ^2", nil))
 		}
 	}
 	require.NoError(t, s.Reconcile(ctx, "a", refactor.StatusNotReleased, ""))
@@ -336,7 +328,7 @@ func TestUnsettledOldestFirst(t *testing.T) {
 	assert.Equal(t, "m ^1", got[0].OriginalSource)
 }
 
-func TestReconcile(t *testing.T) {
+func testReconcile(t *testing.T, open opener) {
 	tests := []struct {
 		status   refactor.Status
 		released bool
@@ -347,10 +339,10 @@ func TestReconcile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.status), func(t *testing.T) {
-			s, _ := openStore(t)
+			s := open(t)
 			ctx := context.Background()
 			create(t, s, newRun("r"))
-			require.NoError(t, s.BeginRelease(ctx, "r", "m ^1", "p", "m ^2"))
+			require.NoError(t, s.BeginRelease(ctx, "r", "m ^1", "p", "m ^2", nil))
 			require.NoError(t, s.Reconcile(ctx, "r", tt.status, "image holds something else"))
 
 			got, err := s.Get(ctx, "r")
@@ -366,14 +358,14 @@ func TestReconcile(t *testing.T) {
 		})
 	}
 	t.Run("bad target status", func(t *testing.T) {
-		s, _ := openStore(t)
+		s := open(t)
 		create(t, s, newRun("r"))
 		assert.ErrorIs(t, s.Reconcile(context.Background(), "r", refactor.StatusFailed, ""), store.ErrInvalid)
 	})
 }
 
-func TestMarkReverted(t *testing.T) {
-	s, _ := openStore(t)
+func testMarkReverted(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	released(t, s, "rel")
 	at := time.Date(2025, 6, 1, 12, 0, 0, 987654321, time.UTC)
@@ -390,8 +382,8 @@ func TestMarkReverted(t *testing.T) {
 	assert.ErrorIs(t, s.MarkReverted(ctx, "running", at), store.ErrNotRevertible, "never released")
 }
 
-func TestMarkRevertedConcurrentlyExactlyOneWins(t *testing.T) {
-	s, _ := openStore(t)
+func testMarkRevertedConcurrentlyExactlyOneWins(t *testing.T, open opener) {
+	s := open(t)
 	released(t, s, "rel")
 	const n = 16
 	errs := make(chan error, n)
@@ -419,8 +411,8 @@ func TestMarkRevertedConcurrentlyExactlyOneWins(t *testing.T) {
 
 func big(n int) string { return strings.Repeat("x", n) }
 
-func TestOversizeRejected(t *testing.T) {
-	s, _ := openStore(t)
+func testOversizeRejected(t *testing.T, open opener) {
+	s := open(t)
 	ctx := context.Background()
 	create(t, s, newRun("ok"))
 	hugeJSON := json.RawMessage(`"` + big(store.MaxJSONBytes) + `"`)
@@ -442,7 +434,7 @@ func TestOversizeRejected(t *testing.T) {
 		{"create id", func() error { return s.Create(ctx, newRun(big(store.MaxNameBytes+1))) }},
 		{"update stages", func() error { r := newRun("ok"); r.Stages = hugeJSON; return s.Update(ctx, r) }},
 		{"begin release final", func() error {
-			return s.BeginRelease(ctx, "ok", "m", "p", big(store.MaxSourceBytes+1))
+			return s.BeginRelease(ctx, "ok", "m", "p", big(store.MaxSourceBytes+1), nil)
 		}},
 		{"reconcile note", func() error {
 			return s.Reconcile(ctx, "ok", refactor.StatusConflict, big(store.MaxTextBytes+1))
@@ -476,7 +468,7 @@ func TestRunJSON(t *testing.T) {
 	assert.JSONEq(t, `"2025-03-04T04:07:07.123Z"`, string(m["finished_at"]), "UTC, milliseconds")
 	assert.JSONEq(t, `null`, string(m["released_at"]), "unset times are null")
 	assert.JSONEq(t, `{"verdict":"APPROVED"}`, string(m["verdict"]), "documents are embedded")
-	assert.Len(t, m, 33, "every field is present")
+	assert.Len(t, m, 38, "every field is present")
 
 	var back refactor.Run
 	require.NoError(t, json.Unmarshal(b, &back))
@@ -487,6 +479,7 @@ func TestRunJSON(t *testing.T) {
 	empty, err := json.Marshal(newRun("e"))
 	require.NoError(t, err)
 	assert.Contains(t, string(empty), `"review":null`)
+	assert.Contains(t, string(empty), `"helpers":[]`, "a list, never null")
 }
 
 func ids(runs []refactor.Run) []string {

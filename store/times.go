@@ -14,3 +14,14 @@ func parseTime(s string) (time.Time, error) {
 	}
 	return t.UTC(), nil
 }
+
+// parseStored reads a time column: SQLite keeps timeLayout's text,
+// PostgreSQL a timestamptz that database/sql hands over as RFC 3339 with
+// as many fractional digits as it needs (none for a whole second).
+func parseStored(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return t.UTC(), nil
+}

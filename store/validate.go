@@ -50,6 +50,8 @@ func checkRun(r refactor.Run) error {
 		"selector":          {len(r.Selector), MaxNameBytes},
 		"error_code":        {len(r.ErrorCode), MaxNameBytes},
 		"stage":             {len(r.Stage), MaxNameBytes},
+		"worker":            {len(r.Worker), MaxNameBytes},
+		"image":             {len(r.Image), MaxNameBytes},
 		"original_protocol": {len(r.OriginalProtocol), MaxNameBytes},
 		"error_message":     {len(r.ErrorMessage), MaxTextBytes},
 		"original_source":   {len(r.OriginalSource), MaxSourceBytes},
@@ -68,6 +70,8 @@ func checkFields(r refactor.Run) error {
 		return fmt.Errorf("%w: empty selector", ErrInvalid)
 	case !r.Status.Valid():
 		return fmt.Errorf("%w: status %q", ErrInvalid, r.Status)
+	case r.DryRun && r.Verify:
+		return fmt.Errorf("%w: a run is a dry run or a verify run, never both", ErrInvalid)
 	case r.Iterations < 0 || r.ModelCalls < 0 || r.InputTokens < 0 || r.OutputTokens < 0:
 		return fmt.Errorf("%w: negative count (iterations %d, model_calls %d, input_tokens %d, output_tokens %d)",
 			ErrInvalid, r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens)
@@ -125,4 +129,42 @@ func nullableDoc(m json.RawMessage) any {
 		return nil
 	}
 	return string(m)
+}
+
+// helpersDoc is the helpers column: the list as JSON, NULL when empty
+// (Update then keeps what the row holds). Each source is bounded like the
+// method's, the list like a JSON document.
+func helpersDoc(helpers []refactor.Helper) (any, error) {
+	if len(helpers) == 0 {
+		return nil, nil
+	}
+	for i, h := range helpers {
+		if err := checkSizes(map[string]sized{
+			fmt.Sprintf("helpers[%d].selector", i): {len(h.Selector), MaxNameBytes},
+			fmt.Sprintf("helpers[%d].protocol", i): {len(h.Protocol), MaxNameBytes},
+			fmt.Sprintf("helpers[%d].source", i):   {len(h.Source), MaxSourceBytes},
+		}); err != nil {
+			return nil, err
+		}
+	}
+	b, err := json.Marshal(helpers)
+	if err != nil {
+		return nil, fmt.Errorf("%w: helpers: %v", ErrInvalid, err)
+	}
+	if len(b) > MaxJSONBytes {
+		return nil, fmt.Errorf("%w: helpers is %d bytes, limit %d", ErrTooLarge, len(b), MaxJSONBytes)
+	}
+	return string(b), nil
+}
+
+// releaseHelpers is helpersDoc for the write-ahead record, which
+// reconciliation reads after a crash: every helper must name its selector
+// and carry its source.
+func releaseHelpers(helpers []refactor.Helper) (any, error) {
+	for i, h := range helpers {
+		if h.Selector == "" || h.Source == "" {
+			return nil, fmt.Errorf("%w: helpers[%d] needs its selector and its source", ErrInvalid, i)
+		}
+	}
+	return helpersDoc(helpers)
 }

@@ -16,6 +16,10 @@ type RefactorRequest struct {
 	MethodName    string `json:"method_name" validate:"required,smalltalk_selector"`
 	IsClassMethod bool   `json:"is_class_method"`
 	DryRun        bool   `json:"dry_run"`
+	// Verify takes the whole release path with its tests, then always puts
+	// the original back (outcome verified): for CI, which takes the change
+	// as a patch. Never with dry_run, nor with run_tests false.
+	Verify bool `json:"verify"`
 	// RunTests guards the release with the method's tests (default true).
 	RunTests *bool `json:"run_tests,omitempty"`
 }
@@ -39,28 +43,35 @@ type LegacyResult struct {
 // RefactorBody is the 200 body of a run (and the `result` event of a
 // stream): the original's fields plus the new ones.
 type RefactorBody struct {
-	Success       bool                 `json:"success"`
-	ClassName     string               `json:"class_name"`
-	MethodName    string               `json:"method_name"`
-	Result        LegacyResult         `json:"result"`
-	Error         *string              `json:"error"`
-	ID            string               `json:"id"`
-	Outcome       string               `json:"outcome"`
-	IsClassMethod bool                 `json:"is_class_method"`
-	Protocol      string               `json:"protocol"`
-	OriginalCode  string               `json:"original_code"`
-	Refactored    string               `json:"refactored_code"`
-	Review        refactor.Review      `json:"review"`
-	Validation    *refactor.Verdict    `json:"validation"` // null when no validator ran (unchanged)
-	Iterations    int                  `json:"iterations"`
-	Rounds        []refactor.Round     `json:"rounds"`
-	Usage         refactor.Usage       `json:"usage"`
-	Stages        []refactor.StageStat `json:"stages"`
-	DurationMS    int64                `json:"duration_ms"`
-	Tests         refactor.Tests       `json:"tests"`
+	Success       bool         `json:"success"`
+	ClassName     string       `json:"class_name"`
+	MethodName    string       `json:"method_name"`
+	Result        LegacyResult `json:"result"`
+	Error         *string      `json:"error"`
+	ID            string       `json:"id"`
+	Outcome       string       `json:"outcome"`
+	IsClassMethod bool         `json:"is_class_method"`
+	Protocol      string       `json:"protocol"`
+	OriginalCode  string       `json:"original_code"`
+	Refactored    string       `json:"refactored_code"`
+	// Helpers are the new methods released (or proposed) with
+	// refactored_code, installed before it; [] when it needs none.
+	Helpers    []refactor.Helper    `json:"helpers"`
+	Review     refactor.Review      `json:"review"`
+	Validation *refactor.Verdict    `json:"validation"` // null when no validator ran (unchanged)
+	Iterations int                  `json:"iterations"`
+	Rounds     []refactor.Round     `json:"rounds"`
+	Usage      refactor.Usage       `json:"usage"`
+	Stages     []refactor.StageStat `json:"stages"`
+	DurationMS int64                `json:"duration_ms"`
+	Tests      refactor.Tests       `json:"tests"`
 	// Truncated names the inputs a prompt showed cut to the context
 	// budget; empty when everything fit.
 	Truncated []string `json:"truncated"`
+	// Worker names the instance that ran the run (WORKER_ID), Image the
+	// image it ran on: in a pool, the one that holds a release.
+	Worker string `json:"worker"`
+	Image  string `json:"image"`
 }
 
 // Problem is an RFC 9457 problem+json body. Extensions carry what a client
@@ -76,16 +87,18 @@ type Problem struct {
 	Code       string `json:"code"`
 	RequestID  string `json:"request_id"`
 
-	Errors         []FieldError    `json:"errors,omitempty"`
-	RetryAfter     int             `json:"retry_after,omitempty"`
-	ID             string          `json:"id,omitempty"`
-	OriginalCode   string          `json:"original_code,omitempty"`
-	RefactoredCode string          `json:"refactored_code,omitempty"`
-	Feedback       string          `json:"feedback,omitempty"`
-	Truncated      []string        `json:"truncated,omitempty"`
-	Iterations     int             `json:"iterations,omitempty"`
-	Usage          *refactor.Usage `json:"usage,omitempty"`
-	Tests          *refactor.Tests `json:"tests,omitempty"`
+	Errors         []FieldError `json:"errors,omitempty"`
+	RetryAfter     int          `json:"retry_after,omitempty"`
+	ID             string       `json:"id,omitempty"`
+	OriginalCode   string       `json:"original_code,omitempty"`
+	RefactoredCode string       `json:"refactored_code,omitempty"`
+	// Helpers come with RefactoredCode when its candidate had any.
+	Helpers    []refactor.Helper `json:"helpers,omitempty"`
+	Feedback   string            `json:"feedback,omitempty"`
+	Truncated  []string          `json:"truncated,omitempty"`
+	Iterations int               `json:"iterations,omitempty"`
+	Usage      *refactor.Usage   `json:"usage,omitempty"`
+	Tests      *refactor.Tests   `json:"tests,omitempty"`
 	// RunStatus is the run's audit status: after a release began it says
 	// what the image holds (rolled_back: the original; restore_failed: maybe
 	// the candidate — both sources are in the body).

@@ -71,8 +71,9 @@ func TestGenerateSendsKeySystemSchemaAndTools(t *testing.T) {
 				assert.Equal(t, "application/json", testenv.Dig(body, "generationConfig", "responseMimeType"))
 				assert.Equal(t, "OBJECT", testenv.Dig(body, "generationConfig", "responseSchema", "type"))
 				assert.Equal(t, "STRING", testenv.Dig(body, "generationConfig", "responseSchema", "properties", "code", "type"))
-				assert.Equal(t, []any{"code", "notes"}, testenv.Dig(body, "generationConfig", "responseSchema", "propertyOrdering"))
-				assert.Equal(t, []any{"code", "notes"}, testenv.Dig(body, "generationConfig", "responseSchema", "required"))
+				assert.Equal(t, []any{"code", "helpers", "notes"}, testenv.Dig(body, "generationConfig", "responseSchema", "propertyOrdering"))
+				assert.Equal(t, []any{"code", "helpers", "notes"}, testenv.Dig(body, "generationConfig", "responseSchema", "required"))
+				assert.Equal(t, "ARRAY", testenv.Dig(body, "generationConfig", "responseSchema", "properties", "helpers", "type"), "helpers is a list of objects")
 				assert.Nil(t, testenv.Dig(body, "tools"))
 			}},
 		{"tool call", agents.Request{Role: refactor.RoleReviewer, System: "be a reviewer", Messages: []agents.Message{agents.UserText("review it")}, Tools: agents.ToolDecls()},

@@ -91,7 +91,7 @@ func TestServersConfiguredAroundTheirDifferences(t *testing.T) {
 			cand, _, err := roles.Write(context.Background(), testenv.SumInput(), review)
 			require.NoError(t, err)
 			assert.Equal(t, "sum: augend with: addend\n\t^ augend + addend", cand.Code)
-			v, stats, err := roles.Validate(context.Background(), testenv.SumInput(), review, cand.Code)
+			v, stats, err := roles.Validate(context.Background(), testenv.SumInput(), review, cand)
 			require.NoError(t, err)
 			assert.True(t, v.Approved())
 			assert.Equal(t, 1, stats.Calls)

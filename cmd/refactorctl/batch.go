@@ -29,6 +29,9 @@ func (c *cli) batchCmd(ctx context.Context, o options, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkWriteOptions(o); err != nil {
+		return err
+	}
 	runs := make([]methodRun, 0, len(methods))
 	for i, m := range methods {
 		if ctx.Err() != nil {
@@ -37,6 +40,7 @@ func (c *cli) batchCmd(ctx context.Context, o options, args []string) error {
 		prog := c.newProgress(o)
 		prog.note(fmt.Sprintf("==> [%d/%d] %s", i+1, len(methods), m))
 		run := c.refactorOne(ctx, o, m, prog)
+		c.writeRun(o, &run) // one method's failure to write does not stop the others
 		c.report(o, run, prog)
 		runs = append(runs, run)
 	}
@@ -133,15 +137,23 @@ func (c *cli) summary(o options, runs []methodRun, listed, code int) {
 		w = c.stderr
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "METHOD\tRESULT\tEXIT\tROUNDS\tMODEL CALLS\tTIME\tRUN\tREQUEST")
+	header := "METHOD\tRESULT\tEXIT\tROUNDS\tMODEL CALLS\tTIME\tRUN\tREQUEST"
+	if o.writeDir != "" {
+		header += "\tWRITTEN"
+	}
+	fmt.Fprintln(tw, header)
 	ok := 0
 	for _, r := range runs {
 		rounds, calls := r.spent()
-		if r.err == nil {
+		if r.failure() == nil {
 			ok++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.m, resultWord(r), r.code(), rounds, calls,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", r.m, resultWord(r), r.code(), rounds, calls,
 			seconds(r.elapsed), orDash(r.runID), r.requestID)
+		if o.writeDir != "" {
+			fmt.Fprintf(tw, "\t%s", writtenWord(r))
+		}
+		fmt.Fprintln(tw)
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "%d of %d method(s) succeeded, %d failed", ok, listed, len(runs)-ok)
@@ -149,6 +161,9 @@ func (c *cli) summary(o options, runs []methodRun, listed, code int) {
 		fmt.Fprintf(w, ", %d not run (interrupted)", skipped)
 	}
 	fmt.Fprintf(w, "; exit %d\n", code)
+	if o.writeDir != "" {
+		c.writeSummary(w, o.writeDir, runs)
+	}
 }
 
 // spent is the rounds and model calls of a run, from the result or the
@@ -179,6 +194,10 @@ func resultWord(r methodRun) string {
 		de *droppedError
 	)
 	switch {
+	case r.err == nil && isWriteConflict(r.writeErr):
+		return r.result.Outcome + ", not_written"
+	case r.err == nil && r.writeErr != nil:
+		return r.result.Outcome + ", write_failed"
 	case r.err == nil:
 		return r.result.Outcome
 	case errors.As(r.err, &ae) && ae.Problem.Code != "":

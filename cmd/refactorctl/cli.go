@@ -122,6 +122,8 @@ type options struct {
 	classSide bool
 	dryRun    bool
 	noTests   bool
+	verify    bool
+	writeDir  string
 
 	class   string
 	outcome string
@@ -177,12 +179,14 @@ func refactorFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.classSide, "class-side", o.classSide, "the method is on the class side (same as CLASS class>>SELECTOR)")
 	fs.BoolVar(&o.dryRun, "dry-run", o.dryRun, "stop before release: outcome proposed, the image is not changed")
 	fs.BoolVar(&o.noTests, "no-tests", o.noTests, "do not run the method's tests around the release")
+	fs.BoolVar(&o.verify, "verify", o.verify, "compile and test the change, then put the original back: outcome verified, the image is not changed")
+	fs.StringVar(&o.writeDir, "write", o.writeDir, "with --verify or --dry-run: write the result into the Tonel tree at `DIR` and print a git patch")
 	fs.BoolVar(&o.events, "events", o.events, "debug: also print every raw stream event on stderr")
 }
 
 func historyFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.class, "class", o.class, "only runs of this class")
-	fs.StringVar(&o.outcome, "outcome", o.outcome, "only runs with this status (released, proposed, failed, rolled_back, reverted, …)")
+	fs.StringVar(&o.outcome, "outcome", o.outcome, "only runs with this status (released, verified, proposed, failed, rolled_back, reverted, …)")
 	fs.IntVar(&o.limit, "limit", o.limit, "runs per page (service default 20, at most 100)")
 	fs.BoolVar(&o.all, "all", o.all, "follow next_cursor to the last page")
 	fs.StringVar(&o.cursor, "cursor", o.cursor, "start at this page (next_cursor of an earlier listing)")
@@ -361,6 +365,10 @@ Environment:
   REFACTORD_URL      service base URL when --url is not given (default ` + defaultURL + `)
   REFACTORD_API_KEY  API key when --api-key is not given
 
+--write DIR (with --verify or --dry-run) writes each result into the Tonel
+tree at DIR (a checkout) and prints a patch that git apply takes (paths
+relative to DIR).
+
 Batch file: one method per line, CLASS>>SELECTOR or CLASS class>>SELECTOR;
 blank lines and lines starting with # are ignored.
 
@@ -370,13 +378,14 @@ header 1s, 2s, 4s … up to 30s) for at most --wait-max. Network errors are
 retried --retries times.
 
 Exit codes:
-  0  released, proposed (dry run) or unchanged (nothing to change); the command succeeded
+  0  released, verified (--verify), proposed (dry run) or unchanged (nothing to change); the command succeeded
   1  any other failure (including invalid_request from the service)
   2  usage: unknown flag or command, bad arguments, a bad batch line
   3  not approved: the validation loop ended without approval
   4  tests regressed: the release was rolled back
   5  still busy after waiting --wait-max
-  6  the method changed in the image during the run, or another conflict
+  6  the method changed in the image during the run, or another conflict; with --write,
+     the method in DIR is absent or not the run's original (nothing written)
   7  the service is unreachable, or the stream dropped mid-run
 A batch exits with the highest code of its methods.
 `

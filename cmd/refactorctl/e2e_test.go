@@ -367,8 +367,9 @@ func TestCommandsAgainstTheService(t *testing.T) {
 		{name: "bad url", args: []string{"health", "--url", "ftp://x"}, code: exitUsage, stderr: "must be an http(s) URL"},
 		{name: "health takes no arguments", args: []string{"health", "now"}, code: exitUsage, stderr: "takes no arguments"},
 		{name: "show needs an id", args: []string{"show"}, code: exitUsage, stderr: "one run ID"},
-		{name: "help", args: []string{"--help"}, code: exitOK, stdout: "Exit codes:\n  0  released, proposed (dry run) or unchanged"},
+		{name: "help", args: []string{"--help"}, code: exitOK, stdout: "Exit codes:\n  0  released, verified (--verify), proposed (dry run) or unchanged"},
 		{name: "command help", args: []string{"refactor", "--help"}, code: exitOK, stdout: "-dry-run"},
+		{name: "command help names --write", args: []string{"batch", "--help"}, code: exitOK, stdout: "-write DIR"},
 		{name: "help command", args: []string{"help", "batch"}, code: exitOK, stdout: "Usage: refactorctl batch FILE|-"},
 	}
 	for _, tt := range tests {

@@ -11,13 +11,13 @@ import (
 
 // Exit codes (documented in --help and the README).
 const (
-	exitOK             = 0 // released, proposed or unchanged; the command did what it was asked
+	exitOK             = 0 // released, verified, proposed or unchanged; the command did what it was asked
 	exitFailure        = 1 // any other failure
 	exitUsage          = 2 // the invocation is wrong (flags, arguments, a bad batch line)
 	exitNotApproved    = 3 // the validation loop ended without approval
 	exitTestsRegressed = 4 // the release was rolled back because tests regressed
 	exitBusy           = 5 // the service was still busy after --wait-max
-	exitConflict       = 6 // the method changed in the image, or another conflict
+	exitConflict       = 6 // the method changed in the image, or another conflict (--write: DIR does not hold the original)
 	exitUnreachable    = 7 // the service could not be reached, or the stream dropped
 )
 
@@ -125,6 +125,8 @@ func exitCode(err error) int {
 		return exitUnreachable
 	case errors.As(err, &ae):
 		return problemExit(ae)
+	case isWriteConflict(err):
+		return exitConflict
 	case errors.Is(err, context.Canceled):
 		return exitFailure
 	}

@@ -102,8 +102,11 @@ func (c *cli) historyTable(runs []refactor.Run) error {
 	fmt.Fprintln(tw, "ID\tCREATED (UTC)\tKIND\tMETHOD\tSTATUS\tERROR\tROUNDS\tCALLS")
 	for _, r := range runs {
 		kind := string(r.Kind)
-		if r.DryRun {
+		switch {
+		case r.DryRun:
 			kind += " (dry)"
+		case r.Verify:
+			kind += " (verify)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", r.ID, stamp(&r.CreatedAt), kind, runMethod(r), r.Status,
 			orDash(r.ErrorCode), r.Iterations, r.ModelCalls)
@@ -162,7 +165,7 @@ func (c *cli) printRun(r refactor.Run) {
 		row("error", r.ErrorCode+": "+r.ErrorMessage)
 	}
 	row("request", r.RequestID)
-	row("options", fmt.Sprintf("dry_run=%t run_tests=%t", r.DryRun, r.RunTests))
+	row("options", fmt.Sprintf("dry_run=%t verify=%t run_tests=%t", r.DryRun, r.Verify, r.RunTests))
 	row("rounds", fmt.Sprintf("%d, %s, %d in / %d out tokens", r.Iterations, plural(r.ModelCalls, "model call"), r.InputTokens, r.OutputTokens))
 	row("review", reviewLine(r.Review))
 	row("verdict", verdictLine(r.Verdict))
@@ -191,7 +194,8 @@ func (c *cli) printRunDiff(r refactor.Run) {
 		return
 	}
 	name := runMethod(r).String()
-	diff := udiff.Unified(name+" (original)", name+" (final)", r.OriginalSource, r.FinalSource, 3)
+	diff := udiff.Unified(name+" (original)", name+" (final)", r.OriginalSource, r.FinalSource, 3) +
+		helpersDiff(r.ClassName, r.Helpers, r.Kind != refactor.RunKindRevert)
 	if diff != "" {
 		fmt.Fprint(c.stdout, "\n"+diff)
 	}
@@ -254,7 +258,8 @@ func (c *cli) revertCmd(ctx context.Context, o options, args []string) error {
 	}
 	fmt.Fprintf(c.stderr, "reverted %s (run %s undone by revert run %s, %s)\n", runMethod(r), id, r.ID, r.Status)
 	name := runMethod(r).String()
-	fmt.Fprint(c.stdout, udiff.Unified(name+" (image)", name+" (reverted)", r.OriginalSource, r.FinalSource, 3))
+	fmt.Fprint(c.stdout, udiff.Unified(name+" (image)", name+" (reverted)", r.OriginalSource, r.FinalSource, 3)+
+		helpersDiff(r.ClassName, r.Helpers, false))
 	return nil
 }
 

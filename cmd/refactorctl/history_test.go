@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
 )
 
@@ -282,4 +283,28 @@ func TestHistoryClientContract(t *testing.T) {
 	out, _ = invoke("show", "r-9")
 	assert.Equal(t, exitFailure, out.code)
 	assert.Contains(t, out.stderr, "not_found (HTTP 404)")
+}
+
+// TestComposedMethodDiffs: refactor, show and revert print each helper of
+// the set as a diff from (or, reverting, to) nothing.
+func TestComposedMethodDiffs(t *testing.T) {
+	svc := startService(t, testenv.Script{"ShoppingCart>>total": {
+		refactor.RoleReviewer:  {testenv.Review()},
+		refactor.RoleWriter:    {testenv.ComposedCode(testenv.ComposedTotal, testenv.SubtotalHelper, testenv.DiscountHelper)},
+		refactor.RoleValidator: {testenv.Approved()},
+	}}, serviceOpts{})
+	original := svc.classFile(t, "ShoppingCart")
+	released := ctl(t, svc, "", "refactor", "ShoppingCart>>total")
+	require.Equal(t, exitOK, released.code, released.stderr)
+	assert.Contains(t, released.stderr, "2 helper methods", "the progress counts the helpers")
+	for _, out := range []string{released.stdout, ctl(t, svc, "", "show", runIDOf(t, released.stderr)).stdout} {
+		assert.Contains(t, out, "+++ ShoppingCart>>subtotal (new helper)\n")
+		assert.Contains(t, out, "+++ ShoppingCart>>loyaltyDiscountOn: (new helper)\n")
+		assert.Contains(t, out, "+\titems do: [ :each | sum := sum + (each key price * each value) ].\n")
+	}
+
+	reverted := ctl(t, svc, "", "revert", runIDOf(t, released.stderr))
+	require.Equal(t, exitOK, reverted.code, reverted.stderr)
+	assert.Contains(t, reverted.stdout, "--- ShoppingCart>>subtotal (helper, image)\n+++ /dev/null\n")
+	assert.Equal(t, original, svc.classFile(t, "ShoppingCart"), "the revert leaves the file as it was")
 }

@@ -46,6 +46,8 @@ type service struct {
 type serviceOpts struct {
 	repeat bool     // the script's lists start over when used up
 	env    []string // extra environment
+	// prepare changes the copied image's tree before the service starts.
+	prepare func(t *testing.T, tree string)
 }
 
 // startService starts refactord answering from script and waits until it
@@ -55,6 +57,9 @@ func startService(t *testing.T, script testenv.Script, o serviceOpts) *service {
 	dir := t.TempDir()
 	image := filepath.Join(dir, "image")
 	require.NoError(t, testenv.CopyTree("examples/sample-image", image))
+	if o.prepare != nil {
+		o.prepare(t, image)
+	}
 	model, err := script.Env(dir, o.repeat)
 	require.NoError(t, err)
 	env := append(testenv.ServiceEnv(built.pharoSim, image, filepath.Join(dir, "data")), model...)

@@ -69,6 +69,14 @@ func (p *progress) event(e sseEvent) {
 		var d wire.AcceptedEvent
 		_ = json.Unmarshal(e.Data, &d)
 		p.note(fmt.Sprintf("accepted: run %s (request %s)", d.ID, d.RequestID))
+	case "queued":
+		var d refactor.QueuedEvent
+		_ = json.Unmarshal(e.Data, &d)
+		msg := fmt.Sprintf("queued: position %d of %d waiting, %s", d.Position, d.Queued, plural(d.Workers, "worker"))
+		if d.Reason != "" {
+			msg = "queued again: " + d.Reason
+		}
+		p.note(msg)
 	case "stage":
 		p.stage(e.Data)
 	case "model_call":
@@ -79,7 +87,11 @@ func (p *progress) event(e sseEvent) {
 	case "candidate":
 		var d refactor.CandidateEvent
 		_ = json.Unmarshal(e.Data, &d)
-		p.passing(fmt.Sprintf("round %d: candidate (%s)", d.Iteration, plural(strings.Count(d.Code, "\n")+1, "line")))
+		line := fmt.Sprintf("round %d: candidate (%s", d.Iteration, plural(strings.Count(d.Code, "\n")+1, "line"))
+		if len(d.Helpers) > 0 {
+			line += ", " + plural(len(d.Helpers), "helper method")
+		}
+		p.passing(line + ")")
 	case "check":
 		p.check(e.Data)
 	case "verdict":

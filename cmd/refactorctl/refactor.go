@@ -65,19 +65,35 @@ type methodRun struct {
 	raw       []byte // the result body, as received
 	err       error
 	elapsed   time.Duration
+	// write and writeErr are what --write did with a successful run.
+	write    *writeResult
+	writeErr error
 }
 
-func (r methodRun) code() int { return exitCode(r.err) }
+// code is the run's exit code, or the write's when that is worse.
+func (r methodRun) code() int { return max(exitCode(r.err), exitCode(r.writeErr)) }
+
+// failure is the run's error, else its write's.
+func (r methodRun) failure() error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.writeErr
+}
 
 func (c *cli) refactorCmd(ctx context.Context, o options, args []string) error {
 	m, err := methodArgs(args, o.classSide)
 	if err != nil {
 		return err
 	}
+	if err := checkWriteOptions(o); err != nil {
+		return err
+	}
 	prog := c.newProgress(o)
 	run := c.refactorOne(ctx, o, m, prog)
+	c.writeRun(o, &run)
 	c.report(o, run, prog)
-	return reported(run.err)
+	return reported(run.failure())
 }
 
 func (c *cli) newProgress(o options) *progress {
@@ -97,7 +113,7 @@ func (c *cli) refactorOne(ctx context.Context, o options, m refactor.MethodRef, 
 
 func (c *cli) streamRun(ctx context.Context, o options, run *methodRun, prog *progress) error {
 	body, err := json.Marshal(wire.RefactorRequest{ClassName: run.m.Class, MethodName: run.m.Selector,
-		IsClassMethod: run.m.ClassSide, DryRun: o.dryRun, RunTests: new(!o.noTests)})
+		IsClassMethod: run.m.ClassSide, DryRun: o.dryRun, Verify: o.verify, RunTests: new(!o.noTests)})
 	if err != nil {
 		return fmt.Errorf("encoding the request: %w", err)
 	}
@@ -214,13 +230,21 @@ func (c *cli) report(o options, run methodRun, prog *progress) {
 		plural(res.Iterations, "round"), plural(res.Usage.ModelCalls, "model call"), res.ID))
 	if o.json {
 		fmt.Fprintf(c.stdout, "%s\n", run.raw)
+		if o.writeDir != "" {
+			c.noteWrite(run, prog)
+		}
 		return
 	}
 	if res.Outcome == "unchanged" {
 		prog.note("unchanged: the review found nothing worth a rewrite (" + clip(oneLine(res.Review.Summary), 160) + "); the image was not touched")
 		return
 	}
-	diff := udiff.Unified(run.m.String()+" (image)", run.m.String()+" (refactored)", res.OriginalCode, res.Refactored, 3)
+	if o.writeDir != "" {
+		c.reportWrite(run, prog)
+		return
+	}
+	diff := udiff.Unified(run.m.String()+" (image)", run.m.String()+" (refactored)", res.OriginalCode, res.Refactored, 3) +
+		helpersDiff(run.m.Class, res.Helpers, true)
 	if diff == "" {
 		prog.note("no change: the refactored source equals the original")
 		return
@@ -265,3 +289,18 @@ func indent(s, prefix string) string {
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
+
+// helpersDiff is the unified diff of a change's helper methods: each one
+// added (from nothing) or, for a revert, removed (to nothing).
+func helpersDiff(class string, helpers []refactor.Helper, added bool) string {
+	var b strings.Builder
+	for _, h := range helpers {
+		name := h.Ref(class).String()
+		if added {
+			b.WriteString(udiff.Unified("/dev/null", name+" (new helper)", "", h.Source, 3))
+		} else {
+			b.WriteString(udiff.Unified(name+" (helper, image)", "/dev/null", h.Source, "", 3))
+		}
+	}
+	return b.String()
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -33,14 +34,19 @@ const maxCallsPerRun = 40
 // rolled back within its budget: restore_failed would be a failure (it is
 // tested where the image stays down, in api).
 // The trials of one scenario end at the first call number the run never
-// reaches, so every call of the run is covered.
+// reaches, so every call of the run is covered. A verify run (verify:
+// true) is swept the same way, its putting back included: whatever call
+// dies, the image holds the original once the run or the restart is done.
 func TestImageKilledAtEachCallOfARun(t *testing.T) {
 	scenarios := []struct {
 		name, candidate string
+		verify          bool
 	}{
-		{"released", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b"},
+		{"released", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b", false},
 		// The sample image's oracle fails testSum on this source.
-		{"tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated"},
+		{"tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated", false},
+		{"verified", "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b", true},
+		{"verify, tests regress", "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated", true},
 	}
 	phases := []string{"before", "after"}
 	if testing.Short() {
@@ -56,19 +62,59 @@ func TestImageKilledAtEachCallOfARun(t *testing.T) {
 	for round := 1; round <= rounds; round++ {
 		for _, sc := range scenarios {
 			for _, phase := range phases {
-				sweep(t, fmt.Sprintf("%s/%s/round-%d", sc.name, phase, round), sc.candidate, phase)
+				sweepTrials(t, fmt.Sprintf("%s/%s/round-%d", sc.name, phase, round), phase, sumTrial(sc.candidate, sc.verify))
 			}
 		}
 	}
 }
 
-// sweep runs one kill trial per tool call of the run, until the run makes
-// no call of that number.
-func sweep(t *testing.T, name, candidate, phase string) {
+// killScenario is what a kill trial runs and how it reads the image.
+type killScenario struct {
+	script testenv.Script
+	body   string // the refactoring request
+	class  string // the class file of Sample-Shop it changes
+	// holds says what the class file holds, given a copy of it from before
+	// the run: "original", "released" or anything else (a failure).
+	holds func(t *testing.T, file, before string) string
+	// verify: a verify run, which must end with the original whatever
+	// happens (200 is outcome verified).
+	verify bool
+}
+
+// verifying is sc as a verify run.
+func (sc killScenario) verifying() killScenario {
+	sc.verify = true
+	sc.body = strings.Replace(sc.body, "}", `, "verify": true}`, 1)
+	return sc
+}
+
+// sumTrial releases (or verifies) candidate as Calculator>>sum:with:.
+func sumTrial(candidate string, verify bool) killScenario {
+	sc := killScenario{
+		script: approvesSum(candidate, 0), body: `{"class_name": "Calculator", "method_name": "sum:with:"}`, class: "Calculator",
+		holds: func(t *testing.T, file, before string) string {
+			original := methodInFile(t, before, "sum:with:")
+			switch src := methodInFile(t, file, "sum:with:"); {
+			case refactor.SameSource(src, original):
+				return "original"
+			case refactor.SameSource(src, candidate):
+				return "released"
+			default:
+				return "neither: " + src
+			}
+		},
+	}
+	if verify {
+		return sc.verifying()
+	}
+	return sc
+}
+
+func sweepTrials(t *testing.T, name, phase string, sc killScenario) {
 	t.Run(name, func(t *testing.T) {
 		fired := 0
 		for call := 1; call <= maxCallsPerRun; call++ {
-			if !killTrial(t, candidate, call, phase) {
+			if !killTrial(t, sc, call, phase) {
 				break
 			}
 			fired++
@@ -83,38 +129,34 @@ func sweep(t *testing.T, name, candidate, phase string) {
 // number call, checks what the image, the answer and the audit row say,
 // restarts refactord and checks that nothing is left unsettled. It answers
 // whether the kill fired (false: the run has fewer calls).
-func killTrial(t *testing.T, candidate string, call int, phase string) bool {
+func killTrial(t *testing.T, sc killScenario, call int, phase string) bool {
 	t.Helper()
-	dir, env := imageEnv(t, approvesSum(candidate, 0))
+	dir, env := imageEnv(t, sc.script)
 	image := filepath.Join(dir, "image")
-	file := filepath.Join(image, "src", "Sample-Shop", "Calculator.class.st")
-	original := methodInFile(t, file)
+	file := filepath.Join(image, "src", "Sample-Shop", sc.class+".class.st")
+	before := filepath.Join(dir, sc.class+".class.st")
+	require.NoError(t, os.WriteFile(before, mustRead(t, file), 0o644))
 	marker := filepath.Join(dir, "killed")
 	env = append(env, fmt.Sprintf("PHARO_MCP_ARGS=serve --dir %s --fault-kill-at %d:%s --fault-kill-marker %s", image, call, phase, marker))
 	label := fmt.Sprintf("kill at call %d (%s)", call, phase)
 
 	s := launch(t, dir, env...)
 	require.NoError(t, s.WaitFor("/health", 30*time.Second))
-	resp, body, err := s.post("/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	resp, body, err := s.post("/api/v1/refactor", sc.body)
 	require.NoError(t, err, label)
 	_, statErr := os.Stat(marker)
 	fired := statErr == nil
 
-	holds := func() string {
-		switch src := methodInFile(t, file); {
-		case refactor.SameSource(src, original):
-			return "original"
-		case refactor.SameSource(src, candidate):
-			return "released"
-		default:
-			return "neither: " + src
-		}
-	}
+	holds := func() string { return sc.holds(t, file, before) }
 	id, _ := body["id"].(string)
 	require.NotEmpty(t, id, "%s: every run has an id: %v", label, body)
 	row := s.row(id)
 	status := testenv.AnsweredStatus(resp, body)
 	switch {
+	case status == http.StatusOK && sc.verify:
+		assert.Equal(t, "verified", body["outcome"], label)
+		assert.Equal(t, "verified", row["status"], label)
+		assert.Equal(t, "original", holds(), label)
 	case status == http.StatusOK:
 		assert.Equal(t, "released", body["outcome"], label)
 		assert.Equal(t, "released", row["status"], label)
@@ -140,6 +182,7 @@ func killTrial(t *testing.T, candidate string, call int, phase string) bool {
 	assert.NotContains(t, []any{"running", "releasing", "restore_failed"}, after["status"], "%s: settled after a restart", label)
 	switch after["status"] {
 	case "released":
+		assert.False(t, sc.verify, "%s: a verify run never ends released", label)
 		assert.Equal(t, "released", holds(), label)
 	default:
 		assert.Equal(t, "original", holds(), "%s: row %v", label, after["status"])
@@ -159,18 +202,20 @@ func (s *service) row(id string) map[string]any {
 	return row
 }
 
-// methodInFile reads Calculator>>sum:with: from the Tonel file on disk.
-func methodInFile(t *testing.T, file string) string {
+// methodInFile reads an instance-side method from a Tonel file on disk.
+func methodInFile(t *testing.T, file, selector string) string {
 	t.Helper()
-	f, err := tonel.ReadFile(file)
-	require.NoError(t, err)
-	for _, m := range f.Methods {
-		if m.Selector == "sum:with:" && m.Side == tonel.InstanceSide {
-			return m.Source
-		}
-	}
-	require.Fail(t, "no sum:with: in "+file)
-	return ""
+	src, ok := methodsInFile(t, file)[selector]
+	require.True(t, ok, "no %s in %s", selector, file)
+	return src
+}
+
+// methodsInFile reads the instance-side methods of a Tonel file on disk.
+func methodsInFile(t *testing.T, file string) map[string]string {
+	t.Helper()
+	f, err := tonel.ParseFile(filepath.Base(file), mustRead(t, file))
+	require.NoError(t, err, "the class file parses")
+	return f.Sources(tonel.InstanceSide)
 }
 
 // TestKilledDuringTheModelPhaseIsSettled SIGKILLs refactord while the
@@ -223,4 +268,77 @@ func (s *service) page(query string) []map[string]any {
 func (s *service) busy() bool {
 	h, err := s.Health()
 	return err == nil && h.Busy
+}
+
+// composedTrial releases ShoppingCart>>total as the sample Composed Method:
+// the method and two new helpers.
+func composedTrial() killScenario {
+	answers := testenv.Answers{
+		refactor.RoleReviewer:  {testenv.Review()},
+		refactor.RoleWriter:    {testenv.ComposedCode(testenv.ComposedTotal, testenv.SubtotalHelper, testenv.DiscountHelper)},
+		refactor.RoleValidator: {testenv.Approved()},
+	}
+	return killScenario{
+		script: testenv.Script{"ShoppingCart>>total": answers}, body: `{"class_name": "ShoppingCart", "method_name": "total"}`, class: "ShoppingCart",
+		holds: composedHolds,
+	}
+}
+
+// composedHolds says which whole set the class file holds: the original
+// (byte for byte) or the released one (the method and both helpers).
+func composedHolds(t *testing.T, file, before string) string {
+	if string(mustRead(t, file)) == string(mustRead(t, before)) {
+		return "original"
+	}
+	m := methodsInFile(t, file)
+	if refactor.SameSource(m["total"], testenv.ComposedTotal) && refactor.SameSource(m["subtotal"], testenv.SubtotalHelper) &&
+		refactor.SameSource(m["loyaltyDiscountOn:"], testenv.DiscountHelper) {
+		return "released"
+	}
+	_, sub := m["subtotal"]
+	_, disc := m["loyaltyDiscountOn:"]
+	return fmt.Sprintf("part of a set: total %q, subtotal %v, loyaltyDiscountOn: %v", m["total"], sub, disc)
+}
+
+// TestImageKilledDuringAComposedRelease SIGKILLs pharo-sim at every tool
+// call of a run that releases a method with two helper methods, each call
+// handled before the process dies (so a compile is on disk unanswered) —
+// among them the helpers' installs, before the method's. Every time the
+// image holds the whole original set or the whole new set, and the answer
+// and the audit row say which, before and after a restart of refactord.
+func TestImageKilledDuringAComposedRelease(t *testing.T) {
+	sweepTrials(t, "composed/after", "after", composedTrial())
+}
+
+// TestImageKilledDuringAComposedVerify does the same for a verify run of
+// the set: the helpers are compiled, tested and removed with the method,
+// and whatever call dies the image ends with the whole original set.
+func TestImageKilledDuringAComposedVerify(t *testing.T) {
+	sweepTrials(t, "composed verify/after", "after", composedTrial().verifying())
+}
+
+// TestCrashBetweenHelpersAndMethodIsReconciled kills refactord (SIGKILL)
+// after the helpers are installed and before the method is: the next start
+// removes the helpers, the file is byte-identical to before, and the row
+// says nothing was released and what became of the helpers.
+func TestCrashBetweenHelpersAndMethodIsReconciled(t *testing.T) {
+	sc := composedTrial()
+	dir, env := imageEnv(t, sc.script)
+	file := filepath.Join(dir, "image", "src", "Sample-Shop", "ShoppingCart.class.st")
+	before := filepath.Join(dir, "ShoppingCart.class.st")
+	require.NoError(t, os.WriteFile(before, mustRead(t, file), 0o644))
+	s := start(t, dir, append(env, "REFACTORD_CRASH_AT=after_helpers")...)
+	_, _, err := s.post("/api/v1/refactor", sc.body)
+	require.Error(t, err, "the process died before answering")
+	_ = s.WaitExit(t, 20*time.Second)
+	m := methodsInFile(t, file)
+	require.Contains(t, m, "subtotal", "the crash came after the helpers were installed")
+	require.NotContains(t, []string{testenv.ComposedTotal}, m["total"], "and before the method was")
+
+	again := start(t, dir, env...)
+	page := again.page("?limit=1")
+	require.Len(t, page, 1)
+	assert.Equal(t, "not_released", page[0]["status"], "notes: %v", page[0]["notes"])
+	assert.Contains(t, page[0]["notes"], "none of the 2 helper methods is in the image")
+	assert.Equal(t, "original", composedHolds(t, file, before), "the whole original set, byte for byte")
 }

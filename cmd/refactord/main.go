@@ -26,6 +26,7 @@ import (
 	"pharo-refactor/config"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
+	"pharo-refactor/pool"
 	"pharo-refactor/store"
 )
 
@@ -126,19 +127,25 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 		log.Error("the Pharo MCP server is not up yet", zap.Error(err))
 	}
 
-	audit, err := store.Open(ctx, filepath.Join(cfg.DataDir, "refactord.db"))
+	audit, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer closeAudit(audit, log)
+	worker := workerID(cfg)
 
 	roles, err := newRoles(ctx, cfg, image, log)
 	if err != nil {
 		return err
 	}
-	pipe := pipeline.New(image, roles, audit, pipeline.Options{
+	var trail refactor.Audit = audit
+	if cfg.DatabaseURL != "" {
+		trail = pool.Trail{Audit: audit, Worker: worker} // this worker reconciles its own runs only
+	}
+	pipe := pipeline.New(image, roles, trail, pipeline.Options{
 		MaxIterations: cfg.MaxValidationIterations, Timeout: cfg.PipelineTimeout,
 		MaxTestClasses: cfg.TestMaxClasses, TestPackages: cfg.TestPackages,
+		Worker: worker, Image: imageName(cfg),
 		Models: map[string]string{
 			"provider": cfg.ModelProvider, "reviewer": cfg.ReviewerModelID, "writer": cfg.WriterModelID,
 			"validator": cfg.ValidatorModelID, "refiner": cfg.RefinerModelID,
@@ -152,18 +159,85 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	var jobs refactor.Jobs = pipe
+	var database api.Database
+	var workers *pool.Pool
+	if cfg.DatabaseURL != "" {
+		workers, err = pool.Open(ctx, cfg.DatabaseURL, audit, pipe, pool.Options{
+			Worker: worker, Image: imageName(cfg), QueueMax: cfg.QueueMax, Lease: cfg.PoolLease,
+		}, log.Named("pool"))
+		if err != nil {
+			return err
+		}
+		if err := workers.Register(reg); err != nil {
+			return err
+		}
+		if err := workers.Work(ctx); err != nil {
+			return err
+		}
+		jobs, database = workers, workers
+		log.Info("a worker of the pool (DATABASE_URL)", zap.String("worker", worker), zap.String("image", imageName(cfg)))
+	}
 	server := api.New(api.Options{
 		AppName: cfg.AppName, Version: shownVersion(cfg), APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: refactor.OpenAPI,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadBodyTimeout: cfg.ReadBodyTimeout,
 		AllowOrigins: cfg.CORSAllowOrigins, LoopbackHosts: cfg.ListensOnLoopback(), AccessLog: access,
-	}, pipe, image, audit, reg, log.Named("api"))
+		Database: database,
+	}, jobs, image, audit, reg, log.Named("api"))
 	// The deferred closes of the store and the MCP connection run only
 	// after listen returns, and listen returns only once no run is left.
-	return listen(ctx, cfg, server, pipe, log)
+	return listen(ctx, cfg, server, pipe, workers, log)
+}
+
+// openStore opens the audit trail: PostgreSQL with DATABASE_URL (waiting
+// for it while it does not answer: workers may start before their
+// database), else SQLite in DATA_DIR.
+func openStore(ctx context.Context, cfg config.Config, log *zap.Logger) (*store.Store, error) {
+	if cfg.DatabaseURL == "" {
+		return store.Open(ctx, filepath.Join(cfg.DataDir, "refactord.db"))
+	}
+	for {
+		s, err := store.OpenPostgres(ctx, cfg.DatabaseURL)
+		if !errors.Is(err, store.ErrUnavailable) {
+			return s, err
+		}
+		log.Warn("PostgreSQL (DATABASE_URL) does not answer yet; trying again", zap.Error(err))
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+// workerID names this instance in a pool: WORKER_ID, else host and port.
+func workerID(cfg config.Config) string {
+	if cfg.WorkerID != "" {
+		return cfg.WorkerID
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		host = "localhost"
+	}
+	_, port, err := net.SplitHostPort(cfg.ListenAddr)
+	if err != nil {
+		port = cfg.ListenAddr
+	}
+	return host + ":" + port
+}
+
+// imageName names the image this instance drives: its MCP server's
+// command and arguments (the image's directory, for pharo-sim).
+func imageName(cfg config.Config) string {
+	name := strings.Join(append([]string{cfg.PharoMCPCommand}, cfg.PharoMCPArgs...), " ")
+	if len(name) > 512 {
+		name = name[:512]
+	}
+	return name
 }
 
 // listen serves until a signal, then shuts down (see shutdown).
-func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pipeline.Pipeline, log *zap.Logger) error {
+func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pipeline.Pipeline, workers *pool.Pool, log *zap.Logger) error {
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", cfg.ListenAddr, err)
@@ -179,7 +253,22 @@ func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pi
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
 	}
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		if workers == nil {
+			return
+		}
+		// A worker takes no new run from now on and finishes the one it
+		// has; queued runs stay queued for the others.
+		stopCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace+answerWait)
+		defer cancel()
+		if err := workers.Stop(stopCtx); err != nil {
+			log.Warn("stopping the pool's worker", zap.Error(err))
+		}
+	}()
 	shutdown(cfg.ShutdownGrace, hs, server, pipe, log)
+	<-stopped
 	return nil
 }
 

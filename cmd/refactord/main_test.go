@@ -151,13 +151,7 @@ func TestCrashDuringReleaseIsReconciled(t *testing.T) {
 			dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
 			file := filepath.Join(dir, "image", "src", "Sample-Shop", "Calculator.class.st")
 			original := mustRead(t, file)
-			s := start(t, dir, append(env, "REFACTORD_CRASH_AT="+tc.point)...)
-			_, _, err := s.post("/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`)
-			require.Error(t, err, "the process died before answering")
-			exitErr := s.WaitExit(t, 20*time.Second)
-			var ee *exec.ExitError
-			require.True(t, errors.As(exitErr, &ee), "%v", exitErr)
-			assert.Equal(t, syscall.SIGKILL, ee.Sys().(syscall.WaitStatus).Signal())
+			crashDuring(t, dir, env, tc.point, `{"class_name": "Calculator", "method_name": "sum:with:"}`)
 			if tc.point == "after_write_ahead" {
 				assert.Equal(t, original, mustRead(t, file), "nothing was compiled before the crash")
 			}
@@ -167,17 +161,9 @@ func TestCrashDuringReleaseIsReconciled(t *testing.T) {
 				require.NoError(t, os.WriteFile(file, []byte(edited), 0o644))
 			}
 
-			s2 := start(t, dir, env...)
-			resp, err := http.Get(s2.URL + "/api/v1/refactorings?limit=1")
-			require.NoError(t, err)
-			defer resp.Body.Close()
-			var page struct {
-				Runs []map[string]any `json:"runs"`
-			}
-			require.NoError(t, json.NewDecoder(resp.Body).Decode(&page))
-			require.Len(t, page.Runs, 1)
-			assert.Equal(t, tc.status, page.Runs[0]["status"], "notes: %v", page.Runs[0]["notes"])
-			assert.NotEmpty(t, page.Runs[0]["notes"], "reconciliation leaves a note")
+			run := start(t, dir, env...).newestRun()
+			assert.Equal(t, tc.status, run["status"], "notes: %v", run["notes"])
+			assert.NotEmpty(t, run["notes"], "reconciliation leaves a note")
 		})
 	}
 }
@@ -223,4 +209,58 @@ func TestNoModelConfigured(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
 	assert.Equal(t, "model_not_configured", body["code"])
 	assert.Contains(t, s.Log(), "NO MODEL CONFIGURED")
+}
+
+// TestCrashDuringVerifyIsPutBack kills refactord (SIGKILL) during a verify
+// run — right after its write-ahead row, after the compile, and after its
+// tests passed, before it put the original back — and restarts it: the
+// image holds the original, byte for byte, and the row says how it got
+// there.
+func TestCrashDuringVerifyIsPutBack(t *testing.T) {
+	cases := []struct {
+		point, status string
+	}{
+		{"after_write_ahead", "not_released"},
+		{"after_compile", "rolled_back"},
+		{"before_put_back", "rolled_back"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.point, func(t *testing.T) {
+			dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
+			file := filepath.Join(dir, "image", "src", "Sample-Shop", "Calculator.class.st")
+			original := mustRead(t, file)
+			crashDuring(t, dir, env, tc.point, `{"class_name": "Calculator", "method_name": "sum:with:", "verify": true}`)
+			if tc.point != "after_write_ahead" {
+				assert.NotEqual(t, string(original), string(mustRead(t, file)), "the candidate was in the image when the process died")
+			}
+
+			again := start(t, dir, env...)
+			assert.Equal(t, string(original), string(mustRead(t, file)), "the image holds the original after the restart")
+			run := again.newestRun()
+			assert.Equal(t, true, run["verify"])
+			assert.Equal(t, tc.status, run["status"], "notes: %v", run["notes"])
+			assert.Contains(t, run["notes"], "verify run", "reconciliation says what it found")
+		})
+	}
+}
+
+// crashDuring starts refactord set to SIGKILL itself at the checkpoint
+// point and posts body: the process dies before it answers.
+func crashDuring(t *testing.T, dir string, env []string, point, body string) {
+	t.Helper()
+	s := start(t, dir, append(env, "REFACTORD_CRASH_AT="+point)...)
+	_, _, err := s.post("/api/v1/refactor", body)
+	require.Error(t, err, "the process died before answering")
+	exitErr := s.WaitExit(t, 20*time.Second)
+	var ee *exec.ExitError
+	require.True(t, errors.As(exitErr, &ee), "%v", exitErr)
+	assert.Equal(t, syscall.SIGKILL, ee.Sys().(syscall.WaitStatus).Signal())
+}
+
+// newestRun is the newest row of the audit trail, the only one there.
+func (s *service) newestRun() map[string]any {
+	s.t.Helper()
+	runs := s.page("?limit=1")
+	require.Len(s.t, runs, 1)
+	return runs[0]
 }

@@ -66,6 +66,25 @@ func Code(source string) Reply {
 	return jsonReply(refactor.Candidate{Code: source, Notes: "n"})
 }
 
+// ComposedCode is a writer's or a refiner's answer proposing source with
+// new helper methods (Composed Method), each in protocol private, in the
+// shape the prompts ask for.
+func ComposedCode(source string, helpers ...string) Reply {
+	type helper struct {
+		Code     string `json:"code"`
+		Protocol string `json:"protocol"`
+	}
+	list := make([]helper, len(helpers))
+	for i, h := range helpers {
+		list[i] = helper{Code: h, Protocol: "private"}
+	}
+	return jsonReply(struct {
+		Code    string   `json:"code"`
+		Helpers []helper `json:"helpers"`
+		Notes   string   `json:"notes"`
+	}{source, list, "extracted helpers"})
+}
+
 // Approved is a validator's approval.
 func Approved() Reply {
 	return jsonReply(refactor.Verdict{Verdict: refactor.VerdictApproved, Feedback: "Good.", Issues: []refactor.Issue{}})

@@ -83,26 +83,36 @@ func (f *File) categoryEdit(m *Method, category string) edit {
 // style; an empty category means DefaultCategory. Blank lines follow Tonel's
 // convention: one blank line before each method.
 func (f *File) AddMethod(side Side, source, category string) error {
+	at, chunk, err := f.newMethod(side, source, category, "\n")
+	if err != nil {
+		return err
+	}
+	selector, _ := Selector(source)
+	return f.applyAndCheck([]edit{{at, at, "\n\n" + chunk}}, side, selector, source)
+}
+
+// newMethod checks that a method can be added and answers where and what
+// to insert (after a blank line), its lines ended by nl.
+func (f *File) newMethod(side Side, source, category, nl string) (int, string, error) {
 	if f.Def.Kind == KindPackage {
-		return fmt.Errorf("tonel: %s: a package definition holds no methods", f.Path)
+		return 0, "", fmt.Errorf("tonel: %s: a package definition holds no methods", f.Path)
 	}
 	if scanIdent(f.Def.Name, 0) != len(f.Def.Name) {
-		return fmt.Errorf("tonel: %s: cannot write methods of a class named %q", f.Path, f.Def.Name)
+		return 0, "", fmt.Errorf("tonel: %s: cannot write methods of a class named %q", f.Path, f.Def.Name)
 	}
 	selector, err := Selector(source)
 	if err != nil {
-		return err
+		return 0, "", err
 	}
 	if f.Method(side, selector) != nil {
-		return fmt.Errorf("tonel: %s: %s: %w", f.Path, f.describe(side, selector), ErrMethodExists)
+		return 0, "", fmt.Errorf("tonel: %s: %s: %w", f.Path, f.describe(side, selector), ErrMethodExists)
 	}
-	tail, err := methodTail(source)
+	tail, err := methodTailWith(source, nl)
 	if err != nil {
-		return err
+		return 0, "", err
 	}
-	chunk := FormatCategory(categoryOrDefault(category), f.SymbolStyle()) + "\n" + f.header(side) + " >> " + tail
-	at := f.insertionPoint(&Method{Side: side, Selector: selector})
-	return f.applyAndCheck([]edit{{at, at, "\n\n" + chunk}}, side, selector, source)
+	chunk := FormatCategory(categoryOrDefault(category), f.SymbolStyle()) + nl + f.header(side) + " >> " + tail
+	return f.insertionPoint(&Method{Side: side, Selector: selector}), chunk, nil
 }
 
 // insertionPoint returns where a new method goes: just after the `]` of the

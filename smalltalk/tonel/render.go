@@ -45,12 +45,15 @@ func FormatMethod(header, source string) (string, error) {
 
 // methodTail returns `declaration [` + body + "\n]" for a source, after
 // checking that the closing bracket is the one Tonel will find.
-func methodTail(source string) (string, error) {
+func methodTail(source string) (string, error) { return methodTailWith(source, "\n") }
+
+// methodTailWith is methodTail with the closing bracket's line ended by nl.
+func methodTailWith(source, nl string) (string, error) {
 	decl, body, err := SplitSource(source)
 	if err != nil {
 		return "", err
 	}
-	tail := decl + " [" + body + "\n]"
+	tail := decl + " [" + body + nl + "]"
 	src := []byte(tail)
 	closing, serr := findBodyEnd(src, len(decl)+2)
 	if serr != nil {

@@ -147,6 +147,17 @@ type File struct {
 // Kind returns the kind of definition the file holds.
 func (f *File) Kind() Kind { return f.Def.Kind }
 
+// Sources returns the sources of the file's methods on side, by selector.
+func (f *File) Sources(side Side) map[string]string {
+	out := map[string]string{}
+	for _, m := range f.Methods {
+		if m.Side == side {
+			out[m.Selector] = m.Source
+		}
+	}
+	return out
+}
+
 // Bytes returns the file's current bytes. The caller must not modify them.
 func (f *File) Bytes() []byte { return f.src }
 

@@ -1,0 +1,319 @@
+package pool
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	refactor "pharo-refactor"
+	"pharo-refactor/store"
+)
+
+// runArgs is a queued run: what the worker that takes it needs.
+type runArgs struct {
+	RunID     string `json:"run_id"`
+	Class     string `json:"class"`
+	Selector  string `json:"selector"`
+	ClassSide bool   `json:"class_side"`
+	DryRun    bool   `json:"dry_run"`
+	Verify    bool   `json:"verify"`
+	RunTests  bool   `json:"run_tests"`
+	RequestID string `json:"request_id"`
+	// Follow: its caller observes the run's events (a stream, the
+	// original's wrapped form); else only its answer is recorded.
+	Follow bool `json:"follow"`
+}
+
+func (runArgs) Kind() string { return "refactor_run" }
+
+// revertArgs is a revert, queued for the worker whose image holds the
+// release.
+type revertArgs struct {
+	RevertID  string `json:"revert_id"`
+	Of        string `json:"of"`
+	RequestID string `json:"request_id"`
+}
+
+func (revertArgs) Kind() string { return "refactor_revert" }
+
+func newID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return hex.EncodeToString(b[:])
+}
+
+// Busy reports whether this worker is running a run (for /health).
+func (p *Pool) Busy() bool { return p.local.Busy() }
+
+// ModelConfigured reports whether this worker can reach a model.
+func (p *Pool) ModelConfigured() bool { return p.local.ModelConfigured() }
+
+// RetryAfter is when a refused caller should come back: the queue's
+// length times the recent mean duration of a run, shared by the live
+// workers, at least 1 s.
+func (p *Pool) RetryAfter() int {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	queued, workers, err := p.depth(ctx)
+	if err != nil {
+		return 5
+	}
+	mean := p.meanDuration(ctx)
+	return max(1, int(math.Ceil(float64(queued)*mean.Seconds()/float64(max(workers, 1)))))
+}
+
+// meanDuration is the mean duration of the last runs of the pool (30 s,
+// a real model's run, before any).
+func (p *Pool) meanDuration(ctx context.Context) time.Duration {
+	var secs *float64
+	err := p.db.QueryRow(ctx, `SELECT avg(extract(epoch FROM finished_at - started_at)) FROM (
+		SELECT finished_at, started_at FROM runs WHERE finished_at IS NOT NULL AND started_at IS NOT NULL
+		ORDER BY finished_at DESC LIMIT 20) recent`).Scan(&secs)
+	if err != nil || secs == nil {
+		return 30 * time.Second
+	}
+	return time.Duration(*secs * float64(time.Second))
+}
+
+// depth counts the runs waiting in the queue and the live workers.
+func (p *Pool) depth(ctx context.Context) (queued, workers int, err error) {
+	err = p.db.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM river_job WHERE queue = $1 AND state = 'available'),
+		(SELECT count(*) FROM pool_workers WHERE NOT stopping AND heartbeat_at > now() - $2::interval)`,
+		runsQueue, p.opts.Lease.String()).Scan(&queued, &workers)
+	return queued, workers, err
+}
+
+// Start queues req durably and answers a job the caller waits on: its
+// first event says the run's place in the queue, then the worker's events
+// follow, wherever it runs. Refused at once: busy past QUEUE_MAX,
+// store_unavailable when the database does not answer.
+func (p *Pool) Start(ctx context.Context, req refactor.Request) (refactor.Job, error) {
+	if !p.local.ModelConfigured() {
+		return nil, refactor.Errorf(refactor.ModelNotConfigured, "no model is configured")
+	}
+	if err := req.Ref.Validate(); err != nil {
+		return nil, err
+	}
+	queued, workers, err := p.depth(ctx)
+	if err != nil {
+		return nil, unavailable(err, "nothing was queued or compiled")
+	}
+	if queued >= p.opts.QueueMax {
+		return nil, refactor.Errorf(refactor.Busy, "%d runs are already waiting in the pool's queue (QUEUE_MAX); retry later", queued)
+	}
+	id := newID()
+	jobID, err := p.enqueue(ctx, id, req)
+	if err != nil {
+		return nil, err
+	}
+	j := &job{id: id, done: make(chan struct{})}
+	if req.Observe != nil {
+		req.Observe(refactor.Event{Type: refactor.EventQueued, Data: p.position(ctx, jobID, queued+1, workers)})
+	}
+	go func() {
+		defer close(j.done)
+		j.res, j.err = p.follow(ctx, id, req.Observe, 0)
+	}()
+	return j, nil
+}
+
+// position says where the job stands: its place among the waiting runs,
+// oldest first (0 when a worker took it already).
+func (p *Pool) position(ctx context.Context, jobID int64, queued, workers int) refactor.QueuedEvent {
+	var pos int
+	if err := p.db.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE queue = $1 AND state = 'available' AND id <= $2`,
+		runsQueue, jobID).Scan(&pos); err != nil {
+		pos = queued
+	}
+	return refactor.QueuedEvent{Position: pos, Queued: max(queued, pos), Workers: workers}
+}
+
+// enqueue writes the run's row (status queued) and its job in one
+// transaction: a run is in the trail exactly when it is in the queue.
+func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (int64, error) {
+	row := refactor.Run{
+		ID: id, Kind: refactor.RunKindRefactor, RequestID: req.RequestID,
+		ClassName: req.Ref.Class, Selector: req.Ref.Selector, IsClassMethod: req.Ref.ClassSide,
+		DryRun: req.DryRun, Verify: req.Verify, RunTests: (req.RunTests || req.Verify) && !req.DryRun, Status: refactor.StatusQueued,
+		CreatedAt: time.Now(),
+	}
+	insert, values, err := store.CreateStatement(row)
+	if err != nil {
+		return 0, refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
+	}
+	args := runArgs{RunID: id, Class: req.Ref.Class, Selector: req.Ref.Selector, ClassSide: req.Ref.ClassSide,
+		DryRun: req.DryRun, Verify: req.Verify, RunTests: req.RunTests, RequestID: req.RequestID, Follow: req.Observe != nil}
+	jobID, err := p.insertRun(ctx, args, 1, "", func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, insert, values...)
+		return err
+	})
+	if err != nil {
+		return 0, unavailable(err, "nothing was queued or compiled")
+	}
+	return jobID, nil
+}
+
+// insertRun queues args (its attempt-th time) and records the job as the
+// run's current one, in one transaction, after first (when set: the run's
+// row); reason, when set, is recorded as a queued event (a run queued
+// anew).
+func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason string, first func(pgx.Tx) error) (int64, error) {
+	tx, err := p.db.Begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit, a no-op
+	if first != nil {
+		if err := first(tx); err != nil {
+			return 0, err
+		}
+	}
+	res, err := p.river.InsertTx(ctx, tx, args, &river.InsertOpts{Queue: runsQueue, MaxAttempts: 1})
+	if err != nil {
+		return 0, err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO pool_runs (run_id, job_id, attempt) VALUES ($1, $2, $3)
+		ON CONFLICT (run_id) DO UPDATE SET job_id = EXCLUDED.job_id, attempt = EXCLUDED.attempt, queued_at = now()`,
+		args.RunID, res.Job.ID, attempt); err != nil {
+		return 0, err
+	}
+	if reason != "" {
+		data, _ := json.Marshal(refactor.QueuedEvent{Reason: reason}) // a plain struct always encodes
+		if err := recordEvent(ctx, tx, args.RunID, refactor.EventQueued, data); err != nil {
+			return 0, err
+		}
+	}
+	return res.Job.ID, tx.Commit(ctx)
+}
+
+// recordEvent stores one event of a run and wakes its waiters.
+func recordEvent(ctx context.Context, tx pgx.Tx, id, typ string, data []byte) error {
+	_, err := tx.Exec(ctx, `WITH e AS (INSERT INTO run_events (run_id, type, data) VALUES ($1, $2, $3) RETURNING run_id)
+		SELECT pg_notify('`+channel+`', run_id) FROM e`, id, typ, data)
+	return err
+}
+
+// job is a queued run as its caller sees it.
+type job struct {
+	id   string
+	done chan struct{}
+	res  *refactor.Result
+	err  error
+}
+
+func (j *job) ID() string                        { return j.id }
+func (j *job) Done() <-chan struct{}             { return j.done }
+func (j *job) Result() (*refactor.Result, error) { <-j.done; return j.res, j.err }
+
+// answer is how a run's outcome travels from its worker to its caller.
+type answer struct {
+	Result *refactor.Result `json:"result,omitempty"`
+	Row    *refactor.Run    `json:"row,omitempty"`
+}
+
+// follow relays run id's events from seq on to observe and answers its
+// outcome once its worker recorded it. A database that goes away only
+// delays it. ctx ends the wait (not the run).
+func (p *Pool) follow(ctx context.Context, id string, observe func(refactor.Event), seq int64) (*refactor.Result, error) {
+	a, err := p.await(ctx, id, observe, seq)
+	if a.Result == nil && err == nil {
+		return nil, refactor.Errorf(refactor.Internal, "run %s ended without its result", id)
+	}
+	return a.Result, err
+}
+
+// await waits for run id's answer, relaying its events.
+func (p *Pool) await(ctx context.Context, id string, observe func(refactor.Event), seq int64) (answer, error) {
+	wake, stop := p.notify.watch(id)
+	defer stop()
+	tick := time.NewTicker(fallbackPoll)
+	defer tick.Stop()
+	for {
+		if observe != nil {
+			seq, _ = p.relay(ctx, id, observe, seq) // a failed read is read again at the next wake
+		}
+		a, done, err := p.answerOf(ctx, id)
+		if done {
+			if observe != nil {
+				// What the worker recorded before its answer, since the last relay.
+				_, _ = p.relay(ctx, id, observe, seq)
+			}
+			return a, err
+		}
+		select {
+		case <-ctx.Done():
+			cause := context.Cause(ctx)
+			return answer{}, refactor.Wrap(refactor.KindOf(cause), cause,
+				"stopped waiting for run %s; it goes on in the pool and its row says how it ends", id)
+		case <-wake:
+		case <-tick.C:
+		}
+	}
+}
+
+func (p *Pool) relay(ctx context.Context, id string, observe func(refactor.Event), seq int64) (int64, error) {
+	rows, err := p.db.Query(ctx, "SELECT seq, type, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq", id, seq)
+	if err != nil {
+		return seq, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var typ string
+		var data []byte
+		if err := rows.Scan(&seq, &typ, &data); err != nil {
+			return seq, err
+		}
+		observe(decodeEvent(typ, data))
+	}
+	return seq, rows.Err()
+}
+
+// answerOf reads run id's answer: done is false while it runs.
+func (p *Pool) answerOf(ctx context.Context, id string) (a answer, done bool, err error) {
+	var code, message string
+	var body []byte
+	err = p.db.QueryRow(ctx, "SELECT code, message, body FROM run_answers WHERE run_id = $1", id).Scan(&code, &message, &body)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return answer{}, false, nil
+	}
+	if err != nil {
+		return answer{}, false, err
+	}
+	if body != nil {
+		if err := json.Unmarshal(body, &a); err != nil {
+			return answer{}, true, refactor.Wrap(refactor.Internal, err, "run %s: its answer does not decode", id)
+		}
+	}
+	if code != "" {
+		return a, true, refactor.Errorf(refactor.Kind(code), "%s", message)
+	}
+	return a, true, nil
+}
+
+// recordAnswer stores run id's outcome (once) and wakes its waiters.
+func (p *Pool) recordAnswer(ctx context.Context, id string, a answer, runErr error) error {
+	body, err := json.Marshal(a)
+	if err != nil {
+		return fmt.Errorf("pool: encode the answer of run %s: %w", id, err)
+	}
+	var code, message string
+	if runErr != nil {
+		code, message = string(refactor.KindOf(runErr)), refactor.Public(runErr)
+	}
+	_, err = p.db.Exec(ctx, `WITH a AS (INSERT INTO run_answers (run_id, code, message, body) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (run_id) DO NOTHING RETURNING run_id)
+		SELECT pg_notify('`+channel+`', run_id) FROM a`, id, code, message, body)
+	if err != nil {
+		return fmt.Errorf("pool: record the answer of run %s: %w", id, store.Unavailable(err))
+	}
+	return nil
+}
