@@ -181,6 +181,7 @@ func actions() []action {
 	return []action{
 		{kind: "run_release", weight: 12, do: run("run_release", func(*call, *wire.RefactorRequest) {})},
 		{kind: "run_dry", weight: 8, do: run("run_dry", func(_ *call, r *wire.RefactorRequest) { r.DryRun = true })},
+		{kind: "run_verify", weight: 5, do: run("run_verify", func(_ *call, r *wire.RefactorRequest) { r.Verify = true })},
 		{kind: "run_wrapped", weight: 4, do: run("run_wrapped", func(c *call, r *wire.RefactorRequest) {
 			c.body, _ = json.Marshal(map[string]any{"refactor_request": r})
 		})},
