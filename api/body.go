@@ -40,6 +40,15 @@ const (
 	lingerIdle  = 5 * time.Second
 )
 
+// A body cut by a shutdown is drained too, after its 503, but within
+// tighter bounds: a client still sending reads its answer instead of a
+// reset, and a stalled upload holds the shutdown back by at most
+// stopLingerIdle.
+const (
+	stopLingerTime = 3 * time.Second
+	stopLingerIdle = 1 * time.Second
+)
+
 // guardBody bounds the reading of a request body by ReadBodyTimeout,
 // whoever reads it: the handler, or net/http discarding what a handler
 // refused without reading (a 401 must not wait for a stalled upload).
@@ -77,32 +86,47 @@ func (s *Server) guardBody(next echo.HandlerFunc) echo.HandlerFunc {
 		})
 		req.Body = b
 		err := next(c)
-		if !b.readToEnd() && !b.wasCut() {
-			if err != nil {
-				c.Error(err) // the answer goes out first, then the rest is drained
-				err = nil
-			}
-			b.drain(c.Response())
+		if b.readToEnd() {
+			return err
+		}
+		switch b.cutBy() {
+		case nil:
+			err = answerFirst(c, err)
+			b.drain(c.Response(), lingerTime, lingerIdle)
+		case errShuttingDown:
+			err = answerFirst(c, err)
+			b.drain(c.Response(), stopLingerTime, stopLingerIdle)
 		}
 		return err
 	}
 }
 
+// answerFirst sends the handler's error answer now, so that the rest of
+// the body is drained after it.
+func answerFirst(c echo.Context, err error) error {
+	if err != nil {
+		c.Error(err)
+	}
+	return nil
+}
+
 // drain reads what the client still sends of a body that was answered
-// without being read, within the linger bounds, after flushing the answer.
-func (b *guardedBody) drain(w *echo.Response) {
+// without being read, for at most linger and until it sends nothing for
+// idle, after flushing the answer. It reads the connection's body itself:
+// a cut body's reads fail by design.
+func (b *guardedBody) drain(w *echo.Response, linger, idle time.Duration) {
 	w.Flush()
 	buf := make([]byte, 32<<10)
-	deadline := time.Now().Add(lingerTime)
+	deadline := time.Now().Add(linger)
 	for total := 0; total < lingerBytes && time.Now().Before(deadline); {
-		next := time.Now().Add(lingerIdle)
+		next := time.Now().Add(idle)
 		if next.After(deadline) {
 			next = deadline
 		}
 		if err := b.rc.SetReadDeadline(next); err != nil {
 			return
 		}
-		n, err := b.Read(buf)
+		n, err := b.ReadCloser.Read(buf)
 		total += n
 		if err != nil {
 			return
@@ -156,10 +180,11 @@ func (b *guardedBody) cut(reason error) bool {
 	return true
 }
 
-func (b *guardedBody) wasCut() bool {
+// cutBy is why the body's reads were cut, or nil.
+func (b *guardedBody) cutBy() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.reason != nil
+	return b.reason
 }
 
 func (b *guardedBody) readToEnd() bool {

@@ -409,3 +409,28 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 	assert.Equal(t, before, h.classFile("Calculator"), "nothing was released")
 	assert.Zero(t, h.gem.Count("validator"), "the run stopped")
 }
+
+// TestAnUploadCutByAShutdownGetsItsAnswer: a client still sending its body
+// when the shutdown begins gets its 503 and can go on sending for a moment
+// without a reset (the cut body is drained within tight bounds), as a
+// refused body is.
+func TestAnUploadCutByAShutdownGetsItsAnswer(t *testing.T) {
+	h := newHarness(t, harnessOpts{readBody: 10 * time.Minute})
+	upload := testenv.Dial(t, h.url, "POST /api/v1/refactor HTTP/1.1\r\nHost: 127.0.0.1\r\n"+
+		"Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{\"class_name\": \"")
+	require.Eventually(t, func() bool { return h.srv.Inflight() == 1 }, 10*time.Second, 10*time.Millisecond, "the upload is being read")
+
+	h.srv.BeginShutdown()
+	chunk := strings.Repeat("a", 4<<10)
+	var writeErr error
+	for range 25 { // half a second more of sending, after the answer went out
+		if _, writeErr = io.WriteString(upload, chunk); writeErr != nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	assert.NoError(t, writeErr, "the client goes on sending without a reset")
+	resp, data := h.readAnswer(upload, http.MethodPost, "/api/v1/refactor", 20*time.Second)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "%s", data)
+	assert.Equal(t, "shutting_down", problemCode(t, data))
+}
