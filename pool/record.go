@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -44,6 +45,9 @@ type recorder struct {
 	id     string
 	events chan refactor.Event
 	done   chan struct{}
+
+	mu     sync.Mutex
+	closed bool
 }
 
 func (p *Pool) newRecorder(id string) *recorder {
@@ -53,13 +57,25 @@ func (p *Pool) newRecorder(id string) *recorder {
 }
 
 // observe hands an event over; it waits only when the writer is a whole
-// buffer behind (the database is slow), as recording in line did.
-func (r *recorder) observe(e refactor.Event) { r.events <- e }
+// buffer behind (the database is slow), as recording in line did. An
+// event sent after flush has no caller left to read it before the answer:
+// it is dropped rather than crash the worker.
+func (r *recorder) observe(e refactor.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.events <- e
+	}
+}
 
-// flush records what is left and ends the writer; observe may not be
-// called after it.
+// flush records what is left and ends the writer.
 func (r *recorder) flush() {
-	close(r.events)
+	r.mu.Lock()
+	if !r.closed {
+		r.closed = true
+		close(r.events)
+	}
+	r.mu.Unlock()
 	<-r.done
 }
 

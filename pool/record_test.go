@@ -30,7 +30,7 @@ func recorderPool(t *testing.T) *Pool {
 
 // The pipeline hands its events over without waiting; whatever batches
 // the writer makes, the caller reads every event, in the order sent, once
-// flush returned.
+// flush returned — and nothing sent after it.
 func TestRecorderKeepsEveryEventInOrder(t *testing.T) {
 	p := recorderPool(t)
 	for _, n := range []int{1, eventBatch - 1, 5*eventBatch + 3} {
@@ -41,6 +41,7 @@ func TestRecorderKeepsEveryEventInOrder(t *testing.T) {
 				r.observe(refactor.Event{Type: refactor.EventStage, Data: refactor.StageEvent{Name: "reviewer", Status: "started", Iteration: i}})
 			}
 			r.flush()
+			r.observe(refactor.Event{Type: refactor.EventStage, Data: refactor.StageEvent{Name: "late"}}) // dropped, not a panic
 			var seen []refactor.Event
 			_, err := p.relay(context.Background(), id, func(e refactor.Event) { seen = append(seen, e) }, 0)
 			require.NoError(t, err)
