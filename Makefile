@@ -4,7 +4,7 @@ FUZZTIME ?= 3s
 BIN      := bin
 DATA_DIR ?= .data
 
-.PHONY: all build test vet unit fuzz lint bench run clean swagger-ui
+.PHONY: all build test vet unit fuzz lint bench soak run clean swagger-ui
 
 all: build
 
@@ -38,6 +38,13 @@ lint:
 
 bench:
 	$(GO) run ./bench
+
+# The service under load, faults and bad input, its history held against
+# its promises (README "Soak"); writes soak/results.json, fails on a
+# violation. SOAK_DURATION (default 3m) and SOAK_SEED (to replay) pass
+# through the environment.
+soak:
+	$(GO) run ./soak
 
 # The service on a copy of the sample image (copied once; later runs keep
 # what earlier refactorings wrote). Gemini when GEMINI_API_KEY or

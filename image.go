@@ -10,8 +10,9 @@ import (
 // PharoUnavailable (the connection or the image is down), PharoError (the
 // image raised where it should not).
 type Image interface {
-	Method(ctx context.Context, ref MethodRef) (Method, error)
 	MethodSource(ctx context.Context, ref MethodRef) (string, error)
+	// Protocol answers the protocol a method is classified in.
+	Protocol(ctx context.Context, ref MethodRef) (string, error)
 	ClassSource(ctx context.Context, class string) (string, error)
 	ClassComment(ctx context.Context, class string) (string, error)
 	ClassExists(ctx context.Context, class string) (bool, error)

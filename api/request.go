@@ -51,8 +51,18 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 
 // decodeRefactor parses either body form strictly: a key given twice (at
 // any depth), a key that is not exactly a field's name, trailing data and
-// wrong types are refused. It reports whether the body was wrapped.
+// wrong types are refused. It reports whether the body was wrapped. A
+// well-formed body is read in one pass (decodeonce.go); the others go
+// through strictDecode, which says what is wrong with them.
 func decodeRefactor(body []byte) (req wire.RefactorRequest, wrapped bool, err error) {
+	if req, wrapped, ok := decodeOnce(body); ok {
+		return req, wrapped, nil
+	}
+	return strictDecode(body)
+}
+
+// strictDecode checks the keys, then decodes.
+func strictDecode(body []byte) (req wire.RefactorRequest, wrapped bool, err error) {
 	if err := checkJSONKeys(body); err != nil {
 		return req, false, err
 	}

@@ -21,10 +21,10 @@ import (
 
 // compileCall is the tool call that compiles the candidate in a run of
 // Calculator>>sum:with: without the test gate: after the readiness probe
-// that follows the server's start, get_method_source, the protocol,
-// get_class_source, get_class_comment, the dry compile, the re-read before
-// release, then the compile.
-const compileCall = 8
+// that follows the server's start, get_method_source, get_class_source
+// (which holds the protocol and the comment), the dry compile, the re-read
+// before release, then the compile.
+const compileCall = 6
 
 // The image connection dies right after the compile took effect and does
 // not come back within the release budget: the run cannot confirm a

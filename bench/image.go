@@ -13,6 +13,7 @@ import (
 	"time"
 
 	refactor "pharo-refactor"
+	"pharo-refactor/bench/internal/measure"
 	"pharo-refactor/internal/testenv"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/smalltalk/tonel"
@@ -92,7 +93,7 @@ func allMethods(tree *tonel.Tree) []refactor.MethodRef {
 // measureSim starts pharo-sim on the tree a few times, then times the
 // tools the service calls most.
 func measureSim(e env, dir string, tree *tonel.Tree, source int64) ([]figure, error) {
-	var starts samples
+	var starts measure.Samples
 	var c *mcpclient.Client
 	var rssLoad float64
 	for i := range imageStarts {
@@ -106,7 +107,7 @@ func measureSim(e env, dir string, tree *tonel.Tree, source int64) ([]figure, er
 			continue
 		}
 		c = client
-		if rssLoad, err = rssMB(client.Health().PID); err != nil {
+		if rssLoad, err = measure.RSSMB(client.Health().PID); err != nil {
 			_ = client.Close()
 			return nil, fmt.Errorf("reading pharo-sim's RSS: %w", err)
 		}
@@ -143,28 +144,28 @@ func measureSim(e env, dir string, tree *tonel.Tree, source int64) ([]figure, er
 	if err != nil {
 		return nil, err
 	}
-	rssAfter, err := rssMB(c.Health().PID)
+	rssAfter, err := measure.RSSMB(c.Health().PID)
 	if err != nil {
 		return nil, fmt.Errorf("reading pharo-sim's RSS: %w", err)
 	}
 
-	s, _ := summarize(starts)
+	s, _ := measure.Summarize(starts)
 	mib := float64(source) / (1 << 20)
-	ms, _ := summarize(srcLat)
-	mi, _ := summarize(impl)
-	mr, _ := summarize(sends)
+	ms, _ := measure.Summarize(srcLat)
+	mi, _ := measure.Summarize(impl)
+	mr, _ := measure.Summarize(sends)
 	sampled := fmt.Sprintf("%d calls through mcpclient after %d warm-up", imageCalls, imageCallWarmup)
 	return []figure{
-		{"image_sim_startup_ms", millis(s.P50), "ms", fmt.Sprintf("pharo-sim serve from exec to the MCP handshake answered, median of %d (min %.0f ms, max %.0f ms)", s.N, millis(slices.Min(starts)), millis(s.Max))},
+		{"image_sim_startup_ms", measure.Millis(s.P50), "ms", fmt.Sprintf("pharo-sim serve from exec to the MCP handshake answered, median of %d (min %.0f ms, max %.0f ms)", s.N, measure.Millis(slices.Min(starts)), measure.Millis(s.Max))},
 		{"image_sim_rss_mb", rssLoad, "MiB", fmt.Sprintf("VmRSS after load: %.2f× the tree's %.1f MiB of source; %.1f MiB after the timed calls below", rssLoad/mib, mib, rssAfter)},
-		{"image_sim_rss_vs_source", round(rssLoad/mib, 2), "ratio", "goal ≤ 2.5"},
-		{"image_method_source_p50_ms", millis(ms.P50), "ms", fmt.Sprintf("get_method_source of random methods, %s; p99 %.2f ms", sampled, millis(ms.P99))},
-		{"image_method_source_p99_ms", millis(ms.P99), "ms", ""},
-		{"image_implementors_p50_ms", millis(mi.P50), "ms", fmt.Sprintf("search_implementors of random selectors of the image (%d distinct), %s; goal ≤ 5", len(selectors), sampled)},
-		{"image_implementors_p99_ms", millis(mi.P99), "ms", fmt.Sprintf("max %.2f ms", millis(mi.Max))},
-		{"image_references_p50_ms", millis(mr.P50), "ms", fmt.Sprintf("search_references of the same random selectors, %s; goal ≤ 5", sampled)},
-		{"image_references_p99_ms", millis(mr.P99), "ms", fmt.Sprintf("max %.2f ms", millis(mr.Max))},
-		{"image_references_worst_ms", millis(worst), "ms", fmt.Sprintf("search_references of #%s, the most sent selector: %d methods in one answer (cost follows the matches)", worstSel, worstCount)},
+		{"image_sim_rss_vs_source", measure.Round(rssLoad/mib, 2), "ratio", "goal ≤ 2.5"},
+		{"image_method_source_p50_ms", measure.Millis(ms.P50), "ms", fmt.Sprintf("get_method_source of random methods, %s; p99 %.2f ms", sampled, measure.Millis(ms.P99))},
+		{"image_method_source_p99_ms", measure.Millis(ms.P99), "ms", ""},
+		{"image_implementors_p50_ms", measure.Millis(mi.P50), "ms", fmt.Sprintf("search_implementors of random selectors of the image (%d distinct), %s; goal ≤ 5", len(selectors), sampled)},
+		{"image_implementors_p99_ms", measure.Millis(mi.P99), "ms", fmt.Sprintf("max %.2f ms", measure.Millis(mi.Max))},
+		{"image_references_p50_ms", measure.Millis(mr.P50), "ms", fmt.Sprintf("search_references of the same random selectors, %s; goal ≤ 5", sampled)},
+		{"image_references_p99_ms", measure.Millis(mr.P99), "ms", fmt.Sprintf("max %.2f ms", measure.Millis(mr.Max))},
+		{"image_references_worst_ms", measure.Millis(worst), "ms", fmt.Sprintf("search_references of #%s, the most sent selector: %d methods in one answer (cost follows the matches)", worstSel, worstCount)},
 	}, nil
 }
 
@@ -202,8 +203,8 @@ func distinctSelectors(refs []refactor.MethodRef) []string {
 
 // timeCalls calls call with random indexes below n: warm-up calls, then
 // the timed ones.
-func timeCalls(r *rand.Rand, n int, call func(i int) error) (samples, error) {
-	lat := make(samples, 0, imageCalls)
+func timeCalls(r *rand.Rand, n int, call func(i int) error) (measure.Samples, error) {
+	lat := make(measure.Samples, 0, imageCalls)
 	for i := range imageCallWarmup + imageCalls {
 		k := r.Intn(n)
 		start := time.Now()
@@ -302,41 +303,41 @@ func measurePipelines(e env, bigImage string) ([]figure, error) {
 		return nil, err
 	}
 	bigLat, _, err := timePipeline(e, big)
-	simRSS, rssErr := rssMB(big.simPID)
+	simRSS, rssErr := measure.RSSMB(big.simPID)
 	big.stop()
 	if err != nil {
 		return nil, err
 	}
-	s, _ := summarize(sampleLat)
-	b, _ := summarize(bigLat)
+	s, _ := measure.Summarize(sampleLat)
+	b, _ := measure.Summarize(bigLat)
 	rssNote := ""
 	if rssErr == nil {
 		rssNote = fmt.Sprintf("; pharo-sim %.1f MiB after them", simRSS)
 	}
 	runs := fmt.Sprintf("%d full runs over HTTP after 5 warm-up, every one 200 released%s", b.N, gate)
 	return []figure{
-		{"image_pipeline_overhead_p50_ms", millis(b.P50), "ms", runs + " on the generated image" + rssNote},
-		{"image_pipeline_overhead_p99_ms", millis(b.P99), "ms", fmt.Sprintf("max %.2f ms", millis(b.Max))},
-		{"sample_pipeline_overhead_p50_ms", millis(s.P50), "ms", "the same runs on the sample image, just before; p99 " + fmt.Sprintf("%.2f ms", millis(s.P99))},
-		{"image_vs_sample_pipeline", round(float64(b.P50)/float64(s.P50), 2), "ratio", "p50 on the generated image / p50 on the sample image; goal ≤ 2"},
+		{"image_pipeline_overhead_p50_ms", measure.Millis(b.P50), "ms", runs + " on the generated image" + rssNote},
+		{"image_pipeline_overhead_p99_ms", measure.Millis(b.P99), "ms", fmt.Sprintf("max %.2f ms", measure.Millis(b.Max))},
+		{"sample_pipeline_overhead_p50_ms", measure.Millis(s.P50), "ms", "the same runs on the sample image, just before; p99 " + fmt.Sprintf("%.2f ms", measure.Millis(s.P99))},
+		{"image_vs_sample_pipeline", measure.Round(float64(b.P50)/float64(s.P50), 2), "ratio", "p50 on the generated image / p50 on the sample image; goal ≤ 2"},
 	}, nil
 }
 
 // timePipeline runs the pipeline imagePipelineRuns times after a warm-up.
-func timePipeline(e env, svc *service) (samples, string, error) {
+func timePipeline(e env, svc *service) (measure.Samples, string, error) {
 	client := &http.Client{Timeout: 5 * time.Minute}
 	gate := ""
-	lat := make(samples, 0, imagePipelineRuns)
+	lat := make(measure.Samples, 0, imagePipelineRuns)
 	for i := range 5 + imagePipelineRuns {
-		d, g, err := releaseRun(e.ctx, client, svc, i)
+		got, err := releaseRun(e.ctx, client, svc, i)
 		if err != nil {
 			return nil, "", fmt.Errorf("%w\n%s", err, svc.logTail())
 		}
-		if g != "" {
-			gate = g
+		if got.gate != "" {
+			gate = "; " + got.gate
 		}
 		if i >= 5 {
-			lat = append(lat, d)
+			lat = append(lat, got.took)
 		}
 	}
 	if len(lat) == 0 {

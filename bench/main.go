@@ -2,10 +2,13 @@
 // bench/results.json plus a table on stdout. Figures are reported, never
 // asserted; it fails only when a figure cannot be measured.
 //
-// It builds refactord and pharo-sim from this checkout into a temporary
-// directory, starts them as real subprocesses on copies of the sample
-// image, talks to them over loopback only, and removes every process and
-// file it made when it ends, also on failure or Ctrl-C.
+// It builds refactord, pharo-sim and its helpers (the load generator,
+// bench/loadgen, and the floors, bench/floor) from this checkout into a
+// temporary directory, starts them as real subprocesses on copies of the
+// sample image, talks to them over loopback only, and removes every process
+// and file it made when it ends, also on failure or Ctrl-C. Every figure of
+// the service stands beside its floor, measured in the same rounds
+// (compare.go).
 package main
 
 import (
@@ -23,6 +26,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"pharo-refactor/bench/internal/measure"
 )
 
 // figure is one measured number with its unit for the table.
@@ -55,23 +60,16 @@ type env struct {
 	tmp       string // scratch space, removed at the end
 	refactord string // binaries built from root into tmp
 	pharoSim  string
-	self      string // this program, re-run as the pipe echo child
+	floor     string // the floors' servers (bench/floor)
+	loadgen   string // the load generator (bench/loadgen)
 }
 
 func main() {
 	out := flag.String("out", "bench/results.json", "where to write the results")
 	root := flag.String("root", ".", "the repository root")
 	bin := flag.String("bin", "", "use refactord and pharo-sim from this directory instead of building them")
-	echo := flag.Bool("echo-child", false, "internal: be the JSON-RPC echo child of the pipe floor")
 	only := flag.String("suites", "", "comma-separated suites to run (parser, mcp, service, model_calls, image); their figures replace those in the results file, the others stay")
 	flag.Parse()
-	if *echo {
-		if err := echoChild(os.Stdin, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "bench echo child:", err)
-			os.Exit(1)
-		}
-		return
-	}
 	if err := run(*root, *out, *bin, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -102,24 +100,25 @@ func run(root, out, bin, only string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	self, err := os.Executable()
+	pkgs := []string{"./bench/floor", "./bench/loadgen"}
+	if bin == "" {
+		pkgs = append(pkgs, "./cmd/refactord", "./cmd/pharo-sim")
+	}
+	start := time.Now()
+	bins, err := buildBinaries(ctx, root, filepath.Join(tmp, "bin"), pkgs...)
 	if err != nil {
 		return err
 	}
-	refactord, pharoSim := filepath.Join(bin, "refactord"), filepath.Join(bin, "pharo-sim")
-	if bin == "" {
-		start := time.Now()
-		if refactord, pharoSim, err = buildBinaries(ctx, root, filepath.Join(tmp, "bin")); err != nil {
+	fmt.Fprintf(os.Stderr, "bench: built %s in %s\n", strings.Join(pkgs, ", "), time.Since(start).Round(time.Millisecond))
+	e := env{ctx: ctx, root: root, tmp: tmp, refactord: bins["refactord"], pharoSim: bins["pharo-sim"], floor: bins["floor"], loadgen: bins["loadgen"]}
+	if bin != "" {
+		if e.refactord, err = filepath.Abs(filepath.Join(bin, "refactord")); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "bench: built refactord and pharo-sim in %s\n", time.Since(start).Round(time.Millisecond))
-	} else if refactord, err = filepath.Abs(refactord); err == nil {
-		pharoSim, err = filepath.Abs(pharoSim)
+		if e.pharoSim, err = filepath.Abs(filepath.Join(bin, "pharo-sim")); err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return err
-	}
-	e := env{ctx: ctx, root: root, tmp: tmp, refactord: refactord, pharoSim: pharoSim, self: self}
 
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(root, out)
@@ -151,7 +150,7 @@ func run(root, out, bin, only string) error {
 		results[f.key] = f.value
 	}
 	elapsed := time.Since(began)
-	results["bench_seconds"] = round(elapsed.Seconds(), 1)
+	results["bench_seconds"] = measure.Round(elapsed.Seconds(), 1)
 	printTable(all, results["machine"].(map[string]any), elapsed)
 	data, err := json.MarshalIndent(results, "", "  ")
 	if err != nil {
@@ -210,22 +209,32 @@ func printTable(figs []figure, m map[string]any, elapsed time.Duration) {
 		desc = append(desc, fmt.Sprintf("%s=%v", k, m[k]))
 	}
 	fmt.Printf("machine: %s\n\n", strings.Join(desc, " "))
-	fmt.Printf("%-28s %12s  %-6s %s\n", "figure", "value", "unit", "note")
+	fmt.Println(comparisonHeader())
 	for _, f := range figs {
-		if b, ok := f.value.(breakdown); ok {
+		if c, ok := f.value.(*comparison); ok {
+			fmt.Println(c.row(f.key))
+		}
+	}
+	fmt.Printf("\n%-28s %12s  %-6s %s\n", "figure", "value", "unit", "note")
+	for _, f := range figs {
+		switch v := f.value.(type) {
+		case *comparison:
+			continue
+		case breakdown:
 			fmt.Printf("%-28s %12s  %-6s %s\n", f.key, "", f.unit, f.note)
-			for _, r := range b.rows {
+			for _, r := range v.rows {
 				fmt.Printf("%-28s %12v  %-6s %s\n", r.key, format(r.value), r.unit, r.note)
 			}
-			continue
+		default:
+			fmt.Printf("%-28s %12v  %-6s %s\n", f.key, format(f.value), f.unit, f.note)
 		}
-		fmt.Printf("%-28s %12v  %-6s %s\n", f.key, format(f.value), f.unit, f.note)
 	}
 	fmt.Printf("\nPython original: model agent turns read off its architecture text (reviewer, writer, validator,\n" +
 		"refiner — which also runs when approved, to call exit_validation_loop — and release); lower bounds,\n" +
 		"since every ADK tool call adds model requests the text does not count. n/a: it has no parse check,\n" +
 		"so the count depends on what its validator model says about code that does not parse.\n")
-	fmt.Printf("\nbench took %s\n", elapsed.Round(100*time.Millisecond))
+	fmt.Printf("\nbench took %s; the details of each comparison (spreads over its rounds, the decomposition of the\n"+
+		"pipeline overhead, CPU use under load) are in the results file\n", elapsed.Round(100*time.Millisecond))
 }
 
 func format(v any) any {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	refactor "pharo-refactor"
+	"pharo-refactor/bench/internal/measure"
 	"pharo-refactor/internal/testenv"
 	"pharo-refactor/wire"
 )
@@ -61,25 +62,25 @@ func poolSuite(e env) ([]figure, error) {
 		return nil, err
 	}
 	ratio := one.elapsed.Seconds() / three.elapsed.Seconds()
-	w, _ := summarize(three.waits)
+	w, _ := measure.Summarize(three.waits)
 	return []figure{
-		{"pool_1_worker_s", round(one.elapsed.Seconds(), 2), "s", fmt.Sprintf("%d dry runs posted at once to a pool of 1, model calls %s each", poolRuns, poolLatency)},
-		{"pool_3_workers_s", round(three.elapsed.Seconds(), 2), "s", fmt.Sprintf("the same on a pool of 3 (one machine), runs per worker %v", three.perWorker)},
-		{"pool_speedup_3_vs_1", round(ratio, 2), "x", "goal ≥ 2.7"},
-		{"pool_queue_wait_p50_ms", millis(w.P50), "ms", "3 workers: started_at − created_at of each run (its time in the queue)"},
-		{"pool_queue_wait_p99_ms", millis(w.P99), "ms", fmt.Sprintf("max %.2f ms", millis(w.Max))},
-		{"pool_idle_added_p50_ms", millis(idle.median()), "ms",
+		{"pool_1_worker_s", measure.Round(one.elapsed.Seconds(), 2), "s", fmt.Sprintf("%d dry runs posted at once to a pool of 1, model calls %s each", poolRuns, poolLatency)},
+		{"pool_3_workers_s", measure.Round(three.elapsed.Seconds(), 2), "s", fmt.Sprintf("the same on a pool of 3 (one machine), runs per worker %v", three.perWorker)},
+		{"pool_speedup_3_vs_1", measure.Round(ratio, 2), "x", "goal ≥ 2.7"},
+		{"pool_queue_wait_p50_ms", measure.Millis(w.P50), "ms", "3 workers: started_at − created_at of each run (its time in the queue)"},
+		{"pool_queue_wait_p99_ms", measure.Millis(w.P99), "ms", fmt.Sprintf("max %.2f ms", measure.Millis(w.Max))},
+		{"pool_idle_added_p50_ms", measure.Millis(idle.median()), "ms",
 			fmt.Sprintf("goal ≤ 5: median over %d rounds (min %.2f, max %.2f) of p50(pool) − p50(one image), each round %d sequential dry runs with an instant model on each, interleaved, on an idle pool of 1 and on one image (SQLite) up at once; over all rounds p50 %.2f ms vs %.2f ms",
-				len(idle.added), millis(slices.Min(idle.added)), millis(slices.Max(idle.added)), idleRunsPerRound, millis(idle.pool.P50), millis(idle.single.P50))},
-		{"pool_idle_queue_wait_p50_ms", millis(idle.wait.P50), "ms", fmt.Sprintf("idle pool: started_at − created_at (ms precision), p99 %.2f ms", millis(idle.wait.P99))},
-		{"pool_db_share_of_overhead", round(idle.median().Seconds()/idle.pool.P50.Seconds(), 3), "",
+				len(idle.added), measure.Millis(slices.Min(idle.added)), measure.Millis(slices.Max(idle.added)), idleRunsPerRound, measure.Millis(idle.pool.P50), measure.Millis(idle.single.P50))},
+		{"pool_idle_queue_wait_p50_ms", measure.Millis(idle.wait.P50), "ms", fmt.Sprintf("idle pool: started_at − created_at (ms precision), p99 %.2f ms", measure.Millis(idle.wait.P99))},
+		{"pool_db_share_of_overhead", measure.Round(idle.median().Seconds()/idle.pool.P50.Seconds(), 3), "",
 			"the share of an idle pool's run overhead (p50) the database and queue add over one image"},
 	}, nil
 }
 
 type burst struct {
 	elapsed   time.Duration
-	waits     samples
+	waits     measure.Samples
 	perWorker map[string]int
 }
 
@@ -165,14 +166,14 @@ func getRow(ctx context.Context, client *http.Client, base, id string) (refactor
 }
 
 type idleFigures struct {
-	pool, single, wait summary
+	pool, single, wait measure.Summary
 	// added is p50(pool) − p50(single) of each round, in round order.
 	added []time.Duration
 }
 
 // median of the rounds' added p50 (the lower middle one of an even count).
 func (f idleFigures) median() time.Duration {
-	s, _ := summarize(f.added)
+	s, _ := measure.Summarize(f.added)
 	return s.P50
 }
 
@@ -210,14 +211,14 @@ func idleOverhead(e env, pg *testenv.Postgres) (idleFigures, error) {
 		}
 	}
 	var out idleFigures
-	var poolAll, singleAll samples
+	var poolAll, singleAll measure.Samples
 	var ids []string
 	for round := range idleRounds {
 		order := []*service{pool, single}
 		if round%2 == 1 {
 			order = []*service{single, pool}
 		}
-		var poolLat, singleLat samples
+		var poolLat, singleLat measure.Samples
 		for range idleRunsPerRound {
 			for _, svc := range order {
 				lat, id, err := timedRun(e.ctx, client, svc)
@@ -231,13 +232,13 @@ func idleOverhead(e env, pg *testenv.Postgres) (idleFigures, error) {
 				}
 			}
 		}
-		p, _ := summarize(poolLat)
-		s, _ := summarize(singleLat)
+		p, _ := measure.Summarize(poolLat)
+		s, _ := measure.Summarize(singleLat)
 		out.added = append(out.added, p.P50-s.P50)
 		poolAll, singleAll = append(poolAll, poolLat...), append(singleAll, singleLat...)
 	}
-	out.pool, _ = summarize(poolAll)
-	out.single, _ = summarize(singleAll)
+	out.pool, _ = measure.Summarize(poolAll)
+	out.single, _ = measure.Summarize(singleAll)
 	out.wait, err = queueWaits(e.ctx, pool, ids)
 	return out, err
 }
@@ -256,19 +257,19 @@ func timedRun(ctx context.Context, client *http.Client, svc *service) (time.Dura
 }
 
 // queueWaits is how long each run waited before a worker took it.
-func queueWaits(ctx context.Context, svc *service, ids []string) (summary, error) {
+func queueWaits(ctx context.Context, svc *service, ids []string) (measure.Summary, error) {
 	client := &http.Client{Timeout: time.Minute}
-	var waits samples
+	var waits measure.Samples
 	for _, id := range ids {
 		row, err := getRow(ctx, client, svc.URL, id)
 		if err != nil {
-			return summary{}, err
+			return measure.Summary{}, err
 		}
 		if row.StartedAt == nil {
-			return summary{}, fmt.Errorf("run %s has no started_at", id)
+			return measure.Summary{}, fmt.Errorf("run %s has no started_at", id)
 		}
 		waits = append(waits, row.StartedAt.Sub(row.CreatedAt))
 	}
-	s, _ := summarize(waits)
+	s, _ := measure.Summarize(waits)
 	return s, nil
 }

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -20,15 +17,20 @@ import (
 	"pharo-refactor/wire"
 )
 
-// buildBinaries compiles refactord and pharo-sim from this checkout into
-// dir, so that a stale bin/ never gets measured.
-func buildBinaries(ctx context.Context, root, dir string) (refactord, pharoSim string, err error) {
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", dir+string(filepath.Separator), "./cmd/refactord", "./cmd/pharo-sim")
+// buildBinaries compiles the packages (./cmd/refactord, ./bench/loadgen, …)
+// from this checkout into dir, so that a stale bin/ never gets measured,
+// and answers each binary's path by its name.
+func buildBinaries(ctx context.Context, root, dir string, pkgs ...string) (map[string]string, error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"build", "-o", dir + string(filepath.Separator)}, pkgs...)...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", "", fmt.Errorf("go build: %w\n%s", err, out)
+		return nil, fmt.Errorf("go build: %w\n%s", err, out)
 	}
-	return filepath.Join(dir, "refactord"), filepath.Join(dir, "pharo-sim"), nil
+	bins := map[string]string{}
+	for _, p := range pkgs {
+		bins[filepath.Base(p)] = filepath.Join(dir, filepath.Base(p))
+	}
+	return bins, nil
 }
 
 // copyImage copies the sample image into a fresh directory under e.tmp.
@@ -100,21 +102,9 @@ func (s *service) waitReady(ctx context.Context) error {
 
 func (s *service) health(ctx context.Context, client *http.Client) (wire.HealthBody, error) {
 	var h wire.HealthBody
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/health", nil)
+	body, err := get(ctx, client, s.URL+"/health")
 	if err != nil {
 		return h, err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return h, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return h, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return h, fmt.Errorf("/health answered %d: %s", resp.StatusCode, body)
 	}
 	return h, json.Unmarshal(body, &h)
 }
@@ -150,35 +140,6 @@ func (s *service) logTail() string {
 		data = data[len(data)-n:]
 	}
 	return "refactord log (tail):\n" + string(data)
-}
-
-// rssMB reads VmRSS of a process, in MiB.
-func rssMB(pid int) (float64, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	kb, err := parseVmRSS(string(data))
-	if err != nil {
-		return 0, err
-	}
-	return round(float64(kb)/1024, 1), nil
-}
-
-// parseVmRSS finds "VmRSS:  12345 kB" in a /proc/PID/status text.
-func parseVmRSS(status string) (int64, error) {
-	for line := range strings.SplitSeq(status, "\n") {
-		rest, ok := strings.CutPrefix(line, "VmRSS:")
-		if !ok {
-			continue
-		}
-		fields := strings.Fields(rest)
-		if len(fields) != 2 || fields[1] != "kB" {
-			return 0, fmt.Errorf("unexpected VmRSS line %q", line)
-		}
-		return strconv.ParseInt(fields[0], 10, 64)
-	}
-	return 0, errors.New("no VmRSS line")
 }
 
 // post sends a JSON body and reads the whole answer.

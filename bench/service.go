@@ -5,25 +5,28 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"strings"
 	"time"
 
 	refactor "pharo-refactor"
+	"pharo-refactor/bench/internal/measure"
 	"pharo-refactor/internal/testenv"
 	"pharo-refactor/wire"
 )
 
 const (
 	overheadWarmup = 5
-	overheadRuns   = 250
-	// heldReviewDelay holds the busy suite's run in flight: the load runs
-	// busyDuration inside it, with room for start-up and the health probe.
-	heldReviewDelay = 25 * time.Second
-	busyDuration    = 10 * time.Second
+	overheadRuns   = 50 // timed runs per round
+	countedRuns    = 10 // in-process runs per round, counting the parts
+	floorCalls     = 200
+	syncedCommits  = 30
+	plainCommits   = 100
+	// heldReviewDelay holds the busy suite's run in flight through every
+	// round of the load, the service's and the floor's.
+	heldReviewDelay = 90 * time.Second
+	busyDuration    = 2 * time.Second
 	busyConns       = 64
-	busyMaxRequests = 1_000_000
 	healthEvery     = 10 * time.Millisecond
 )
 
@@ -62,8 +65,9 @@ func refactorBody(class, selector string) []byte {
 }
 
 // serviceSuite starts refactord with the instant scripted model and
-// measures its memory after one run, the overhead of full runs, and how
-// it refuses load while a run is in flight.
+// measures its memory after one run, the overhead of full runs beside the
+// floors of their parts, and how it refuses load while a run is in flight
+// beside a bare echo server refusing it.
 func serviceSuite(e env) ([]figure, error) {
 	script, err := benchScript().Env(e.tmp, true)
 	if err != nil {
@@ -83,102 +87,133 @@ func serviceSuite(e env) ([]figure, error) {
 
 func measureService(e env, svc *service) ([]figure, error) {
 	client := &http.Client{Timeout: time.Minute}
-	gate := "" // what the release's test gate did, as the service reports it
-	run := func(i int) (time.Duration, error) {
-		d, g, err := releaseRun(e.ctx, client, svc, i)
-		if g != "" {
-			gate = g
-		}
-		return d, err
-	}
-
-	// Memory after start-up and one run.
-	if _, err := run(0); err != nil {
+	first, err := releaseRun(e.ctx, client, svc, 0)
+	if err != nil {
 		return nil, err
 	}
-	rss, err := rssMB(svc.PID())
+	rss, err := measure.RSSMB(svc.PID())
 	if err != nil {
 		return nil, fmt.Errorf("reading refactord's RSS: %w", err)
 	}
 	simNote := ""
-	if simRSS, err := rssMB(svc.simPID); err == nil {
+	if simRSS, err := measure.RSSMB(svc.simPID); err == nil {
 		simNote = fmt.Sprintf("; pharo-sim %.1f MiB", simRSS)
 	}
-
-	// Pipeline overhead: full runs, release included, with a model that
-	// answers at once.
-	for i := 1; i <= overheadWarmup; i++ {
-		if _, err := run(i); err != nil {
-			return nil, err
-		}
-	}
-	lat := make(samples, 0, overheadRuns)
-	for i := 1; i <= overheadRuns; i++ {
-		d, err := run(overheadWarmup + i)
-		if err != nil {
-			return nil, err
-		}
-		lat = append(lat, d)
-	}
-	o, _ := summarize(lat)
-
-	busy, err := busyLoad(e.ctx, svc)
+	overhead, err := pipelineOverhead(e, client, svc, first)
 	if err != nil {
 		return nil, err
 	}
-	b, _ := summarize(busy.lat)
-	h, _ := summarize(busy.health)
+	busy, health, err := busyLoad(e, svc)
+	if err != nil {
+		return nil, err
+	}
 	return []figure{
-		{"rss_idle_mb", rss, "MiB", "VmRSS of refactord after start-up and one run" + simNote},
-		{"pipeline_overhead_p50_ms", millis(o.P50), "ms", fmt.Sprintf("%d full runs over HTTP after %d warm-up, every one 200 released (prefetch, 3 instant model calls, checks, dry compile, release%s)", o.N, overheadWarmup+1, gate)},
-		{"pipeline_overhead_p99_ms", millis(o.P99), "ms", fmt.Sprintf("max %.2f ms", millis(o.Max))},
-		{"busy_rps", int(math.Round(busy.rps())), "req/s", fmt.Sprintf("%d POSTs from %d keep-alive connections in %.1f s while one run is in flight", busy.answered+busy.errors, busyConns, busy.elapsed.Seconds())},
-		{"busy_p99_ms", millis(b.P99), "ms", fmt.Sprintf("p50 %.2f ms, max %.2f ms", millis(b.P50), millis(b.Max))},
-		{"busy_non_503", busy.non503 + busy.noRetryAfter + busy.errors, "count", fmt.Sprintf("answers that were not 503 with Retry-After: %d other status, %d without Retry-After, %d transport errors", busy.non503, busy.noRetryAfter, busy.errors)},
-		{"health_p99_ms", millis(h.P99), "ms", fmt.Sprintf("GET /health every %s on one more connection during the load, %d probes, p50 %.2f ms", healthEvery, h.N, millis(h.P50))},
+		{key: "rss_idle_mb", value: rss, unit: "MiB", note: "VmRSS of refactord after start-up and one run" + simNote},
+		{key: "pipeline_overhead", value: overhead},
+		{key: "busy_rps", value: busy},
+		{key: "health_p99_under_load", value: health},
 	}, nil
 }
 
-// releaseRun posts one refactoring of benchMethod and answers how long it
-// took and what the release's test gate did; anything but 200 released is
-// an error.
-func releaseRun(ctx context.Context, client *http.Client, svc *service, i int) (time.Duration, string, error) {
+// released is one refactoring over HTTP as the overhead runs make it.
+type released struct {
+	took time.Duration
+	body []byte
+	gate string // what the release's test gate did
+}
+
+// releaseRun posts one refactoring of benchMethod; anything but 200
+// released is an error.
+func releaseRun(ctx context.Context, client *http.Client, svc *service, i int) (released, error) {
 	start := time.Now()
 	resp, data, err := post(ctx, client, svc.URL+"/api/v1/refactor", refactorBody(benchMethod.Class, benchMethod.Selector))
-	d := time.Since(start)
+	took := time.Since(start)
 	if err != nil {
-		return 0, "", fmt.Errorf("run %d: %w", i, err)
+		return released{}, fmt.Errorf("run %d: %w", i, err)
 	}
 	var out wire.RefactorBody
 	if resp.StatusCode != http.StatusOK || json.Unmarshal(data, &out) != nil || out.Outcome != "released" {
-		return 0, "", fmt.Errorf("run %d answered %d, not 200 released: %s", i, resp.StatusCode, clip(data, 600))
+		return released{}, fmt.Errorf("run %d answered %d, not 200 released: %s", i, resp.StatusCode, clip(data, 600))
 	}
-	gate := ""
+	r := released{took: took, body: data}
 	if out.Tests.Ran {
-		gate = "; the test gate ran " + strings.Join(out.Tests.Classes, ", ") + " before and after each release"
+		r.gate = "the test gate ran " + strings.Join(out.Tests.Classes, ", ") + " before and after each release"
 	}
-	return d, gate, nil
+	return r, nil
 }
 
-type busyResult struct {
-	answered     int
-	non503       int
-	noRetryAfter int
-	errors       int
-	lat          samples
-	health       samples
-	elapsed      time.Duration
+// pipelineOverhead times full runs over HTTP round by round, and beside
+// each round the floors of what a run is made of (decomposition.go).
+func pipelineOverhead(e env, client *http.Client, svc *service, first released) (*comparison, error) {
+	for i := 1; i <= overheadWarmup; i++ {
+		if _, err := releaseRun(e.ctx, client, svc, i); err != nil {
+			return nil, err
+		}
+	}
+	parts, err := startParts(e, first.body)
+	if err != nil {
+		return nil, err
+	}
+	defer parts.close()
+	c := &comparison{Unit: "ms", Goal: "p50 ≤ 5 ms, ratio ≤ 1.3",
+		What: fmt.Sprintf("p50 of full runs over HTTP, %d a round, every one 200 released (prefetch, 3 instant model calls, checks, dry compile, release; %s)",
+			overheadRuns, first.gate),
+		FloorIs: "the sum of the floors of its parts: 1 HTTP request × the echo server's p50, its MCP round trips × mcp-go's floor p50, " +
+			"its synced and unsynced SQLite commits × their floors' p50, and the simulated image's own time answering its calls"}
+	var d decomposition
+	for r := range rounds {
+		cpuBefore, err := cpuOf(svc)
+		if err != nil {
+			return nil, err
+		}
+		lat := make(measure.Samples, 0, overheadRuns)
+		for i := range overheadRuns {
+			got, err := releaseRun(e.ctx, client, svc, 1+overheadWarmup+r*overheadRuns+i)
+			if err != nil {
+				return nil, err
+			}
+			lat = append(lat, got.took)
+		}
+		cpuAfter, err := cpuOf(svc)
+		if err != nil {
+			return nil, err
+		}
+		floor, err := parts.measure(e.ctx, &d)
+		if err != nil {
+			return nil, err
+		}
+		s, _ := measure.Summarize(lat)
+		c.add(measure.Millis(s.P50), measure.Millis(floor))
+		d.p99 = append(d.p99, measure.Millis(s.P99))
+		d.refactordCPU = append(d.refactordCPU, measure.Millis((cpuAfter[0]-cpuBefore[0])/overheadRuns))
+		d.simCPU = append(d.simCPU, measure.Millis((cpuAfter[1]-cpuBefore[1])/overheadRuns))
+	}
+	if err := c.done(func(ratio, value float64) bool { return value <= 5 && ratio <= 1.3 }); err != nil {
+		return nil, err
+	}
+	d.into(c)
+	return c, nil
 }
 
-func (b busyResult) rps() float64 {
-	return float64(b.answered+b.errors) / b.elapsed.Seconds()
+// cpuOf answers the CPU time refactord and its pharo-sim have used.
+func cpuOf(svc *service) ([2]time.Duration, error) {
+	var out [2]time.Duration
+	var err error
+	if out[0], err = measure.CPUTime(svc.PID()); err != nil {
+		return out, fmt.Errorf("refactord's CPU time: %w", err)
+	}
+	if out[1], err = measure.CPUTime(svc.simPID); err != nil {
+		return out, fmt.Errorf("pharo-sim's CPU time: %w", err)
+	}
+	return out, nil
 }
 
 // busyLoad holds one run in flight (divide:by:, whose reviewer answer is
-// delayed), then loads the service with POSTs from busyConns connections
-// and probes /health, and finally cancels the held run.
-func busyLoad(ctx context.Context, svc *service) (busyResult, error) {
-	heldCtx, cancelHeld := context.WithCancel(ctx)
+// delayed), captures the busy answer and /health, starts the echo floor
+// answering them, then loads both in turn, round by round, with the load
+// generator: POSTs from busyConns connections while it probes /health.
+func busyLoad(e env, svc *service) (busy, health *comparison, err error) {
+	heldCtx, cancelHeld := context.WithCancel(e.ctx)
 	defer cancelHeld()
 	heldDone := make(chan error, 1)
 	go func() {
@@ -188,43 +223,58 @@ func busyLoad(ctx context.Context, svc *service) (busyResult, error) {
 		}
 		heldDone <- err
 	}()
-	if err := waitBusy(ctx, svc, heldDone); err != nil {
-		return busyResult{}, err
+	if err := waitBusy(e.ctx, svc, heldDone); err != nil {
+		return nil, nil, err
 	}
-
-	healthStop := make(chan struct{})
-	healthDone := make(chan healthProbe, 1)
-	go func() { healthDone <- probeHealth(ctx, svc, healthStop) }()
-	res := generateLoad(ctx, svc.URL+"/api/v1/refactor", refactorBody(benchMethod.Class, benchMethod.Selector), loadOptions{
-		conns: busyConns, duration: busyDuration, maxRequests: busyMaxRequests,
-	})
-	close(healthStop)
-	hp := <-healthDone
-	if err := ctx.Err(); err != nil {
-		return busyResult{}, err
+	floor, err := startBusyFloor(e, svc)
+	if err != nil {
+		return nil, nil, err
 	}
-
+	defer floor.stop()
+	bodyFile, err := writeTemp(e, "busy-body.json", refactorBody(benchMethod.Class, benchMethod.Selector))
+	if err != nil {
+		return nil, nil, err
+	}
+	busy = &comparison{Unit: "req/s", Goal: "ratio ≥ 0.8, 0 non-503",
+		What: fmt.Sprintf("POSTs answered per second by refactord, from %d keep-alive connections of the load generator (a process of its own) for %s a round, while one run is in flight",
+			busyConns, busyDuration),
+		FloorIs: "the same load on an echo server whose one bare handler answers the same 503 body"}
+	health = &comparison{Unit: "ms", Goal: "ratio ≤ 2",
+		What:    fmt.Sprintf("p99 of GET /health every %s on one more connection during that load", healthEvery),
+		FloorIs: "the same probe of the echo server's bare handler answering the same /health body"}
+	var b busyRounds
+	for r := range rounds {
+		targets := []loadTarget{{floor.url, floor.pid()}, {svc.URL, svc.PID()}}
+		if r%2 == 1 {
+			targets[0], targets[1] = targets[1], targets[0] // neither always goes first
+		}
+		var got [2]measure.LoadResult
+		for _, t := range targets {
+			res, err := runLoad(e, t, bodyFile)
+			if err != nil {
+				return nil, nil, err
+			}
+			got[map[bool]int{true: 0, false: 1}[t.url == floor.url]] = res
+		}
+		if err := b.add(got[1], got[0]); err != nil {
+			return nil, nil, err
+		}
+		busy.add(measure.Round(got[1].RPS, 0), measure.Round(got[0].RPS, 0))
+		health.add(msOfMicros(got[1].Health.P99), msOfMicros(got[0].Health.P99))
+	}
 	select {
 	case err := <-heldDone:
-		return busyResult{}, fmt.Errorf("the run held in flight did not last the load: %w", err)
+		return nil, nil, fmt.Errorf("the run held in flight did not last the load: %w", err)
 	default:
 	}
-	cancelHeld()
-	<-heldDone
-	if hp.err != nil {
-		return busyResult{}, fmt.Errorf("/health during the load: %w", hp.err)
+	if err := busy.done(func(ratio, _ float64) bool { return ratio >= 0.8 && b.improper() == 0 }); err != nil {
+		return nil, nil, err
 	}
-	if hp.notBusy > 0 {
-		return busyResult{}, fmt.Errorf("/health said not busy %d times during the load", hp.notBusy)
+	if err := health.done(atMost(2)); err != nil {
+		return nil, nil, err
 	}
-	if len(res.lat) == 0 || len(hp.lat) == 0 {
-		return busyResult{}, errors.New("no answers measured")
-	}
-	if res.errors > res.answered {
-		return busyResult{}, fmt.Errorf("the load got %d transport errors and only %d answers; first error: %v", res.errors, res.answered, res.firstErr)
-	}
-	res.health = hp.lat
-	return res.busyResult, nil
+	b.into(busy, health)
+	return busy, health, nil
 }
 
 func waitBusy(ctx context.Context, svc *service, heldDone <-chan error) error {
@@ -243,42 +293,6 @@ func waitBusy(ctx context.Context, svc *service, heldDone <-chan error) error {
 		}
 	}
 	return errors.New("the held run never made the service busy")
-}
-
-type healthProbe struct {
-	lat     samples
-	notBusy int
-	err     error
-}
-
-// probeHealth GETs /health every healthEvery on its own connection until
-// stop is closed.
-func probeHealth(ctx context.Context, svc *service, stop <-chan struct{}) healthProbe {
-	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}}
-	defer client.CloseIdleConnections()
-	var p healthProbe
-	tick := time.NewTicker(healthEvery)
-	defer tick.Stop()
-	for {
-		select {
-		case <-stop:
-			return p
-		case <-ctx.Done():
-			p.err = ctx.Err()
-			return p
-		case <-tick.C:
-		}
-		start := time.Now()
-		h, err := svc.health(ctx, client)
-		if err != nil {
-			p.err = err
-			return p
-		}
-		p.lat = append(p.lat, time.Since(start))
-		if !h.Busy {
-			p.notBusy++
-		}
-	}
 }
 
 func clip(b []byte, n int) string {

@@ -10,21 +10,10 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
 )
-
-// maxAnswerBytes bounds one tool answer; a method or class source is far smaller.
-const maxAnswerBytes = 8 << 20
-
-// envelope is the JSON object every interop tool answers.
-type envelope struct {
-	Success *bool           `json:"success"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
-}
 
 // imageError is the error object the image side sends when it raised.
 type imageError struct {
@@ -33,29 +22,27 @@ type imageError struct {
 	Receiver    json.RawMessage `json:"receiver"`
 }
 
-// call invokes a tool and returns its `result` value, or a classified error.
-func (c *Client) call(ctx context.Context, tool string, args map[string]any) (json.RawMessage, error) {
+// call invokes a tool and decodes the `result` of its answer into into, or
+// answers a classified error.
+func (c *Client) call(ctx context.Context, tool string, args map[string]any, into any) error {
 	s, err := c.current(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	limit := c.callLimit(tool)
 	callCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = args
 	done := c.calls.begin(tool)
-	res, err := s.mc.CallTool(callCtx, req)
+	raw, err := s.callTool(callCtx, tool, args)
 	done()
 	if err != nil {
 		err = c.transportError(ctx, callCtx, s, tool, limit, err)
 		c.noteOutcome(err)
-		return nil, err
+		return err
 	}
-	result, err := c.decode(tool, res)
+	err = c.decode(tool, raw, into)
 	c.noteOutcome(err)
-	return result, err
+	return err
 }
 
 // callLimit is how long one call may take: a test run has its own budget
@@ -108,39 +95,6 @@ func (c *Client) transportError(ctx, callCtx context.Context, s *session, tool s
 func isClosed(err error) bool {
 	return errors.Is(err, transport.ErrTransportClosed) || strings.Contains(err.Error(), "transport closed") ||
 		strings.Contains(err.Error(), "file already closed") || strings.Contains(err.Error(), "broken pipe")
-}
-
-// decode reads the envelope from structured content when present, else from
-// the text content, as FastMCP fills both.
-func (c *Client) decode(tool string, res *mcp.CallToolResult) (json.RawMessage, error) {
-	raw := []byte(res.RawStructuredContent)
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = []byte(textOf(res))
-	}
-	if len(raw) > maxAnswerBytes {
-		return nil, refactor.Errorf(refactor.PharoError, "%s answered %d bytes, over the %d limit", tool, len(raw), maxAnswerBytes)
-	}
-	if res.IsError {
-		return nil, c.toolFailure(tool, string(raw))
-	}
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil || env.Success == nil {
-		return nil, refactor.Errorf(refactor.PharoError, "%s answered something other than a success/result object: %.200q", tool, raw)
-	}
-	if !*env.Success || len(env.Error) > 0 && string(env.Error) != "null" {
-		return nil, c.imageFailure(tool, env.Error)
-	}
-	return env.Result, nil
-}
-
-func textOf(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, content := range res.Content {
-		if t, ok := mcp.AsTextContent(content); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
 }
 
 // toolFailure classifies an MCP-level tool error (isError), e.g. an exception

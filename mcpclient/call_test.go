@@ -34,6 +34,11 @@ func TestDecodeClassifies(t *testing.T) {
 		{name: "unserializable result", text: `{"success": true, "result": null, "error": {"description": "Result is a Foo instance which cannot be serialized as JSON"}}`, wantKind: refactor.PharoError, wantMsg: "cannot be serialized"},
 		{name: "not an envelope", text: `hello`, wantKind: refactor.PharoError},
 		{name: "no success field", text: `{"result": 1}`, wantKind: refactor.PharoError},
+		{name: "structured without success: the text is read", structured: `{"result": 1}`, text: `{"success": true, "result": 2}`, wantResult: `2`},
+		{name: "structured and text both without success", structured: `{"result": 1}`, text: `{"result": 2}`, wantKind: refactor.PharoError, wantMsg: "success/result"},
+		{name: "success without a result", structured: `{"success": true}`, text: `{"success": true}`, wantKind: refactor.PharoError, wantMsg: "no result"},
+		{name: "success without a result, text only", text: `{"success": true}`, wantKind: refactor.PharoError, wantMsg: "no result"},
+		{name: "a failure wins over a result", structured: `{"success": false, "result": 1, "error": "Connection error: refused"}`, wantKind: refactor.PharoUnavailable},
 		{name: "MCP tool error", text: `Error executing tool eval: boom`, isError: true, wantKind: refactor.PharoError, wantMsg: "boom"},
 		{name: "MCP tool error, unreachable", text: `Connection error: refused`, isError: true, wantKind: refactor.PharoUnavailable},
 		{name: "a quick call over the server's limit", text: `{"success": false, "error": "Connection error: timed out"}`,
@@ -41,11 +46,8 @@ func TestDecodeClassifies(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(tc.text)}, IsError: tc.isError}
-			if tc.structured != "" {
-				res.RawStructuredContent = json.RawMessage(tc.structured)
-			}
-			got, err := c.decode("eval", res)
+			var got json.RawMessage
+			err := c.decode("eval", toolAnswer(t, tc.structured, tc.text, tc.isError), &got)
 			if tc.wantKind == "" {
 				require.NoError(t, err)
 				assert.JSONEq(t, tc.wantResult, string(got))
@@ -82,8 +84,8 @@ func TestTestRunOverTheLimitIsNotAnOutage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(tc.text)}, IsError: tc.isError}
-			_, err := c.decode("run_class_test", res)
+			var text string
+			err := c.decode("run_class_test", toolAnswer(t, "", tc.text, tc.isError), &text)
 			require.Error(t, err)
 			assert.Equal(t, tc.want, refactor.KindOf(err), err.Error())
 			for _, m := range tc.msg {
@@ -91,4 +93,42 @@ func TestTestRunOverTheLimitIsNotAnOutage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// toolAnswer is a tools/call result as mcp-go's server writes it: the text
+// content, the structured content when given, isError.
+func toolAnswer(t *testing.T, structured, text string, isError bool) json.RawMessage {
+	t.Helper()
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, IsError: isError}
+	if structured != "" {
+		res.StructuredContent = json.RawMessage(structured)
+	}
+	raw, err := json.Marshal(res)
+	require.NoError(t, err)
+	return raw
+}
+
+// The result is decoded into the caller's value: of the type asked for, or
+// a pharo_error naming what came instead.
+func TestDecodeIntoTheCallersValue(t *testing.T) {
+	c, err := New(Config{Command: "unused"})
+	require.NoError(t, err)
+	envelope := `{"success": true, "result": [{"class": "Foo", "method": "bar", "package": "P"}]}`
+	var locs []refactor.Location
+	require.NoError(t, c.decode("search_references", toolAnswer(t, envelope, envelope, false), &locs))
+	assert.Equal(t, []refactor.Location{{Class: "Foo", Method: "bar", Package: "P"}}, locs)
+
+	var text string
+	err = c.decode("get_method_source", toolAnswer(t, envelope, envelope, false), &text)
+	assert.Equal(t, refactor.PharoError, refactor.KindOf(err))
+	assert.ErrorContains(t, err, "unexpected result")
+
+	var proto *string
+	null := `{"success": true, "result": null}`
+	require.NoError(t, c.decode("eval", toolAnswer(t, null, null, false), &proto))
+	assert.Nil(t, proto)
+
+	err = c.decode("eval", json.RawMessage(`[1, 2]`), &text)
+	assert.Equal(t, refactor.PharoError, refactor.KindOf(err))
+	assert.ErrorContains(t, err, "other than an MCP tool result")
 }

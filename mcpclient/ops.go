@@ -24,7 +24,7 @@ func (c *Client) MethodSource(ctx context.Context, ref refactor.MethodRef) (stri
 		}
 	}
 	var src string
-	if err := c.callInto(ctx, "get_method_source", args, &src); err != nil {
+	if err := c.call(ctx, "get_method_source", args, &src); err != nil {
 		return "", fmt.Errorf("reading %s: %w", ref, err)
 	}
 	return refactor.NormalizeSource(src), nil
@@ -166,7 +166,7 @@ func (c *Client) ClassComment(ctx context.Context, class string) (string, error)
 		return "", err
 	}
 	var comment *string
-	if err := c.callInto(ctx, "get_class_comment", map[string]any{"class_name": class}, &comment); err != nil {
+	if err := c.call(ctx, "get_class_comment", map[string]any{"class_name": class}, &comment); err != nil {
 		return "", fmt.Errorf("reading the comment of %s: %w", class, err)
 	}
 	if comment == nil {
@@ -181,7 +181,7 @@ func (c *Client) ClassSource(ctx context.Context, class string) (string, error) 
 		return "", err
 	}
 	var src string
-	if err := c.callInto(ctx, "get_class_source", map[string]any{"class_name": class}, &src); err != nil {
+	if err := c.call(ctx, "get_class_source", map[string]any{"class_name": class}, &src); err != nil {
 		return "", fmt.Errorf("reading class %s: %w", class, err)
 	}
 	return refactor.NormalizeSource(src), nil
@@ -193,7 +193,7 @@ func (c *Client) RunTests(ctx context.Context, class string) (refactor.TestRepor
 		return refactor.TestReport{}, err
 	}
 	var text string
-	if err := c.callInto(ctx, "run_class_test", map[string]any{"class_name": class}, &text); err != nil {
+	if err := c.call(ctx, "run_class_test", map[string]any{"class_name": class}, &text); err != nil {
 		if refactor.IsKind(err, refactor.PharoError) && strings.Contains(err.Error(), "doesNotUnderstand: #suite") {
 			return refactor.TestReport{}, refactor.Wrap(refactor.PharoError, err, "running %s: it is not a TestCase", class)
 		}
@@ -221,7 +221,7 @@ func (c *Client) search(ctx context.Context, tool, arg, selector string) ([]refa
 		return nil, err
 	}
 	var locs []refactor.Location
-	if err := c.callInto(ctx, tool, map[string]any{arg: selector}, &locs); err != nil {
+	if err := c.call(ctx, tool, map[string]any{arg: selector}, &locs); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", tool, selector, err)
 	}
 	return locs, nil
@@ -246,26 +246,15 @@ func (c *Client) CallTool(ctx context.Context, name string, args map[string]any)
 	if !allowed {
 		return "", refactor.Errorf(refactor.InvalidRequest, "tool %q is not allowed", name)
 	}
-	result, err := c.call(ctx, name, args)
-	if err != nil {
+	var result json.RawMessage
+	if err := c.call(ctx, name, args, &result); err != nil {
 		return "", err
 	}
 	return string(result), nil
 }
 
-func (c *Client) callInto(ctx context.Context, tool string, args map[string]any, into any) error {
-	result, err := c.call(ctx, tool, args)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(result, into); err != nil {
-		return refactor.Wrap(refactor.PharoError, err, "%s answered an unexpected result %.200q", tool, result)
-	}
-	return nil
-}
-
 func (c *Client) evalInto(ctx context.Context, expr string, into any) error {
-	return c.callInto(ctx, "eval", map[string]any{"code": expr}, into)
+	return c.call(ctx, "eval", map[string]any{"code": expr}, into)
 }
 
 // sideByName reports whether the server selects the class side by name

@@ -39,7 +39,7 @@ func (c *Client) PackageClasses(ctx context.Context, pkg string) ([]string, erro
 		return nil, err
 	}
 	var names []string
-	if err := c.callInto(ctx, listClassesTool, map[string]any{packageNameArgName: pkg}, &names); err != nil {
+	if err := c.call(ctx, listClassesTool, map[string]any{packageNameArgName: pkg}, &names); err != nil {
 		return nil, fmt.Errorf("listing the classes of package %s: %w", pkg, err)
 	}
 	if len(names) > maxPackageClasses {

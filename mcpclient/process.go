@@ -39,6 +39,8 @@ type session struct {
 	broken atomic.Bool
 	// stopOnce closes exited for an in-process session, which has no Wait.
 	stopOnce sync.Once
+	// calls numbers the tool calls sent (roundtrip.go).
+	calls atomic.Uint64
 }
 
 // spawn starts the subprocess with its own process group (so a launcher

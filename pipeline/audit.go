@@ -13,7 +13,9 @@ import (
 // auditTimeout bounds one audit write; audit writes outlive the client.
 const auditTimeout = 30 * time.Second
 
-// openRow records the run before anything happens to the image.
+// openRow records the run before anything happens to the image, at its
+// first stage: the stage the run is about to start, recorded in the same
+// commit rather than one more.
 func (r *run) openRow(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 	defer cancel()
@@ -22,23 +24,29 @@ func (r *run) openRow(ctx context.Context) error {
 		ID: r.res.ID, Kind: refactor.RunKindRefactor, RequestID: r.req.RequestID,
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide,
 		DryRun: r.req.DryRun, Verify: r.req.Verify, RunTests: r.req.RunTests && !r.req.DryRun, Status: refactor.StatusRunning,
-		Models: mustJSON(r.p.opts.Models), CreatedAt: r.started, StartedAt: &r.started,
+		Stage: refactor.StagePrefetch, Models: mustJSON(r.p.opts.Models), CreatedAt: r.started, StartedAt: &r.started,
 		Worker: r.p.opts.Worker, Image: r.p.opts.Image,
 	}
 	if err := r.p.audit.Create(ctx, row); err != nil {
 		return refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
 	}
+	r.stageInRow = row.Stage
 	return nil
 }
 
 // recordStage puts the stage the run reaches into its row, for clients
 // following the run by its id. A failure costs only that view: logged.
 func (r *run) recordStage(ctx context.Context, stage string) {
+	if stage == r.stageInRow {
+		return // the row says so already
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 	defer cancel()
 	if err := r.p.audit.SetStage(ctx, r.res.ID, stage); err != nil {
 		r.log.Warn("recording the run's stage failed", zap.String("stage", stage), zap.Error(err))
+		return
 	}
+	r.stageInRow = stage
 }
 
 // closeRow writes everything the run produced. A failure here is logged:

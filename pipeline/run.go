@@ -109,6 +109,9 @@ type run struct {
 	started time.Time
 	input   refactor.Input
 	scope   *scope
+	// stageInRow is the stage the run's row holds, as far as this run
+	// wrote it.
+	stageInRow string
 }
 
 func (r *run) execute(ctx context.Context) error {
@@ -226,21 +229,13 @@ func ReadInput(ctx context.Context, image refactor.Image, ref refactor.MethodRef
 
 // readInput reads the method, its class and its comment: the roles' input,
 // the method as the image holds it, and what a method of the class can
-// name.
+// name (prefetch.go).
 func readInput(ctx context.Context, image refactor.Image, ref refactor.MethodRef) (refactor.Input, refactor.Method, *scope, error) {
-	m, err := image.Method(ctx, ref)
+	m, sc, err := readMethodAndClass(ctx, image, ref)
 	if err != nil {
 		return refactor.Input{}, m, nil, err
 	}
-	classSrc, err := image.ClassSource(ctx, ref.Class)
-	if err != nil {
-		return refactor.Input{}, m, nil, err
-	}
-	sc, err := newScope(ref, classSrc, m.Source)
-	if err != nil {
-		return refactor.Input{}, m, nil, err
-	}
-	comment, err := image.ClassComment(ctx, ref.Class)
+	comment, err := sc.comment(ctx, image)
 	if err != nil {
 		return refactor.Input{}, m, nil, err
 	}

@@ -92,6 +92,21 @@ func isConnectionError(err error) bool {
 type txn struct {
 	q querier
 	d dialect
+	// tx and stmts: on SQLite, the transaction and the statements prepared
+	// for it (a statement prepared at open is reused in tx).
+	tx    *sql.Tx
+	stmts *statements
+}
+
+// prepared is q's prepared statement in t's transaction, or nil.
+func (t *txn) prepared(ctx context.Context, q string) *sql.Stmt {
+	if t.tx == nil || t.stmts == nil {
+		return nil
+	}
+	if stmt, ok := t.stmts.writes[q]; ok {
+		return t.tx.StmtContext(ctx, stmt)
+	}
+	return nil
 }
 
 type querier interface {
@@ -100,9 +115,15 @@ type querier interface {
 }
 
 func (t *txn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if stmt := t.prepared(ctx, q); stmt != nil {
+		return stmt.ExecContext(ctx, args...)
+	}
 	return t.q.ExecContext(ctx, t.d.bind(q), args...)
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if stmt := t.prepared(ctx, q); stmt != nil {
+		return stmt.QueryRowContext(ctx, args...)
+	}
 	return t.q.QueryRowContext(ctx, t.d.bind(q), args...)
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	refactor "pharo-refactor"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,7 +20,7 @@ func TestWriterPragmas(t *testing.T) {
 		want   string
 	}{
 		{"journal_mode", "wal"},
-		{"synchronous", "2"}, // FULL: a commit is fsynced before it returns
+		{"synchronous", "1"}, // NORMAL: only BeginRelease and MarkReverted sync their commits (writeahead.go)
 		{"foreign_keys", "1"},
 		{"busy_timeout", "10000"},
 	}
@@ -59,4 +60,28 @@ func TestSchemaIsAppendOnly(t *testing.T) {
 	}
 	_, err = s.Get(ctx, "r")
 	assert.NoError(t, err)
+}
+
+// TestSyncedCommitsLeaveTheWriterAtNormal checks that the commits raised to
+// synchronous=FULL lower the one writer connection back to NORMAL, so that
+// the next commits are not synced, and that a later commit still works on it.
+func TestSyncedCommitsLeaveTheWriterAtNormal(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "refactord.db"))
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, s.Close()) }()
+	require.NoError(t, s.Create(ctx, refactor.Run{ID: "r", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusRunning}))
+	require.NoError(t, s.BeginRelease(ctx, "r", "s ^1", "accessing", "s ^2", nil))
+	require.NoError(t, checkSynchronous(ctx, s.w, syncNormal))
+	require.NoError(t, s.Update(ctx, refactor.Run{ID: "r", Kind: refactor.RunKindRefactor, ClassName: "C", Selector: "s", Status: refactor.StatusReleased}))
+	require.NoError(t, s.MarkReverted(ctx, "r", time.Time{}))
+	require.NoError(t, checkSynchronous(ctx, s.w, syncNormal))
+
+	// Inside the synced transaction the connection is at FULL.
+	var during int
+	require.NoError(t, s.inSyncedTx(ctx, func(tx *txn) error {
+		return tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&during)
+	}))
+	assert.Equal(t, syncFull, during)
+	require.NoError(t, checkSynchronous(ctx, s.w, syncNormal))
 }

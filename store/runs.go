@@ -160,8 +160,9 @@ func checkUpdate(r refactor.Run) error {
 // source and protocol (what to restore), the final source (what is about
 // to be compiled) and the helpers of the set (added beside it, or removed
 // by a revert), and moves the run from running to releasing, in one
-// transaction that is on stable storage when BeginRelease returns nil. Only
-// then may the caller compile. Returns ErrNotFound, or ErrWrongStatus when
+// transaction that is on stable storage when BeginRelease returns nil (the
+// one commit of a run that is synced: see writeahead.go). Only then may the
+// caller compile. Returns ErrNotFound, or ErrWrongStatus when
 // the run is not running.
 func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalProtocol, finalSource string, helpers []refactor.Helper) error {
 	doc, err := releaseHelpers(helpers)
@@ -171,10 +172,8 @@ func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalPr
 	if err != nil {
 		return fmt.Errorf("store: begin release of run %q: %w", id, err)
 	}
-	err = s.inTx(ctx, func(tx *txn) error {
-		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'releasing',
-			original_source = ?, original_protocol = ?, final_source = ?, helpers = ?, updated_at = ?
-			WHERE id = ? AND status = 'running'`,
+	err = s.inSyncedTx(ctx, func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, beginReleaseRun,
 			originalSource, originalProtocol, finalSource, doc, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
@@ -193,8 +192,7 @@ func (s *Store) SetStage(ctx context.Context, id, stage string) error {
 		return fmt.Errorf("store: set stage of run %q: %w", id, err)
 	}
 	err := s.inTx(ctx, func(tx *txn) error {
-		res, err := tx.ExecContext(ctx, `UPDATE runs SET stage = ?, updated_at = ?
-			WHERE id = ? AND status IN ('running', 'releasing')`, stage, formatTime(time.Now()), id)
+		res, err := tx.ExecContext(ctx, setStageRun, stage, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
 	if err != nil {
@@ -220,9 +218,8 @@ func (s *Store) MarkReverted(ctx context.Context, id string, at time.Time) error
 	if at.IsZero() {
 		at = time.Now()
 	}
-	err := s.inTx(ctx, func(tx *txn) error {
-		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'reverted', reverted_at = ?, updated_at = ?
-			WHERE id = ? AND status = 'released'`, formatTime(at), formatTime(time.Now()), id)
+	err := s.inSyncedTx(ctx, func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, markRevertedRun, formatTime(at), formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrNotRevertible)
 	})
 	if err != nil {
@@ -300,7 +297,7 @@ func explainMiss(ctx context.Context, tx *txn, id string, res sql.Result, err er
 
 func statusOf(ctx context.Context, tx *txn, id string) (refactor.Status, error) {
 	var st refactor.Status
-	err := tx.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&st)
+	err := tx.QueryRowContext(ctx, statusOfRun, id).Scan(&st)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
@@ -309,7 +306,7 @@ func statusOf(ctx context.Context, tx *txn, id string) (refactor.Status, error) 
 
 // Get returns the run id, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, id string) (refactor.Run, error) {
-	r, err := scanRun(s.r.QueryRowContext(ctx, s.d.bind("SELECT "+runColumns+" FROM runs WHERE id = ?"), id))
+	r, err := scanRun(s.getRow(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return refactor.Run{}, refactor.Wrap(refactor.NotFound, ErrNotFound, "no refactoring with id %q", id)
 	}

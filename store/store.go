@@ -2,9 +2,12 @@
 // refactoring or a revert), written ahead of every compile into the image so
 // that each change can be explained, reconciled after a crash and reverted.
 //
-// The database lives in one file (DATA_DIR/refactord.db) in WAL mode with
-// synchronous=FULL, so a committed row survives a SIGKILL of the service and a
-// power loss of the machine. The schema is versioned in code (migrate.go).
+// The database lives in one file (DATA_DIR/refactord.db) in WAL mode. Every
+// committed row survives a SIGKILL of the service; the write-ahead row of a
+// release (BeginRelease) also survives a power loss of the machine, because
+// its commit is synced to stable storage (writeahead.go says why the others
+// need not be). The schema is versioned in code (migrate.go); PostgreSQL
+// (a pool of workers) has its own history (migrate_postgres.go).
 // Rows are never deleted: the store has no delete operation and the schema
 // refuses DELETE statements.
 //
@@ -39,6 +42,8 @@ type Store struct {
 	w *sql.DB // exactly one connection; every write goes here
 	r *sql.DB // read-only connections for Get, List, Releasing
 	d dialect
+	// stmts are SQLite's prepared statements (stmts.go); nil on PostgreSQL.
+	stmts *statements
 }
 
 // Open opens (creating when needed) the database at path, creating its
@@ -63,7 +68,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, errors.Join(err, w.Close())
 	}
-	return &Store{w: w, r: r, d: sqliteDialect}, nil
+	stmts, err := prepare(ctx, w, r)
+	if err != nil {
+		return nil, errors.Join(err, r.Close(), w.Close())
+	}
+	return &Store{w: w, r: r, d: sqliteDialect, stmts: stmts}, nil
 }
 
 // openWriter opens the single-connection write pool and checks that the
@@ -88,14 +97,7 @@ func checkDurability(ctx context.Context, db *sql.DB) error {
 	if mode != "wal" {
 		return fmt.Errorf("store: journal_mode is %q, want \"wal\"", mode)
 	}
-	var sync int
-	if err := db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil {
-		return fmt.Errorf("store: read synchronous: %w", err)
-	}
-	if sync != 2 { // 2 = FULL
-		return fmt.Errorf("store: synchronous is %d, want 2 (FULL)", sync)
-	}
-	return nil
+	return checkSynchronous(ctx, db, syncNormal)
 }
 
 // openPool opens a database/sql pool on abs with every connection configured
@@ -122,7 +124,7 @@ func dsn(abs string, readOnly bool) string {
 	q.Set("_busy_timeout", fmt.Sprint(busyTimeoutMS))
 	q.Set("_foreign_keys", "1")
 	q.Set("_journal_mode", "WAL")
-	q.Set("_synchronous", "FULL")
+	q.Set("_synchronous", "NORMAL") // BeginRelease and MarkReverted raise it for their commit (writeahead.go)
 	if readOnly {
 		q.Set("_query_only", "1")
 	} else {
@@ -137,11 +139,12 @@ func (s *Store) Close() error {
 	if s.r == s.w {
 		return s.w.Close()
 	}
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.stmts.close(), s.r.Close(), s.w.Close())
 }
 
-// inTx runs fn in a write transaction and commits it; with synchronous=FULL
-// the commit is on stable storage when inTx returns nil. On PostgreSQL
+// inTx runs fn in a write transaction and commits it. On SQLite the commit
+// is in the WAL when inTx returns nil (it survives the process), not
+// necessarily on stable storage: see writeahead.go. On PostgreSQL
 // the statements run on their own, each committed when it returns (a
 // network round trip saved twice per write, which a run makes a dozen
 // times): every write of the store is one conditional statement, the
@@ -151,11 +154,21 @@ func (s *Store) inTx(ctx context.Context, fn func(*txn) error) error {
 	if s.d == postgresDialect {
 		return s.d.classify(fn(&txn{q: s.w, d: s.d}))
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	return s.runTx(ctx, s.w, fn)
+}
+
+// beginner is a pool or one connection of it.
+type beginner interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+// runTx runs fn in a write transaction on db and commits it.
+func (s *Store) runTx(ctx context.Context, db beginner, fn func(*txn) error) error {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", s.d.classify(err))
 	}
-	if err := fn(&txn{q: tx, d: s.d}); err != nil {
+	if err := fn(&txn{q: tx, d: s.d, tx: tx, stmts: s.stmts}); err != nil {
 		return s.d.classify(errors.Join(err, rollback(tx)))
 	}
 	if err := tx.Commit(); err != nil {
@@ -170,4 +183,13 @@ func rollback(tx *sql.Tx) error {
 		return fmt.Errorf("store: rollback: %w", err)
 	}
 	return nil
+}
+
+// getRow reads the run id from the read pool, by the prepared statement on
+// SQLite.
+func (s *Store) getRow(ctx context.Context, id string) *sql.Row {
+	if s.stmts != nil {
+		return s.stmts.get.QueryRowContext(ctx, id)
+	}
+	return s.r.QueryRowContext(ctx, s.d.bind(getRun), id)
 }

@@ -158,6 +158,9 @@ func (s *Service) WaitExit(t testing.TB, limit time.Duration) error {
 	}
 }
 
+// Exited is closed once refactord has exited.
+func (s *Service) Exited() <-chan struct{} { return s.exited }
+
 // Stop asks refactord to shut down (SIGTERM) and, after grace, kills its
 // process group.
 func (s *Service) Stop(grace time.Duration) {

@@ -80,6 +80,20 @@ func CopyTree(src, dst string) error {
 	})
 }
 
+// Build compiles ./cmd/NAME for each name into dir (a program that is not
+// a test, such as the soak, builds what it drives) and returns the paths.
+func Build(dir string, names ...string) (map[string]string, error) {
+	paths := map[string]string{}
+	for _, name := range names {
+		bin, err := build(dir, name)
+		if err != nil {
+			return nil, err
+		}
+		paths[name] = bin
+	}
+	return paths, nil
+}
+
 // binaries builds ./cmd/NAME for each name into one fresh temporary
 // directory; cleanup removes it.
 func binaries(names ...string) (paths map[string]string, cleanup func(), err error) {
@@ -88,12 +102,9 @@ func binaries(names ...string) (paths map[string]string, cleanup func(), err err
 		return nil, nil, err
 	}
 	cleanup = func() { _ = os.RemoveAll(dir) }
-	paths = map[string]string{}
-	for _, name := range names {
-		if paths[name], err = build(dir, name); err != nil {
-			cleanup()
-			return nil, nil, err
-		}
+	if paths, err = Build(dir, names...); err != nil {
+		cleanup()
+		return nil, nil, err
 	}
 	return paths, cleanup, nil
 }
