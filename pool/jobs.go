@@ -238,10 +238,8 @@ func (p *Pool) await(ctx context.Context, id string, observe func(refactor.Event
 	tick := time.NewTicker(fallbackPoll)
 	defer tick.Stop()
 	for {
-		if observe != nil {
-			seq, _ = p.relay(ctx, id, observe, seq) // a failed read is read again at the next wake
-		}
-		a, done, err := p.answerOf(ctx, id)
+		next, a, done, err := p.look(ctx, id, observe, seq)
+		seq = next
 		if done {
 			if observe != nil {
 				// What the worker recorded before its answer, since the last relay.
@@ -260,8 +258,37 @@ func (p *Pool) await(ctx context.Context, id string, observe func(refactor.Event
 	}
 }
 
+const (
+	eventsSince = "SELECT seq, type, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq"
+	answerQuery = "SELECT code, message, body FROM run_answers WHERE run_id = $1"
+)
+
+// look is one wake of a waiter: it relays run id's events since seq
+// (when observed) and reads its answer, both in one round trip; a failed
+// read of the events is read again at the next wake.
+func (p *Pool) look(ctx context.Context, id string, observe func(refactor.Event), seq int64) (int64, answer, bool, error) {
+	if observe == nil {
+		a, done, err := p.answerOf(ctx, id)
+		return seq, a, done, err
+	}
+	b := &pgx.Batch{}
+	b.Queue(eventsSince, id, seq)
+	b.Queue(answerQuery, id)
+	results := p.db.SendBatch(ctx, b)
+	defer results.Close()
+	seq, _ = relayRows(results.Query, observe, seq)
+	a, done, err := scanAnswer(results.QueryRow().Scan, id)
+	return seq, a, done, err
+}
+
 func (p *Pool) relay(ctx context.Context, id string, observe func(refactor.Event), seq int64) (int64, error) {
-	rows, err := p.db.Query(ctx, "SELECT seq, type, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq", id, seq)
+	return relayRows(func() (pgx.Rows, error) { return p.db.Query(ctx, eventsSince, id, seq) }, observe, seq)
+}
+
+// relayRows passes on the events query answers, in order, and answers
+// the last one's seq.
+func relayRows(query func() (pgx.Rows, error), observe func(refactor.Event), seq int64) (int64, error) {
+	rows, err := query()
 	if err != nil {
 		return seq, err
 	}
@@ -278,10 +305,15 @@ func (p *Pool) relay(ctx context.Context, id string, observe func(refactor.Event
 }
 
 // answerOf reads run id's answer: done is false while it runs.
-func (p *Pool) answerOf(ctx context.Context, id string) (a answer, done bool, err error) {
+func (p *Pool) answerOf(ctx context.Context, id string) (answer, bool, error) {
+	return scanAnswer(p.db.QueryRow(ctx, answerQuery, id).Scan, id)
+}
+
+// scanAnswer reads an answer row (done is false when there is none yet).
+func scanAnswer(scan func(...any) error, id string) (a answer, done bool, err error) {
 	var code, message string
 	var body []byte
-	err = p.db.QueryRow(ctx, "SELECT code, message, body FROM run_answers WHERE run_id = $1", id).Scan(&code, &message, &body)
+	err = scan(&code, &message, &body)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return answer{}, false, nil
 	}

@@ -2,7 +2,6 @@ package pool
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -46,10 +45,15 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 		Ref:    refactor.MethodRef{Class: a.Class, Selector: a.Selector, ClassSide: a.ClassSide},
 		DryRun: a.DryRun, Verify: a.Verify, RunTests: a.RunTests, RequestID: a.RequestID,
 	}
+	var events *recorder
 	if a.Follow {
-		req.Observe = p.recorder(a.RunID)
+		events = p.newRecorder(a.RunID)
+		req.Observe = events.observe
 	}
 	res, runErr := slot.Run(ctx, req)
+	if events != nil {
+		events.flush()
+	}
 	p.answer(ctx, a.RunID, answer{Result: res}, runErr)
 	return nil
 }
@@ -104,27 +108,6 @@ func (p *Pool) fail(ctx context.Context, id string, cause error) {
 	err = errors.Join(err, p.recordAnswer(ctx, id, answer{}, cause))
 	if err != nil {
 		p.log.Error("failing a run that could not start", zap.String("run_id", id), zap.Error(err))
-	}
-}
-
-// recorder records the events of a run for its caller, wherever it waits.
-// An event that cannot be recorded is dropped: the run goes on.
-func (p *Pool) recorder(id string) func(refactor.Event) {
-	return func(e refactor.Event) {
-		data, err := json.Marshal(e.Data)
-		if err != nil {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		tx, err := p.db.Begin(ctx)
-		if err != nil {
-			return
-		}
-		defer tx.Rollback(ctx) //nolint:errcheck // after Commit, a no-op
-		if recordEvent(ctx, tx, id, e.Type, data) == nil {
-			_ = tx.Commit(ctx) // a lost event is only a gap in a progress stream
-		}
 	}
 }
 

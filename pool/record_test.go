@@ -1,0 +1,87 @@
+package pool
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+
+	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
+	"pharo-refactor/store"
+)
+
+func recorderPool(t *testing.T) *Pool {
+	t.Helper()
+	ctx := context.Background()
+	url := testenv.StartPostgres(t).NewDatabase(t)
+	trail, err := store.OpenPostgres(ctx, url) // the pool's tables
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, trail.Close()) })
+	db, err := pgxpool.New(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	return &Pool{db: db, log: zap.NewNop()}
+}
+
+// The pipeline hands its events over without waiting; whatever batches
+// the writer makes, the caller reads every event, in the order sent, once
+// flush returned — and nothing sent after it.
+func TestRecorderKeepsEveryEventInOrder(t *testing.T) {
+	p := recorderPool(t)
+	for _, n := range []int{1, eventBatch - 1, 5*eventBatch + 3} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			id := newID()
+			r := p.newRecorder(id)
+			for i := range n {
+				r.observe(refactor.Event{Type: refactor.EventStage, Data: refactor.StageEvent{Name: "reviewer", Status: "started", Iteration: i}})
+			}
+			r.flush()
+			r.observe(refactor.Event{Type: refactor.EventStage, Data: refactor.StageEvent{Name: "late"}}) // dropped, not a panic
+			var seen []refactor.Event
+			_, err := p.relay(context.Background(), id, func(e refactor.Event) { seen = append(seen, e) }, 0)
+			require.NoError(t, err)
+			require.Len(t, seen, n)
+			for i, e := range seen {
+				stage, ok := e.Data.(refactor.StageEvent)
+				require.True(t, ok, "%T", e.Data)
+				assert.Equal(t, i, stage.Iteration)
+			}
+		})
+	}
+}
+
+// Events are transport, committed without waiting for the WAL's flush —
+// and only they: the setting ends with their statement's transaction.
+func TestEventsAloneCommitAsynchronously(t *testing.T) {
+	p := recorderPool(t)
+	ctx := context.Background()
+	conn, err := p.db.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	show := func() string {
+		var v string
+		require.NoError(t, conn.QueryRow(ctx, "SHOW synchronous_commit").Scan(&v))
+		return v
+	}
+	_, err = conn.Exec(ctx, "SET synchronous_commit = on") // the test server's default is off
+	require.NoError(t, err)
+
+	tx, err := conn.Begin(ctx)
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, recordEvents, newID(), []string{refactor.EventStage}, []string{`{}`})
+	require.NoError(t, err)
+	var inside string
+	require.NoError(t, tx.QueryRow(ctx, "SHOW synchronous_commit").Scan(&inside))
+	assert.Equal(t, "off", inside, "the events' transaction commits asynchronously")
+	require.NoError(t, tx.Commit(ctx))
+	assert.Equal(t, "on", show(), "after it, the connection commits synchronously again")
+
+	_, err = conn.Exec(ctx, recordEvents, newID(), []string{refactor.EventStage}, []string{`{}`})
+	require.NoError(t, err)
+	assert.Equal(t, "on", show(), "a statement of its own leaves the connection as it was")
+}
