@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 
 	refactor "pharo-refactor"
@@ -22,12 +23,14 @@ import (
 // readMethodAndClass reads the method's source, its class and its protocol.
 func readMethodAndClass(ctx context.Context, image refactor.Image, ref refactor.MethodRef) (refactor.Method, *scope, error) {
 	m := refactor.Method{Ref: ref}
-	var err error
-	if m.Source, err = image.MethodSource(ctx, ref); err != nil {
-		return m, nil, err
-	}
-	classSrc, err := image.ClassSource(ctx, ref.Class)
-	if err != nil {
+	// Two reads, asked at once; the method's error comes first, as when
+	// they were asked one after the other.
+	var classSrc string
+	var methodErr, classErr error
+	atOnce(ctx,
+		func(ctx context.Context) { m.Source, methodErr = image.MethodSource(ctx, ref) },
+		func(ctx context.Context) { classSrc, classErr = image.ClassSource(ctx, ref.Class) })
+	if err := cmp.Or(methodErr, classErr); err != nil {
 		return m, nil, err
 	}
 	sc, err := newScope(ref, classSrc, m.Source)

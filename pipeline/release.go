@@ -19,7 +19,20 @@ import (
 func (r *run) releaseMethod(ctx context.Context) error {
 	ref, code := r.req.Ref, r.res.RefactoredCode
 	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "started"})
-	current, err := r.p.image.MethodSource(ctx, ref)
+	// The re-read and the questions that find the tests are all reads:
+	// one wave of concurrent calls. Their answers are judged in the order
+	// a sequential release would meet them.
+	var (
+		current string
+		err     error
+		leads   *testLeads
+	)
+	reread := func(ctx context.Context) { current, err = r.p.image.MethodSource(ctx, ref) }
+	if r.req.RunTests {
+		leads = r.askTestLeads(ctx, reread)
+	} else {
+		reread(ctx)
+	}
 	if err != nil {
 		return fmt.Errorf("re-reading %s before release: %w", ref, err)
 	}
@@ -31,7 +44,7 @@ func (r *run) releaseMethod(ctx context.Context) error {
 		r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "conflict"})
 		return err
 	}
-	if err := r.baseline(ctx); err != nil {
+	if err := r.baseline(ctx, leads); err != nil {
 		return err
 	}
 	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code, r.res.Helpers); err != nil {
@@ -83,11 +96,11 @@ func (r *run) verifyMethod(ctx context.Context) error {
 // baseline finds the method's tests and runs them before anything changes.
 // A class whose run does not finish in time stops the release there
 // (tests_inconclusive): nothing has been compiled.
-func (r *run) baseline(ctx context.Context) error {
+func (r *run) baseline(ctx context.Context, leads *testLeads) error {
 	if !r.req.RunTests {
 		return nil
 	}
-	chosen, err := r.findTests(ctx)
+	chosen, err := r.findTests(ctx, leads)
 	if err != nil {
 		return err
 	}
