@@ -34,3 +34,26 @@ type Job interface {
 	// Result is what Reservation.Run answers, once Done is closed.
 	Result() (*Result, error)
 }
+
+// StartJob runs fn on its own goroutine as the run id and answers the Job
+// that ends with it: Done is closed once fn has returned, and Result gives
+// what fn returned.
+func StartJob(id string, fn func() (*Result, error)) Job {
+	j := &job{id: id, done: make(chan struct{})}
+	go func() {
+		defer close(j.done)
+		j.res, j.err = fn()
+	}()
+	return j
+}
+
+type job struct {
+	id   string
+	done chan struct{}
+	res  *Result
+	err  error
+}
+
+func (j *job) ID() string               { return j.id }
+func (j *job) Done() <-chan struct{}    { return j.done }
+func (j *job) Result() (*Result, error) { <-j.done; return j.res, j.err }

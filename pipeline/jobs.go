@@ -13,18 +13,6 @@ import (
 // (Reservation.Run) or not, is tracked here while it executes, so Cancel
 // reaches it either way.
 
-// job is a run started by Start (refactor.Job).
-type job struct {
-	id   string
-	done chan struct{}
-	res  *refactor.Result
-	err  error
-}
-
-func (j *job) ID() string                        { return j.id }
-func (j *job) Done() <-chan struct{}             { return j.done }
-func (j *job) Result() (*refactor.Result, error) { <-j.done; return j.res, j.err }
-
 // Start takes the run slot and runs req on its own goroutine under ctx (not
 // the request's context: a client that leaves does not stop the run). The
 // row is in the audit trail when Start returns.
@@ -38,12 +26,7 @@ func (p *Pipeline) Start(ctx context.Context, req refactor.Request) (refactor.Jo
 	if err != nil {
 		return nil, err
 	}
-	j := &job{id: s.id, done: make(chan struct{})}
-	go func() {
-		defer close(j.done)
-		j.res, j.err = s.complete(r)
-	}()
-	return j, nil
+	return refactor.StartJob(s.id, func() (*refactor.Result, error) { return s.complete(r) }), nil
 }
 
 // Cancel stops the run id before its release and answers its row once the

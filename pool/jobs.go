@@ -115,15 +115,10 @@ func (p *Pool) Start(ctx context.Context, req refactor.Request) (refactor.Job, e
 	if err != nil {
 		return nil, err
 	}
-	j := &job{id: id, done: make(chan struct{})}
 	if req.Observe != nil {
 		req.Observe(refactor.Event{Type: refactor.EventQueued, Data: p.position(ctx, jobID, queued+1, workers)})
 	}
-	go func() {
-		defer close(j.done)
-		j.res, j.err = p.follow(ctx, id, req.Observe, 0)
-	}()
-	return j, nil
+	return refactor.StartJob(id, func() (*refactor.Result, error) { return p.follow(ctx, id, req.Observe, 0) }), nil
 }
 
 // position says where the job stands: its place among the waiting runs,
@@ -201,18 +196,6 @@ func recordEvent(ctx context.Context, tx pgx.Tx, id, typ string, data []byte) er
 		SELECT pg_notify('`+channel+`', run_id) FROM e`, id, typ, data)
 	return err
 }
-
-// job is a queued run as its caller sees it.
-type job struct {
-	id   string
-	done chan struct{}
-	res  *refactor.Result
-	err  error
-}
-
-func (j *job) ID() string                        { return j.id }
-func (j *job) Done() <-chan struct{}             { return j.done }
-func (j *job) Result() (*refactor.Result, error) { <-j.done; return j.res, j.err }
 
 // answer is how a run's outcome travels from its worker to its caller.
 type answer struct {
