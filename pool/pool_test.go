@@ -189,6 +189,26 @@ func TestRevertGoesToTheReleasingWorker(t *testing.T) {
 	assert.Equal(t, refactor.StatusReverted, orig.Status)
 }
 
+// TestAVerifyRunTravelsThroughTheQueue: the worker that takes a queued
+// verify run verifies (compiled, tested, the original put back), and the
+// row says it was a verify run.
+func TestAVerifyRunTravelsThroughTheQueue(t *testing.T) {
+	pg := testenv.StartPostgres(t)
+	w := startWorker(t, pg.NewDatabase(t), "a", sumScript(0))
+	before := readSum(t, w.dir)
+
+	job, err := w.pool.Start(context.Background(), refactor.Request{Ref: sum, Verify: true, RunTests: true})
+	require.NoError(t, err)
+	res, err := job.Result()
+	require.NoError(t, err)
+	assert.Equal(t, refactor.OutcomeVerified, res.Outcome)
+	assert.Equal(t, before, readSum(t, w.dir), "the image holds the original again")
+	row, err := w.trail.Get(context.Background(), job.ID())
+	require.NoError(t, err)
+	assert.True(t, row.Verify, "the row says it was a verify run")
+	assert.Equal(t, refactor.StatusVerified, row.Status)
+}
+
 func readSum(t *testing.T, dir string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "src", "Sample-Shop", "Calculator.class.st"))
