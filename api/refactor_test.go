@@ -125,6 +125,7 @@ func TestConcurrentRequestsOneBusy(t *testing.T) {
 		status     int
 		retryAfter string
 		code       any
+		requestID  [2]any // the header's and the body's
 	}
 	results := make(chan result, 2)
 	var wg sync.WaitGroup
@@ -133,7 +134,7 @@ func TestConcurrentRequestsOneBusy(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
-			results <- result{resp.StatusCode, resp.Header.Get("Retry-After"), out["code"]}
+			results <- result{resp.StatusCode, resp.Header.Get("Retry-After"), out["code"], [2]any{resp.Header.Get("X-Request-ID"), out["request_id"]}}
 		}()
 	}
 	busy := <-results // the loser answers at once; the winner is held
@@ -142,6 +143,8 @@ func TestConcurrentRequestsOneBusy(t *testing.T) {
 	ra, err := strconv.Atoi(busy.retryAfter)
 	require.NoError(t, err, "Retry-After is whole seconds")
 	assert.GreaterOrEqual(t, ra, 1)
+	assert.NotEmpty(t, busy.requestID[0])
+	assert.Equal(t, busy.requestID[0], busy.requestID[1], "the busy body carries the request's id")
 
 	require.Eventually(t, func() bool { return h.gem.Count("reviewer") == 1 }, 10*time.Second, 10*time.Millisecond, "the winner is in review")
 	resp, data := h.do(http.MethodGet, "/health", "", nil)

@@ -90,6 +90,9 @@ type Server struct {
 	// cancels it with cause shutting_down.
 	runsCtx    context.Context
 	cancelRuns context.CancelCauseFunc
+	// busyRendered is the last busy problem encoded (busyBody): under
+	// load every refused POST gets the same body but for its request id.
+	busyRendered atomic.Pointer[renderedProblem]
 	// openapiJSON is opts.OpenAPI converted to JSON at start-up; nil
 	// when the conversion failed (logged, and /openapi.json answers 500).
 	openapiJSON []byte
@@ -252,7 +255,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	var pe *problemError
 	if errors.As(err, &pe) {
-		if werr := writeProblem(c, pe.p); werr != nil {
+		if werr := writeProblemError(c, pe); werr != nil {
 			s.log.Warn("writing an error response failed", zap.Error(werr))
 		}
 		return
