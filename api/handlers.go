@@ -107,17 +107,32 @@ func (s *Server) reserve() (refactor.Reservation, error) {
 // refusal answers a run that could not start; busy carries Retry-After and
 // the original's message.
 func (s *Server) refusal(c echo.Context, err error) error {
-	p := newProblem(c, err)
-	if refactor.KindOf(err) == refactor.Busy {
+	k := refactor.KindOf(err)
+	if k == refactor.Busy {
 		s.metrics.busy.Inc()
-		p.RetryAfter = s.pipe.RetryAfter()
-		p.Detail = "Agent is busy processing another request. Please try again later."
-		return &problemError{p: p, rendered: s.busyBody(p)}
+		return s.busyProblem(c, err)
 	}
-	if k := refactor.KindOf(err); k == refactor.ShuttingDown || k == refactor.StoreUnavailable {
+	p := newProblem(c, err)
+	if k == refactor.ShuttingDown || k == refactor.StoreUnavailable {
 		p.RetryAfter = 5
 	}
 	return &problemError{p: p}
+}
+
+// busyProblem is the busy refusal: under load it is most answers, the
+// same problem but for its request id, so it is built and encoded once per
+// Retry-After value.
+func (s *Server) busyProblem(c echo.Context, err error) error {
+	retryAfter := s.pipe.RetryAfter()
+	if r := s.busyRendered.Load(); r != nil && r.retryAfter == retryAfter {
+		p := *r.problem
+		p.RequestID = requestID(c)
+		return &problemError{p: &p, rendered: r}
+	}
+	p := newProblem(c, err)
+	p.RetryAfter = retryAfter
+	p.Detail = "Agent is busy processing another request. Please try again later."
+	return &problemError{p: p, rendered: s.busyBody(p)}
 }
 
 // runFailure answers a failed run with what the client needs to act.

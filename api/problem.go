@@ -139,7 +139,8 @@ func malformed(err error) error {
 // value, which is spliced in per answer.
 type renderedProblem struct {
 	retryAfter int
-	head, tail []byte // the body up to the request id's value, and after it
+	problem    *wire.Problem // the problem less its request id
+	head, tail []byte        // the body up to the request id's value, and after it
 }
 
 const requestIDKey = `"request_id":"`
@@ -159,7 +160,7 @@ func renderProblem(p *wire.Problem) (*renderedProblem, error) {
 		return nil, errors.New("encoding a problem: no request_id in its body")
 	}
 	i += len(requestIDKey)
-	return &renderedProblem{retryAfter: p.RetryAfter, head: body[:i], tail: body[i:]}, nil
+	return &renderedProblem{retryAfter: p.RetryAfter, problem: &q, head: body[:i], tail: body[i:]}, nil
 }
 
 // body is the rendered problem with id as its request id; false when id

@@ -5,10 +5,11 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"regexp"
 	"strings"
@@ -191,9 +192,14 @@ func requestID(c echo.Context) string {
 	return id
 }
 
+// randomID is a new request id: 128 random bits in hex. An id tells
+// requests apart in the logs and is no secret, so it comes from the
+// runtime's per-thread ChaCha8 generator (seeded from the OS at start-up)
+// rather than from crypto/rand, which costs more and buys nothing here.
 func randomID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:])
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
 	return hex.EncodeToString(b[:])
 }
 
