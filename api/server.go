@@ -169,8 +169,6 @@ func (s *Server) CancelRuns() {
 // Inflight counts requests being served (a shutdown waits for them).
 func (s *Server) Inflight() int64 { return s.inflight.Load() }
 
-const ctxRequestID = "request_id"
-
 var safeRequestID = regexp.MustCompile(`^[A-Za-z0-9._:\-]{1,128}$`)
 
 // requestID keeps a well-formed X-Request-ID from the client, else makes one,
@@ -181,15 +179,15 @@ func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		if !safeRequestID.MatchString(id) {
 			id = randomID()
 		}
-		c.Set(ctxRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		return next(c)
 	}
 }
 
+// requestID is the request's id, kept on its response's headers (echo's
+// context store would cost a map per request).
 func requestID(c echo.Context) string {
-	id, _ := c.Get(ctxRequestID).(string)
-	return id
+	return c.Response().Header().Get(echo.HeaderXRequestID)
 }
 
 // randomID is a new request id: 128 random bits in hex. An id tells
