@@ -114,6 +114,9 @@ func Wrap(k Kind, err error, format string, args ...any) error {
 // KindOf returns the kind of the outermost classified error in err's chain,
 // or Internal when nothing classified it.
 func KindOf(err error) Kind {
+	if e, ok := err.(*Error); ok {
+		return e.Kind // the common case, without errors.As's reflection
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind

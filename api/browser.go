@@ -174,6 +174,9 @@ func jsonMediaType(types []string) error {
 	default:
 		return refactor.Errorf(refactor.UnsupportedMediaType, "one Content-Type header, application/json, is accepted; got %d", len(types))
 	}
+	if types[0] == echo.MIMEApplicationJSON {
+		return nil // what nearly every client sends: no parameters to parse
+	}
 	mt, params, err := mime.ParseMediaType(types[0])
 	if err != nil || mt != echo.MIMEApplicationJSON {
 		return refactor.Errorf(refactor.UnsupportedMediaType, "Content-Type %q is not accepted: send application/json", clip(types[0], 100))

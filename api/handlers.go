@@ -83,13 +83,13 @@ func (s *Server) parseRefactor(c echo.Context) (req wire.RefactorRequest, wrappe
 		if errors.As(err, &ke) {
 			p.Errors = []wire.FieldError{fieldError(ke.Field, ke.Field, ke.Message, ke.Type)}
 		}
-		return req, wrapped, &problemError{p}
+		return req, wrapped, &problemError{p: p}
 	}
 	fields, err := validateRefactor(s.validate, req, wrapped)
 	if err != nil {
 		p := newProblem(c, err)
 		p.Errors = fields
-		return req, wrapped, &problemError{p}
+		return req, wrapped, &problemError{p: p}
 	}
 	return req, wrapped, nil
 }
@@ -107,21 +107,37 @@ func (s *Server) reserve() (refactor.Reservation, error) {
 // refusal answers a run that could not start; busy carries Retry-After and
 // the original's message.
 func (s *Server) refusal(c echo.Context, err error) error {
-	p := newProblem(c, err)
-	if refactor.KindOf(err) == refactor.Busy {
+	k := refactor.KindOf(err)
+	if k == refactor.Busy {
 		s.metrics.busy.Inc()
-		p.RetryAfter = s.pipe.RetryAfter()
-		p.Detail = "Agent is busy processing another request. Please try again later."
+		return s.busyProblem(c, err)
 	}
-	if k := refactor.KindOf(err); k == refactor.ShuttingDown || k == refactor.StoreUnavailable {
+	p := newProblem(c, err)
+	if k == refactor.ShuttingDown || k == refactor.StoreUnavailable {
 		p.RetryAfter = 5
 	}
-	return &problemError{p}
+	return &problemError{p: p}
+}
+
+// busyProblem is the busy refusal: under load it is most answers, the
+// same problem but for its request id, so it is built and encoded once per
+// Retry-After value.
+func (s *Server) busyProblem(c echo.Context, err error) error {
+	retryAfter := s.pipe.RetryAfter()
+	if r := s.busyRendered.Load(); r != nil && r.retryAfter == retryAfter {
+		p := *r.problem
+		p.RequestID = requestID(c)
+		return &problemError{p: &p, rendered: r}
+	}
+	p := newProblem(c, err)
+	p.RetryAfter = retryAfter
+	p.Detail = "Agent is busy processing another request. Please try again later."
+	return &problemError{p: p, rendered: s.busyBody(p)}
 }
 
 // runFailure answers a failed run with what the client needs to act.
 func (s *Server) runFailure(c echo.Context, res *refactor.Result, err error) error {
-	return &problemError{s.failureProblem(c, res, err)}
+	return &problemError{p: s.failureProblem(c, res, err)}
 }
 
 // failureProblem is the problem body of a failed run.
@@ -158,7 +174,12 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 }
 
 // problemError carries a ready problem to the error handler.
-type problemError struct{ p *wire.Problem }
+type problemError struct {
+	p *wire.Problem
+	// rendered is p already encoded but for its request id, when p is
+	// an answer given too often to encode each time; nil otherwise.
+	rendered *renderedProblem
+}
 
 func (e *problemError) Error() string { return e.p.Detail }
 

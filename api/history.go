@@ -83,7 +83,7 @@ func (s *Server) revertRefactoring(c echo.Context) error {
 		if run.ID != "" {
 			p.ID = run.ID
 		}
-		return &problemError{p}
+		return &problemError{p: p}
 	}
 	return c.JSON(http.StatusOK, run)
 }

@@ -210,7 +210,7 @@ func (s *Server) cancelRefactoring(c echo.Context) error {
 		if row.ID != "" {
 			p.ID, p.RunStatus = row.ID, string(row.Status)
 		}
-		return &problemError{p}
+		return &problemError{p: p}
 	}
 	return c.JSON(http.StatusOK, row)
 }

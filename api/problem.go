@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -132,6 +133,77 @@ func malformed(err error) error {
 		err = refactor.Wrap(refactor.InvalidRequest, err, "")
 	}
 	return &malformedError{err}
+}
+
+// renderedProblem is a problem body encoded once but for its request id's
+// value, which is spliced in per answer.
+type renderedProblem struct {
+	retryAfter int
+	problem    *wire.Problem // the problem less its request id
+	head, tail []byte        // the body up to the request id's value, and after it
+}
+
+const requestIDKey = `"request_id":"`
+
+// renderProblem encodes p once, less its request id.
+func renderProblem(p *wire.Problem) (*renderedProblem, error) {
+	q := *p
+	q.RequestID = ""
+	body, err := json.Marshal(&q)
+	if err != nil {
+		return nil, fmt.Errorf("encoding a problem: %w", err)
+	}
+	// A string value cannot hold this sequence unescaped, so the first one
+	// is the key's.
+	i := bytes.Index(body, []byte(requestIDKey))
+	if i < 0 {
+		return nil, errors.New("encoding a problem: no request_id in its body")
+	}
+	i += len(requestIDKey)
+	return &renderedProblem{retryAfter: p.RetryAfter, problem: &q, head: body[:i], tail: body[i:]}, nil
+}
+
+// body is the rendered problem with id as its request id; false when id
+// would need escaping in JSON (then the problem is encoded whole).
+func (r *renderedProblem) body(id string) ([]byte, bool) {
+	for i := 0; i < len(id); i++ {
+		if b := id[i]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
+			return nil, false
+		}
+	}
+	out := make([]byte, 0, len(r.head)+len(id)+len(r.tail))
+	return append(append(append(out, r.head...), id...), r.tail...), true
+}
+
+// busyBody is the rendered busy problem for p (kind busy), encoded again
+// only when its Retry-After changes; nil if it cannot be encoded (p is
+// then encoded whole).
+func (s *Server) busyBody(p *wire.Problem) *renderedProblem {
+	if r := s.busyRendered.Load(); r != nil && r.retryAfter == p.RetryAfter {
+		return r
+	}
+	r, err := renderProblem(p)
+	if err != nil {
+		return nil
+	}
+	s.busyRendered.Store(r)
+	return r
+}
+
+// writeProblemError answers with pe's problem, from its rendered body when
+// it has one.
+func writeProblemError(c echo.Context, pe *problemError) error {
+	if pe.rendered == nil {
+		return writeProblem(c, pe.p)
+	}
+	body, ok := pe.rendered.body(pe.p.RequestID)
+	if !ok {
+		return writeProblem(c, pe.p)
+	}
+	if pe.p.RetryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(pe.p.RetryAfter))
+	}
+	return c.Blob(pe.p.Status, "application/problem+json", body)
 }
 
 func writeProblem(c echo.Context, p *wire.Problem) error {

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -125,6 +126,8 @@ func TestConcurrentRequestsOneBusy(t *testing.T) {
 		status     int
 		retryAfter string
 		code       any
+		requestID  [2]any // the header's and the body's
+		body       map[string]any
 	}
 	results := make(chan result, 2)
 	var wg sync.WaitGroup
@@ -133,7 +136,7 @@ func TestConcurrentRequestsOneBusy(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
-			results <- result{resp.StatusCode, resp.Header.Get("Retry-After"), out["code"]}
+			results <- result{resp.StatusCode, resp.Header.Get("Retry-After"), out["code"], [2]any{resp.Header.Get("X-Request-ID"), out["request_id"]}, out}
 		}()
 	}
 	busy := <-results // the loser answers at once; the winner is held
@@ -142,8 +145,24 @@ func TestConcurrentRequestsOneBusy(t *testing.T) {
 	ra, err := strconv.Atoi(busy.retryAfter)
 	require.NoError(t, err, "Retry-After is whole seconds")
 	assert.GreaterOrEqual(t, ra, 1)
+	assert.NotEmpty(t, busy.requestID[0])
+	assert.Equal(t, busy.requestID[0], busy.requestID[1], "the busy body carries the request's id")
 
 	require.Eventually(t, func() bool { return h.gem.Count("reviewer") == 1 }, 10*time.Second, 10*time.Millisecond, "the winner is in review")
+	// Later refusals (their body encoded once, the id spliced in) say the
+	// same as the first, each with its own request id.
+	for _, id := range []string{"again-1", "again-2"} {
+		resp, data := h.do(http.MethodPost, "/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`, map[string]string{"X-Request-ID": id})
+		assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+		assert.Equal(t, busy.retryAfter, resp.Header.Get("Retry-After"))
+		assert.Equal(t, id, resp.Header.Get("X-Request-ID"))
+		var again map[string]any
+		require.NoError(t, json.Unmarshal(data, &again))
+		assert.Equal(t, id, again["request_id"])
+		first := maps.Clone(busy.body)
+		first["request_id"] = id
+		assert.Equal(t, first, again)
+	}
 	resp, data := h.do(http.MethodGet, "/health", "", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	var health map[string]any

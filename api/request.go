@@ -39,7 +39,12 @@ var errBodyTooLarge = errors.New("body too large")
 
 // readBody reads at most limit bytes.
 func readBody(r *http.Request, limit int64) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	var buf bytes.Buffer
+	if r.ContentLength > 0 && r.ContentLength <= limit {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead) // one allocation, room to see EOF
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1))
+	body := buf.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("reading the body: %w", err)
 	}

@@ -5,10 +5,11 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"regexp"
 	"strings"
@@ -90,6 +91,9 @@ type Server struct {
 	// cancels it with cause shutting_down.
 	runsCtx    context.Context
 	cancelRuns context.CancelCauseFunc
+	// busyRendered is the last busy problem encoded (busyBody): under
+	// load every refused POST gets the same body but for its request id.
+	busyRendered atomic.Pointer[renderedProblem]
 	// openapiJSON is opts.OpenAPI converted to JSON at start-up; nil
 	// when the conversion failed (logged, and /openapi.json answers 500).
 	openapiJSON []byte
@@ -165,8 +169,6 @@ func (s *Server) CancelRuns() {
 // Inflight counts requests being served (a shutdown waits for them).
 func (s *Server) Inflight() int64 { return s.inflight.Load() }
 
-const ctxRequestID = "request_id"
-
 var safeRequestID = regexp.MustCompile(`^[A-Za-z0-9._:\-]{1,128}$`)
 
 // requestID keeps a well-formed X-Request-ID from the client, else makes one,
@@ -177,20 +179,25 @@ func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		if !safeRequestID.MatchString(id) {
 			id = randomID()
 		}
-		c.Set(ctxRequestID, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		return next(c)
 	}
 }
 
+// requestID is the request's id, kept on its response's headers (echo's
+// context store would cost a map per request).
 func requestID(c echo.Context) string {
-	id, _ := c.Get(ctxRequestID).(string)
-	return id
+	return c.Response().Header().Get(echo.HeaderXRequestID)
 }
 
+// randomID is a new request id: 128 random bits in hex. An id tells
+// requests apart in the logs and is no secret, so it comes from the
+// runtime's per-thread ChaCha8 generator (seeded from the OS at start-up)
+// rather than from crypto/rand, which costs more and buys nothing here.
 func randomID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:])
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
 	return hex.EncodeToString(b[:])
 }
 
@@ -252,7 +259,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	var pe *problemError
 	if errors.As(err, &pe) {
-		if werr := writeProblem(c, pe.p); werr != nil {
+		if werr := writeProblemError(c, pe); werr != nil {
 			s.log.Warn("writing an error response failed", zap.Error(werr))
 		}
 		return

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,7 +33,8 @@ func (p *Pipeline) Reserve() (refactor.Reservation, error) {
 	}
 	free, ok := p.slot.take()
 	if !ok {
-		return nil, refactor.Errorf(refactor.Busy, "another refactoring is running; retry in %d s", p.slot.retryAfter())
+		// Built without fmt: under load most requests end here.
+		return nil, &refactor.Error{Kind: refactor.Busy, Message: "another refactoring is running; retry in " + strconv.Itoa(p.slot.retryAfter()) + " s"}
 	}
 	return &reservation{p: p, free: free, id: newID()}, nil
 }
