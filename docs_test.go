@@ -73,10 +73,10 @@ func TestCheckLink(t *testing.T) {
 		})
 	}
 
-	write("README.md", "See [a](docs/a.md), `[not](a-link.md)`, [web](https://example.com) and\n\n    [code](block.md)\n\n```\n[fenced](x.md)\n```\n[b](docs/a.md#twice).\n  ```` ```json ```` [c](code.go)\n")
+	write("README.md", "See [a](docs/a.md), `[not](a-link.md)`, [web](https://example.com) and\n\n    [code](block.md)\n\n```\n[fenced](x.md)\n```\n[b](docs/a.md#twice).\n  ```` ```json ```` [c](code.go), [d across\ntwo lines](docs/a.md#twice-1)\n")
 	links, err := relativeLinks(from)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"docs/a.md", "docs/a.md#twice", "code.go"}, links)
+	assert.Equal(t, []string{"docs/a.md", "docs/a.md#twice", "code.go", "docs/a.md#twice-1"}, links)
 }
 
 var (
@@ -89,13 +89,24 @@ var (
 // that point into the repository: not web addresses, not text inside code.
 func relativeLinks(file string) ([]string, error) {
 	var links []string
-	err := markdownLines(file, func(line string) {
-		for _, m := range linkPattern.FindAllStringSubmatch(codeSpanPattern.ReplaceAllString(line, ""), -1) {
+	var paragraph []string
+	flush := func() {
+		text := codeSpanPattern.ReplaceAllString(strings.Join(paragraph, "\n"), "")
+		for _, m := range linkPattern.FindAllStringSubmatch(text, -1) {
 			if !schemePattern.MatchString(m[1]) {
 				links = append(links, m[1])
 			}
 		}
+		paragraph = paragraph[:0]
+	}
+	err := markdownLines(file, func(line string) {
+		if line == "" {
+			flush()
+			return
+		}
+		paragraph = append(paragraph, line)
 	})
+	flush()
 	return links, err
 }
 
@@ -157,7 +168,8 @@ func headingAnchors(file string) (map[string]bool, error) {
 }
 
 // markdownLines calls each for every line of a Markdown file outside code
-// blocks (fenced, or indented by four spaces after a blank line).
+// blocks (fenced, or indented by four spaces after a blank line), and with
+// "" where a paragraph ends: at a blank line or a code block.
 func markdownLines(file string, each func(line string)) error {
 	f, err := os.Open(file)
 	if err != nil {
@@ -172,9 +184,11 @@ func markdownLines(file string, each func(line string)) error {
 		switch {
 		case isFence(line):
 			fenced = !fenced
+			each("")
 		case fenced:
 		case strings.TrimSpace(line) == "":
 			blank = true
+			each("")
 			continue
 		case strings.HasPrefix(line, "    ") && (blank || indented):
 			indented = true
