@@ -40,7 +40,7 @@ bench:
 	$(GO) run ./bench
 
 # The service under load, faults and bad input, its history held against
-# its promises (README "Soak"); writes soak/results.json, fails on a
+# its promises (soak/README.md); writes soak/results.json, fails on a
 # violation. SOAK_DURATION (default 3m) and SOAK_SEED (to replay) pass
 # through the environment.
 soak:

@@ -11,7 +11,8 @@ import (
 // turns kinds into HTTP statuses.
 type Kind string
 
-// The codes of DESIGN.md ("HTTP"), plus those added by later issues.
+// The codes clients see, each with its status and meaning in docs/api.md
+// ("Errors"); docs/design.md ("HTTP") holds the first of them.
 const (
 	InvalidRequest     Kind = "invalid_request"
 	Unauthorized       Kind = "unauthorized"
@@ -34,7 +35,7 @@ const (
 	Internal           Kind = "internal"
 	// Canceled: the run was stopped on request before its release began
 	// (POST /api/v1/refactorings/{id}/cancel, or its caller cancelled it).
-	// A client that merely disconnects no longer stops a run.
+	// A client that merely disconnects does not stop a run.
 	Canceled Kind = "canceled"
 	// NotCancelable: a cancel came for a run whose release has begun (it
 	// completes or is rolled back, never cut) or that has ended.

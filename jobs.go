@@ -3,7 +3,7 @@ package refactor
 import "context"
 
 // Jobs runs refactorings as jobs that outlive the request that asked for
-// them (DESIGN.md, "Runs are jobs"): a client that disconnects or times out
+// them (docs/design.md, "Runs are jobs"): a client that disconnects or times out
 // does not stop its run; the run completes, is recorded, and anyone holding
 // its id follows it in the audit trail (History.Get) or cancels it before
 // its release. The pipeline implements it in process, one run at a time; a

@@ -12,7 +12,7 @@ import (
 
 const module = "pharo-refactor"
 
-// TestDependenciesPointDown holds the code map of the README to the
+// TestDependenciesPointDown holds the code map of docs/architecture.md to the
 // imports: the domain at the bottom imports nothing of the module; the
 // pipeline and the api work on the domain, never on the adapters; the
 // adapters never import each other; the client binary stays free of the

@@ -37,7 +37,7 @@ const (
 	maxSelectorLen  = 256
 )
 
-// The accepted shapes (pharo-interop.md): class names
+// The accepted shapes (docs/pharo-interop.md): class names
 // [A-Z][A-Za-z0-9_]*; selectors unary (an identifier), binary (a run of
 // + - / \ * ~ < > = @ , % | & ? ! and Pharo 13's ± × ÷ ·) or keyword
 // (identifiers each followed by a colon). Identifiers are ASCII only.
@@ -156,7 +156,7 @@ func NormalizeSource(s string) string {
 	return strings.ReplaceAll(s, "\r", "\n")
 }
 
-// SameSource compares two method sources as pharo-interop.md says: after
+// SameSource compares two method sources as docs/pharo-interop.md says: after
 // normalizing line endings and trailing blanks.
 func SameSource(a, b string) bool {
 	return canonicalSource(a) == canonicalSource(b)

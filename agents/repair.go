@@ -12,7 +12,8 @@ import (
 // escaping the quotes, which makes the object invalid JSON. repairQuotes
 // mends exactly that, conservatively, and only on the tolerant path (a
 // constrained answer is valid JSON by construction, and a verdict is never
-// repaired: issue 12's rules for verdicts stay as they are).
+// repaired: only a verdict read as the model wrote it counts, see
+// docs/models.md, "Model answers").
 //
 // The repaired object must consist only of string values under the
 // expected keys, each at most once. A value's closing quote is the one

@@ -14,7 +14,7 @@ import (
 	"pharo-refactor/wire"
 )
 
-// Runs are jobs (DESIGN.md, "Runs are jobs"): a run outlives the request
+// Runs are jobs (docs/api.md, "Runs are jobs"): a run outlives the request
 // that started it. Every answer of a started run names it in its headers,
 // so that a client that stops waiting (Pharo's Zinc gives up after 30 s; a
 // real run takes 20–60 s) can follow it in the audit trail, and cancel it

@@ -17,7 +17,7 @@ type callScenario struct {
 	name     string
 	answers  testenv.Answers
 	status   int // the answer the run must get, else the count means nothing
-	design   int // what DESIGN.md says the count is
+	design   int // what docs/design.md ("One run") says the count is
 	original string
 	how      string
 }

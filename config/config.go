@@ -1,5 +1,5 @@
 // Package config turns the environment (and an optional .env file) into a
-// validated Config. Every variable of DESIGN.md ("Configuration") is here;
+// validated Config. Every variable of docs/operators.md ("Configuration") is here;
 // a mistake stops start-up with one line naming the variable.
 package config
 

@@ -106,8 +106,8 @@ func (c *Client) toolFailure(tool, text string) error {
 	return refactor.Errorf(refactor.PharoError, "%s failed in the MCP server: %s", tool, clip(text, 500))
 }
 
-// testLimitAdvice says how to give the tests more time (README, "Tests
-// around a release").
+// testLimitAdvice says how to give the tests more time (docs/release.md,
+// "Tests around a release").
 const testLimitAdvice = ". pharo-smalltalk-interop-mcp-server gives every image call 30 s (the timeout of its HTTP client to the image); " +
 	"for longer test classes raise that limit in the server (3.2.1 fixes it in code; PHARO_MCP_ENV passes a setting to a server that reads one) " +
 	"and TEST_TIMEOUT with it, narrow the tests (TEST_MAX_CLASSES), or send run_tests: false"

@@ -7,8 +7,8 @@ import (
 	"pharo-refactor/smalltalk"
 )
 
-// The expressions of pharo-interop.md ("Expressions the service sends through
-// eval"), built only from validated names and quoted literals. Each builder
+// The expressions of docs/pharo-interop.md ("Expressions the service sends
+// through eval"), built only from validated names and quoted literals. Each builder
 // validates its inputs itself so that no caller can skip the check. Every
 // expression answers a string, a number, a boolean or nil — never an
 // object: the interop server cannot serialize one (it answers success true
@@ -69,8 +69,8 @@ func removeExpr(r refactor.MethodRef) (string, error) {
 // the selector — the class, a trait it uses or a superclass implements it
 // (Behavior>>canUnderstand:) — or, with fromSuper, whether its superclass
 // does, which is where a send to super looks. Read-only; it answers a
-// boolean (false for super of a class without a superclass). Added to the
-// contract of pharo-interop.md for the checks of a candidate's helpers:
+// boolean (false for super of a class without a superclass). Beyond the
+// expressions of docs/pharo-interop.md, for the checks of a candidate's helpers:
 // a helper must not override an inherited method, and a send to self or
 // super must reach a method.
 //
@@ -97,8 +97,8 @@ func classExistsExpr(class string) (string, error) {
 
 // isTestCaseExpr asks whether a global is a class inheriting from TestCase,
 // read-only: it answers true or false (false when either global is absent,
-// or the global is not a class). Added to the contract of pharo-interop.md
-// for the test gate: run_class_test on anything else raises
+// or the global is not a class). Beyond the expressions of
+// docs/pharo-interop.md, for the test gate: run_class_test on anything else raises
 // MessageNotUnderstood (#suite).
 //
 //	| c t | c := Smalltalk globals at: #FooTest ifAbsent: [ nil ]. t := Smalltalk globals at: #TestCase ifAbsent: [ nil ]. (c notNil and: [ t notNil and: [ c isClass and: [ c inheritsFrom: t ] ] ])

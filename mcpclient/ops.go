@@ -227,7 +227,7 @@ func (c *Client) search(ctx context.Context, tool, arg, selector string) ([]refa
 	return locs, nil
 }
 
-// readOnlyTools are the tools a reviewer may call (DESIGN.md, "One run").
+// readOnlyTools are the tools a reviewer may call (docs/design.md, "One run").
 func readOnlyTools() []string {
 	return []string{
 		"get_method_source", "get_class_source", "get_class_comment", "search_implementors",

@@ -15,8 +15,8 @@ var summaryField = regexp.MustCompile(`^(\d+) (ran|passed|skipped|expected failu
 const maxListedTests = 10000
 
 // parseTestReport reads the text run_class_test answers: SUnit's
-// TestResult>>fileOutOn: (pharo-interop.md, "Test summaries" and "Measured
-// on the real server"). The first line counts; then `Failures:` lists the
+// TestResult>>fileOutOn: (docs/pharo-interop.md, "Test summaries" and
+// "Measured on the real server"). The first line counts; then `Failures:` lists the
 // unexpected failures followed by the unexpected passes (SUnit's
 // TestResult>>failures is `unexpectedFailures, unexpectedPasses`), and
 // `Errors:` the unexpected errors. Expected failures are counted, never

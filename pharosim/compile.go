@@ -38,7 +38,7 @@ func charPos(src string, offset int) int {
 }
 
 // DryCompile compiles source in a class and side without installing it, and
-// answers what expression 2 of pharo-interop.md answers: "OK" or
+// answers what expression 2 of docs/pharo-interop.md answers: "OK" or
 // "ERR|<position>|<message>". A missing class is caught by that expression's
 // handler too, so it comes back as "ERR|?|key #Foo not found in …".
 func (img *Image) DryCompile(className string, side Side, source string) string {

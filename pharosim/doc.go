@@ -1,7 +1,7 @@
 // Package pharosim is a simulated Pharo image behind the MCP tool surface of
 // pharo-smalltalk-interop-mcp-server: the same tools, argument names, result
 // shapes and error texts as the real chain (MCP server → image), as written
-// down in pharo-interop.md. A service talking to it over stdio cannot tell
+// down in docs/pharo-interop.md. A service talking to it over stdio cannot tell
 // the difference, so switching to a real image is only configuration.
 //
 // # The image
@@ -41,7 +41,7 @@
 // so a search costs what it finds. Loading parses every method once, on
 // every core. make bench measures all of this on a generated 100,000-method
 // tree.
-
+//
 // # Tools
 //
 // [Server] registers every tool of the contract table: eval,
@@ -69,7 +69,7 @@
 // # eval
 //
 // eval parses the code (smalltalk.ParseExpression) and understands exactly
-// the expression shapes the service sends (pharo-interop.md, and
+// the expression shapes the service sends (docs/pharo-interop.md, and
 // mcpclient/expr.go), with CLS either `(Smalltalk globals at: #Foo)` or
 // `(Smalltalk globals at: #Foo) class`: reading a protocol, the dry compile
 // (answers 'OK' or 'ERR|<position>|<message>': syntax errors from the
@@ -101,7 +101,7 @@
 // server's HTTP client (--call-limit, PHARO_SIM_CALL_LIMIT). A call over it
 // answers {"success": false, "error": "Connection error: timed out"} and is
 // stopped (a real image may go on running it).
-
+//
 // # Test oracle
 //
 // The simulator cannot run SUnit. run_class_test and run_package_test answer

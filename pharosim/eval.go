@@ -8,8 +8,8 @@ import (
 	"pharo-refactor/smalltalk"
 )
 
-// ExprKind names the expression shapes of pharo-interop.md ("Expressions the
-// service sends through eval") that the simulator understands.
+// ExprKind names the expression shapes of docs/pharo-interop.md
+// ("Expressions the service sends through eval") that the simulator understands.
 type ExprKind int
 
 // The recognised shapes; CLS is `(Smalltalk globals at: #Foo)`, optionally

@@ -10,7 +10,7 @@ import (
 	"pharo-refactor/smalltalk"
 )
 
-// Expressions exactly as mcpclient builds them (see pharo-interop.md).
+// Expressions exactly as mcpclient builds them (see docs/pharo-interop.md).
 const (
 	protocolExpr = "| p | p := ((Smalltalk globals at: #Calculator) >> #sum:with:) protocol. " +
 		"(p isNil or: [ p isString ]) ifTrue: [ p ] ifFalse: [ p name ]"

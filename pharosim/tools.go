@@ -38,7 +38,7 @@ func required(name, description string) mcp.ToolOption {
 	return mcp.WithString(name, mcp.Required(), mcp.Description(description))
 }
 
-// tools lists every tool of pharo-interop.md, with the real server's names
+// tools lists every tool of docs/pharo-interop.md, with the real server's names
 // and arguments.
 func (s *Server) tools() []toolSpec {
 	return []toolSpec{

@@ -7,7 +7,7 @@ import (
 	refactor "pharo-refactor"
 )
 
-// Runs are jobs (DESIGN.md, "Runs are jobs"): a run started by Start goes
+// Runs are jobs (docs/design.md, "Runs are jobs"): a run started by Start goes
 // on whatever happens to the request that asked for it, and anyone holding
 // its id may cancel it until its release begins. Every run, synchronous
 // (Reservation.Run) or not, is tracked here while it executes, so Cancel

@@ -1,5 +1,5 @@
 // Package pipeline runs one refactoring: the run slot, prefetch, review,
-// write, the bounded validation loop, release, result (DESIGN.md, "One
+// write, the bounded validation loop, release, result (docs/design.md, "One
 // run"). It works on the domain's interfaces (refactor.Image,
 // refactor.Agents, refactor.Audit) and never on their adapters; main plugs
 // the concrete types in.

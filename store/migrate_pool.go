@@ -7,8 +7,8 @@ package store
 // taken as they were created, as runs of one image always are). Plain
 // added columns: the step needs no particular place among steps made
 // beside it, except after any step that rebuilds the table from a column
-// list without them (such a step would drop them): it is meant to be the
-// last of those made in parallel (version 7 once merged).
+// list without them (such a step would drop them), which is why it comes
+// after those.
 const schemaWorker = `
 ALTER TABLE runs ADD COLUMN worker TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN image TEXT NOT NULL DEFAULT '';

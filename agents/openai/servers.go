@@ -33,7 +33,7 @@ import (
 //     404 either way.
 //   - Ollama's OpenAI-compatible API cannot set the context window
 //     (num_ctx): it is a server setting (OLLAMA_CONTEXT_LENGTH, or
-//     PARAMETER num_ctx in a Modelfile), see README.
+//     PARAMETER num_ctx in a Modelfile), see docs/operators.md.
 
 // maxErrorBody bounds what is read of an error body for its message.
 const maxErrorBody = 8 << 10

@@ -11,14 +11,14 @@ import (
 	"pharo-refactor/internal/testenv"
 )
 
-// contractArg is one argument of a tool in pharo-interop.md's table.
+// contractArg is one argument of a tool in docs/pharo-interop.md's table.
 type contractArg struct {
 	name     string
 	typ      string // JSON schema type
 	required bool
 }
 
-// contractTools is the tool table of pharo-interop.md ("MCP tools"), kept
+// contractTools is the tool table of docs/pharo-interop.md ("MCP tools"), kept
 // here as data: tool names and argument names must match it exactly.
 var contractTools = map[string][]contractArg{
 	"eval":                       {{"code", "string", true}},

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Exit codes (documented in --help and the README).
+// Exit codes (documented in --help and docs/ci.md).
 const (
 	exitOK             = 0 // released, verified, proposed or unchanged; the command did what it was asked
 	exitFailure        = 1 // any other failure

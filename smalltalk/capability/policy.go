@@ -7,7 +7,7 @@
 //
 // This file is the one place where the lists live. They are rendered into
 // the model prompts (agents) and enforced on every candidate (pipeline); the
-// README documents them. Change them here and nowhere else.
+// docs/capabilities.md documents them. Change them here and nowhere else.
 package capability
 
 // Family is one group of sensitive selectors with the same reach.

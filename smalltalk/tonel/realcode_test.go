@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Constructs of real Pharo repositories (pharo-interop.md, "Real Pharo
-// code"): STON escapes in metadata, folders that are not packages, broken
+// Constructs of real Pharo repositories (docs/pharo-interop.md, "Real
+// Pharo code"): STON escapes in metadata, folders that are not packages, broken
 // files among good ones, and class files of thousands of methods.
 
 // escapedClass uses STON's backslash escapes in every kind of metadata
@@ -325,7 +325,7 @@ func TestReadingIsLinearInTheFileSize(t *testing.T) {
 }
 
 // BenchmarkReadLargeClass reads a 3,000-method class file (the size of the
-// largest classes of Pharo 13); the README quotes it.
+// largest classes of Pharo 13); bench/README.md quotes it.
 func BenchmarkReadLargeClass(b *testing.B) {
 	data := largeClass(3000)
 	b.SetBytes(int64(len(data)))

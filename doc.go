@@ -1,0 +1,70 @@
+// Package refactor is the domain of refactord, a service that refactors
+// Pharo Smalltalk methods: a client names a method, a model reviews it,
+// writes a better version, validates and refines it in a bounded loop, and
+// only an approved version is released into a live Pharo image, guarded by
+// the method's tests and a write-ahead audit trail that makes every change
+// revertible.
+//
+// The package sits at the bottom of the module and imports nothing of it:
+// it holds what every other package agrees on — a method's identity and its
+// one validation, the error kinds, a run's request, result and events, the
+// audit row — and the interfaces of what a run needs (Image, Agents, Audit,
+// History) and of what serves the API (Runner, Reservation, Jobs). The
+// adapters implement those interfaces and never import each other; only
+// cmd/refactord brings the concrete types together. layout_test.go holds the
+// imports to that rule.
+//
+// # Code map of this package
+//
+//   - method.go: MethodRef, a method's identity, and the one validation of
+//     class names and selectors; Method; comparing sources as the image
+//     answers them (NormalizeSource, SameSource).
+//   - errors.go: Kind, the vocabulary of failures (its value is the code
+//     clients see), and Error with a public message and a private cause
+//     (Errorf, Wrap, KindOf, Public). Only package api turns kinds into HTTP
+//     statuses.
+//   - roles.go: Agents, the four model roles of a run (review, write,
+//     validate, refine), and what they take and answer: Input, Review,
+//     Candidate, Verdict, CallStats.
+//   - helpermethods.go: Helper, a method a Composed Method refactoring adds
+//     beside the rewritten one, checked, released and reverted with it.
+//   - image.go: Image, the Pharo image as a run sees it (read, dry compile,
+//     compile, remove, run tests), with its compile errors, test reports and
+//     health.
+//   - run.go: Runner and Reservation (one run at a time), a run's Request,
+//     Result, Outcome, rounds, check errors, usage, test runs and the
+//     events a run streams.
+//   - jobs.go: Jobs and Job, runs that outlive the request that started
+//     them (start, follow, cancel).
+//   - audit.go: Audit and History, the write-ahead audit trail of runs and
+//     its reading; Run, the audit row, and its statuses.
+//   - spec.go: OpenAPI, the embedded openapi.yaml the API serves and its
+//     tests hold every response to.
+//
+// # Code map of the module
+//
+//   - wire: the HTTP bodies shared by api and cmd/refactorctl.
+//   - pipeline: one run on the domain's interfaces: the run slot, prefetch,
+//     review, write, the checks and the validation loop, the release with the
+//     tests around it, rollback, revert, start-up reconciliation.
+//   - api: the HTTP service (echo): routes, strict decoding, auth, browser
+//     protections, problem+json, streaming, runs as jobs, history, health,
+//     metrics.
+//   - agents: the four roles on a model, prompts and answer parsing;
+//     agents/gemini, agents/openai and agents/scripted are the providers.
+//   - mcpclient: Image over one supervised MCP stdio connection; every
+//     Smalltalk expression sent to the image is built there.
+//   - store: Audit and History on SQLite, and on PostgreSQL for a pool.
+//   - pool: a worker of a pool of images: Jobs on a durable queue.
+//   - smalltalk: the Pharo method parser and its checks (a leaf);
+//     smalltalk/tonel reads and writes Tonel; smalltalk/capability is the
+//     capability policy.
+//   - pharosim: the simulated image behind the real MCP tool surface.
+//   - config: environment to validated configuration.
+//   - cmd/refactord, cmd/pharo-sim, cmd/refactorctl: the binaries.
+//   - bench, soak: speed against same-run floors; the service's promises
+//     under load, faults and bad input.
+//
+// docs/architecture.md draws the dependencies and a request's path through
+// the packages; docs/design.md is the design the service is built to.
+package refactor
