@@ -65,16 +65,18 @@ swagger-ui:
 # The container image (Containerfile; docs/install.md): static binaries
 # built here, then an offline podman build FROM scratch. REFACTORD_VERSION defaults to
 # the source's (internal/version); IMAGE names the result; PODMAN may carry
-# flags (PODMAN="podman --runtime runc").
+# flags (PODMAN="podman --runtime runc"), IMAGE_BUILD_FLAGS the build's
+# (--layers=false keeps no intermediate images).
 REFACTORD_VERSION ?= $(shell sed -n 's/^var Version = "\(.*\)"/\1/p' internal/version/version.go)
 IMAGE   ?= localhost/refactord:$(REFACTORD_VERSION)
 PODMAN  ?= podman
+IMAGE_BUILD_FLAGS ?=
 image:
 	rm -rf .build/image && mkdir -p .build/image/bin .build/image/tmp
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X pharo-refactor/internal/version.Version=$(REFACTORD_VERSION)" \
 		-o .build/image/bin/ ./cmd/refactord ./cmd/pharo-sim ./cmd/refactorctl
 	cp /etc/ssl/certs/ca-certificates.crt .build/image/ca-certificates.crt
-	$(PODMAN) build --build-arg VERSION=$(REFACTORD_VERSION) -f Containerfile -t $(IMAGE) .
+	$(PODMAN) build $(IMAGE_BUILD_FLAGS) --build-arg VERSION=$(REFACTORD_VERSION) -f Containerfile -t $(IMAGE) .
 
 clean:
 	rm -rf $(BIN) .build

@@ -135,7 +135,8 @@ func (f *fixture) build(bin string) error {
 	f.image = fmt.Sprintf("localhost/refactord-test:%d-%d", os.Getpid(), time.Now().UnixNano())
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "make", "image", "IMAGE="+f.image,
+	// No intermediate images: removing the test's image leaves nothing.
+	cmd := exec.CommandContext(ctx, "make", "image", "IMAGE="+f.image, "IMAGE_BUILD_FLAGS=--layers=false",
 		"PODMAN="+strings.Join(append([]string{bin}, f.pm.runtime...), " "))
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), f.pm.env...)
