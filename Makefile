@@ -4,7 +4,7 @@ FUZZTIME ?= 3s
 BIN      := bin
 DATA_DIR ?= .data
 
-.PHONY: all build test vet unit fuzz lint bench soak run clean swagger-ui
+.PHONY: all build test vet unit fuzz lint bench soak run clean swagger-ui image
 
 all: build
 
@@ -20,6 +20,7 @@ vet:
 unit:
 	@command -v chromium >/dev/null 2>&1 || echo "*** chromium is not installed: the browser test of /docs is SKIPPED (apt-get install chromium) ***"
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || [ -n "$$PG_BIN" ] || echo "*** PostgreSQL is not installed: the store's PostgreSQL cases and the pool's tests are SKIPPED (apt-get install postgresql) ***"
+	@command -v podman >/dev/null 2>&1 || echo "*** podman is not installed: the container image's tests are SKIPPED (apt-get install podman runc) ***"
 	$(GO) test -race -count=1 ./...
 
 # Every Fuzz target in the tree, each for a bounded time (seconds, not minutes).
@@ -61,5 +62,21 @@ run: build
 swagger-ui:
 	scripts/swagger-ui.sh $(VERSION)
 
+# The container image (Containerfile; docs/install.md): static binaries
+# built here, then an offline podman build FROM scratch. REFACTORD_VERSION defaults to
+# the source's (internal/version); IMAGE names the result; PODMAN may carry
+# flags (PODMAN="podman --runtime runc"), IMAGE_BUILD_FLAGS the build's
+# (--layers=false keeps no intermediate images).
+REFACTORD_VERSION ?= $(shell sed -n 's/^var Version = "\(.*\)"/\1/p' internal/version/version.go)
+IMAGE   ?= localhost/refactord:$(REFACTORD_VERSION)
+PODMAN  ?= podman
+IMAGE_BUILD_FLAGS ?=
+image:
+	rm -rf .build/image && mkdir -p .build/image/bin .build/image/tmp
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X pharo-refactor/internal/version.Version=$(REFACTORD_VERSION)" \
+		-o .build/image/bin/ ./cmd/refactord ./cmd/pharo-sim ./cmd/refactorctl
+	cp /etc/ssl/certs/ca-certificates.crt .build/image/ca-certificates.crt
+	$(PODMAN) build $(IMAGE_BUILD_FLAGS) --build-arg VERSION=$(REFACTORD_VERSION) -f Containerfile -t $(IMAGE) .
+
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) .build

@@ -172,6 +172,7 @@ func commands() []command {
 		{"history", "", "list past runs, newest first", historyFlags, (*cli).historyCmd},
 		{"show", "ID", "show one run with its diff", nil, (*cli).showCmd},
 		{"revert", "ID", "put back the code a released run replaced", nil, (*cli).revertCmd},
+		{"version", "", "print refactorctl's version (the service's: health)", nil, (*cli).versionCmd},
 	}
 }
 

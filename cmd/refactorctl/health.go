@@ -5,10 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"pharo-refactor/wire"
 	"strings"
 	"time"
+
+	"pharo-refactor/internal/version"
+	"pharo-refactor/wire"
 )
+
+// versionCmd prints the client's own version; it asks the service nothing.
+func (c *cli) versionCmd(_ context.Context, _ options, args []string) error {
+	if err := noArgs("version", args); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "refactorctl %s\n", version.Version)
+	return nil
+}
 
 func noArgs(name string, args []string) error {
 	if len(args) > 0 {

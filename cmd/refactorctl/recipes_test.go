@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"pharo-refactor/internal/testenv"
+	"pharo-refactor/internal/version"
 )
 
 // The CI recipes under examples/ci are valid YAML; every shell script in
@@ -21,7 +22,8 @@ import (
 // program on this machine's PATH, or refactorctl itself, whose every
 // invocation names a real command with flags it accepts); and each runs
 // `refactorctl batch --verify --write .`, shows `git diff` and opens a
-// merge request.
+// merge request; each installs refactorctl with `go install` at this
+// release.
 func TestCIRecipes(t *testing.T) {
 	root, err := testenv.Root()
 	require.NoError(t, err)
@@ -66,6 +68,7 @@ func TestCIRecipes(t *testing.T) {
 			assert.True(t, slices.ContainsFunc(ctlCalls, func(c string) bool {
 				return strings.HasPrefix(c, "refactorctl batch --verify --write . ")
 			}), "runs refactorctl batch --verify --write .: %v", ctlCalls)
+			assert.Contains(t, calls, installLine, "installs refactorctl at this release")
 			assert.Contains(t, calls, "git diff")
 			assert.Contains(t, all, tc.opens)
 			_, err = os.Stat(filepath.Join(root, "examples", "ci", "refactor-methods.txt"))
@@ -73,6 +76,13 @@ func TestCIRecipes(t *testing.T) {
 		})
 	}
 }
+
+// installLine is how a recipe gets refactorctl: go install at the release
+// this source is, from the module's import path.
+var installLine = "go install " + installPath + "@v" + version.Version
+
+// installPath is refactorctl's import path once the module is published.
+const installPath = "github.com/pharo-refactor/refactord/cmd/refactorctl"
 
 func githubScripts(doc map[string]any) []string {
 	var out []string

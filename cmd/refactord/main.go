@@ -24,14 +24,12 @@ import (
 	refactor "pharo-refactor"
 	"pharo-refactor/api"
 	"pharo-refactor/config"
+	"pharo-refactor/internal/version"
 	"pharo-refactor/mcpclient"
 	"pharo-refactor/pipeline"
 	"pharo-refactor/pool"
 	"pharo-refactor/store"
 )
-
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "1.0.0"
 
 // readinessProbe: while idle this long, the MCP client asks the image a
 // cheap question in the background, so that /ready (which never calls the
@@ -39,6 +37,10 @@ var version = "1.0.0"
 const readinessProbe = 30 * time.Second
 
 func main() {
+	if versionRequested(os.Args[1:]) {
+		fmt.Println("refactord " + version.Version)
+		os.Exit(0)
+	}
 	if promptsRequested() {
 		os.Exit(promptsCommand(os.Args[2:], os.Stdout, os.Stderr))
 	}
@@ -263,7 +265,7 @@ func listen(ctx context.Context, cfg config.Config, server *api.Server, pipe *pi
 	hs := server.HTTPServer()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(server.Listener(ln)) }()
-	log.Info("refactord listening", zap.String("addr", ln.Addr().String()), zap.String("version", version),
+	log.Info("refactord listening", zap.String("addr", ln.Addr().String()), zap.String("version", version.Version),
 		zap.String("app_name", cfg.AppName), zap.String("app_version", shownVersion(cfg)),
 		zap.String("model_provider", cfg.ModelProvider), zap.String("pharo_mcp_command", cfg.PharoMCPCommand))
 	select {
@@ -296,7 +298,14 @@ func shownVersion(cfg config.Config) string {
 	if cfg.AppVersion != "" {
 		return cfg.AppVersion
 	}
-	return version
+	return version.Version
+}
+
+// versionRequested reports whether the command line asks only for the
+// version (`refactord --version`, as a package manager or an image's
+// label check calls it).
+func versionRequested(args []string) bool {
+	return len(args) == 1 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version")
 }
 
 // answerWait bounds how long, after the last run ended, its handler may
