@@ -230,9 +230,8 @@ function showDiff(run) {
   box.append(el("h4", methodName(run)), diffView(run.original_source || "", run.final_source));
   const removed = run.kind === "revert";
   for (const h of run.helpers || []) {
-    const sel = (h.code || "").split("\n")[0];
-    box.append(el("h4", (removed ? "helper removed: " : "helper added: ") + sel + " (" + (h.protocol || "private") + ")"),
-      removed ? diffView(h.code, "") : diffView("", h.code));
+    box.append(el("h4", (removed ? "helper removed: #" : "helper added: #") + h.selector + " (" + (h.protocol || "private") + ")"),
+      removed ? diffView(h.source, "") : diffView("", h.source));
   }
 }
 
@@ -244,9 +243,9 @@ function diffView(a, b) {
   pre.setAttribute("aria-label", "diff");
   pre.tabIndex = 0;
   if (x.length * y.length > 4000000) {
-    pre.append(el("span", "(too long to compare line by line)\n"));
-    for (const l of x) pre.append(el("del", "- " + l + "\n"));
-    for (const l of y) pre.append(el("ins", "+ " + l + "\n"));
+    pre.append(el("span", "(too long to compare line by line)"));
+    for (const l of x) pre.append(el("del", "- " + l));
+    for (const l of y) pre.append(el("ins", "+ " + l));
     return pre;
   }
   const n = x.length, m = y.length;
@@ -256,9 +255,9 @@ function diffView(a, b) {
       lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
   let i = 0, j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && x[i] === y[j]) { pre.append(el("span", "  " + x[i] + "\n")); i++; j++; }
-    else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) { pre.append(el("ins", "+ " + y[j] + "\n")); j++; }
-    else { pre.append(el("del", "- " + x[i] + "\n")); i++; }
+    if (i < n && j < m && x[i] === y[j]) { pre.append(el("span", "  " + x[i])); i++; j++; }
+    else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) { pre.append(el("ins", "+ " + y[j])); j++; }
+    else { pre.append(el("del", "- " + x[i])); i++; }
   }
   return pre;
 }
@@ -360,7 +359,7 @@ function drawRounds(rounds) {
     d.append(el("summary", "Round " + i + ": " + verdict));
     if (r.code) {
       d.append(el("pre", r.code.code, "code"));
-      for (const h of r.code.helpers || []) d.append(el("pre", h.code, "code helper"));
+      for (const h of r.code.helpers || []) d.append(el("pre", h.source, "code helper"));
     }
     if (r.errors.length) {
       const ul = el("ul");
