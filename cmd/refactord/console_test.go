@@ -76,6 +76,13 @@ func TestConsoleInABrowser(t *testing.T) {
 		return out
 	}
 
+	count := func(selector string) int {
+		t.Helper()
+		var n int
+		require.NoError(t, page.Eval(ctx, `document.querySelectorAll(`+jsString(selector)+`).length`, &n))
+		return n
+	}
+
 	// A released run exists before the operator comes: without the key it
 	// stays out of sight.
 	resp, out := s.send(http.MethodPost, "/api/v1/refactor", `{"class_name": "ShoppingCart", "method_name": "total"}`, "", bearer)
@@ -124,7 +131,9 @@ func TestConsoleInABrowser(t *testing.T) {
 
 	// The Composed Method: review, round, and the diff with its helpers.
 	require.NoError(t, page.Eval(ctx, `[...document.querySelectorAll('#history button')].find(b => b.textContent.includes('ShoppingCart')).click()`, nil))
-	require.NoError(t, page.WaitFor(ctx, `document.getElementById('run-h').textContent.includes('ShoppingCart') && document.querySelectorAll('#rounds details').length === 1`))
+	require.NoError(t, page.WaitFor(ctx, `document.getElementById('run-h').textContent.includes('ShoppingCart') && document.getElementById('progress').textContent.includes('ended: released')`),
+		"the run's events are replayed to its end")
+	require.Equal(t, 1, count(`#rounds details`))
 	assert.Contains(t, text("#run-facts"), composedID)
 	assert.Contains(t, text("#review"), "MEDIUM")
 	diff := text("#diff")
@@ -132,11 +141,8 @@ func TestConsoleInABrowser(t *testing.T) {
 	assert.Contains(t, diff, "helper added: #loyaltyDiscountOn: (private)")
 	assert.Contains(t, diff, "+ \tnet := self subtotal.", "the new line of the method")
 	assert.Contains(t, diff, "- \t", "the original's lines, taken out")
-	var inserted, deleted int
-	require.NoError(t, page.Eval(ctx, `document.querySelectorAll('#diff ins').length`, &inserted))
-	require.NoError(t, page.Eval(ctx, `document.querySelectorAll('#diff del').length`, &deleted))
-	assert.Greater(t, inserted, 10)
-	assert.Greater(t, deleted, 3)
+	assert.Greater(t, count(`#diff ins`), 10)
+	assert.Greater(t, count(`#diff del`), 3)
 	shoot("console-run-diff.png")
 
 	// Revert, with a confirmation: "Keep it" changes nothing.
