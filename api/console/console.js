@@ -24,6 +24,12 @@ function authHeaders(extra) {
 
 class Refused extends Error {}
 
+// quiet ends a promise whose failure the page already shows (a refused key
+// brings the key field back).
+function quiet(e) {
+  if (!(e instanceof Refused)) $("run-message").textContent = "Error: " + e.message;
+}
+
 // api calls a JSON route; a 401 asks for a key and throws Refused.
 async function api(path, init) {
   init = init || {};
@@ -109,7 +115,7 @@ async function refreshInflight() {
     const li = el("li");
     const b = el("button", methodName(run), "link");
     b.type = "button";
-    b.addEventListener("click", () => openRun(run.id));
+    b.addEventListener("click", () => openRun(run.id).catch(quiet));
     li.append(b, " ", el("span", run.status, "status " + run.status),
       " ", el("span", run.stage ? "stage " + run.stage : "not started"),
       run.worker ? el("span", " on " + run.worker) : "");
@@ -155,7 +161,7 @@ function historyRow(run) {
   tr.dataset.id = run.id;
   const open = el("button", methodName(run), "link");
   open.type = "button";
-  open.addEventListener("click", () => openRun(run.id));
+  open.addEventListener("click", () => openRun(run.id).catch(quiet));
   const method = el("td");
   method.append(open);
   const kind = run.kind === "revert" ? "revert" : run.verify ? "verify" : run.dry_run ? "dry run" : "release";
@@ -326,16 +332,16 @@ function onEvent(id, type, d, rounds) {
           verdict: r.verdict ? { verdict: r.verdict.verdict, feedback: r.verdict.feedback } : null });
       }
       drawRounds(rounds);
-      reloadRun(id);
+      reloadRun(id).catch(quiet);
       break;
     case "error":
       progress("ended: " + (d.code || "error") + " — " + (d.detail || ""));
-      reloadRun(id);
+      reloadRun(id).catch(quiet);
       break;
     case "run":
       $("rounds").replaceChildren(el("p", "This instance no longer holds this run's rounds (it keeps those of its last runs); the row records " +
         d.iterations + " iteration(s) and the last verdict."));
-      if (["queued", "running", "releasing"].includes(d.status)) setTimeout(() => state.selected === id && openRun(id), 2000);
+      if (["queued", "running", "releasing"].includes(d.status)) setTimeout(() => state.selected === id && openRun(id).catch(quiet), 2000);
       break;
   }
 }
@@ -374,8 +380,7 @@ function drawRounds(rounds) {
 async function reloadRun(id) {
   const r = await api("/api/v1/refactorings/" + encodeURIComponent(id));
   if (r.ok && state.selected === id) showRun(r.body);
-  refreshHistory(false);
-  refreshInflight();
+  await Promise.all([refreshHistory(false), refreshInflight()]);
 }
 
 // --- revert, with a confirmation ------------------------------------------
@@ -423,7 +428,7 @@ document.addEventListener("DOMContentLoaded", () => {
     sessionStorage.setItem(KEY, $("key").value.trim());
     $("key").value = "";
     state.keyNeeded = false;
-    refreshAll();
+    refreshAll().catch(quiet);
   });
   $("forget-key").addEventListener("click", () => {
     sessionStorage.removeItem(KEY);
@@ -431,14 +436,14 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("filters").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    refreshHistory(false).catch(() => {});
+    refreshHistory(false).catch(quiet);
   });
-  $("more").addEventListener("click", () => refreshHistory(true).catch(() => {}));
+  $("more").addEventListener("click", () => refreshHistory(true).catch(quiet));
   $("revert").addEventListener("click", askRevert);
   $("confirm-no").addEventListener("click", () => $("confirm-revert").close());
-  $("confirm-yes").addEventListener("click", () => doRevert().catch(() => {}));
-  refreshLinks();
-  refreshAll();
+  $("confirm-yes").addEventListener("click", () => doRevert().catch(quiet));
+  refreshLinks().catch(() => {});
+  refreshAll().catch(quiet);
   setInterval(() => {
     refreshImage().catch(() => {});
     if (!state.keyNeeded) refreshInflight().catch(() => {});
