@@ -63,10 +63,10 @@ func isLoopbackHost(host string) bool {
 // source.
 func publicRead(path string) bool {
 	switch path {
-	case "/", "/health", "/ready", "/metrics", "/openapi.yaml", "/openapi.json", "/docs", "/redoc":
+	case "/", "/health", "/ready", "/metrics", "/openapi.yaml", "/openapi.json", "/docs", "/redoc", "/console":
 		return true
 	}
-	return strings.HasPrefix(path, "/docs/")
+	return strings.HasPrefix(path, "/docs/") || strings.HasPrefix(path, "/console/")
 }
 
 // guardedByOrigin: everything but a plain read of a public route — the API

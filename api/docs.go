@@ -48,15 +48,21 @@ var docsTypes = map[string]string{
 }
 
 // root answers GET /: name, version and where everything is.
+// A browser opening / (it asks for text/html) is sent to the console.
 func (s *Server) root(c echo.Context) error {
-	return c.JSON(http.StatusOK, wire.RootBody{
-		Name: s.opts.AppName, Version: s.opts.Version,
-		Links: wire.RootLinks{
-			Docs: "/docs", OpenAPIJSON: "/openapi.json", OpenAPIYAML: "/openapi.yaml",
-			Health: "/health", Ready: "/ready", Metrics: "/metrics",
-			Refactor: "/api/v1/refactor", Refactorings: "/api/v1/refactorings",
-		},
-	})
+	if wantsHTML(c) {
+		return c.Redirect(http.StatusFound, "/console")
+	}
+	links := wire.RootLinks{
+		Docs: "/docs", OpenAPIJSON: "/openapi.json", OpenAPIYAML: "/openapi.yaml",
+		Health: "/health", Ready: "/ready", Metrics: "/metrics",
+		Refactor: "/api/v1/refactor", Refactorings: "/api/v1/refactorings",
+		Console: "/console",
+	}
+	if s.opts.QueueUI != nil {
+		links.Queue = QueueUIPath + "/"
+	}
+	return c.JSON(http.StatusOK, wire.RootBody{Name: s.opts.AppName, Version: s.opts.Version, Links: links})
 }
 
 func (s *Server) docsPage(c echo.Context) error { return s.serveDocsFile(c, "index.html") }

@@ -45,11 +45,14 @@ func (s *Server) refactor(c echo.Context) error {
 	default:
 		run.Observe = closeAtModelPhase(modelPhase)
 	}
+	tap := newRunTap()
+	run.Observe = tee(run.Observe, tap.observe)
 	started, err := s.pipe.Start(s.runsCtx, run)
 	if err != nil {
 		return s.refusal(c, err)
 	}
 	job := s.counted(started)
+	s.taps.add(tap, job)
 	setRunHeaders(c, job.ID())
 	switch {
 	case async:

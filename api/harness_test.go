@@ -61,6 +61,8 @@ type harnessOpts struct {
 	publicListener bool
 	// checkpoint is called at the release's checkpoints (pipeline.Options).
 	checkpoint func(point string)
+	// queueUI is mounted as a pool's queue browser.
+	queueUI http.Handler
 }
 
 type harness struct {
@@ -124,6 +126,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	srv := api.New(api.Options{
 		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: refactor.OpenAPI, KeepAlive: o.keepAlive,
 		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: !o.publicListener,
+		QueueUI: o.queueUI,
 	}, pipe, image, audit, prometheus.NewRegistry(), zap.NewNop())
 	// The server as refactord runs it: its http.Server and listener.
 	hs := httptest.NewUnstartedServer(nil)

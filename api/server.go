@@ -66,6 +66,9 @@ type Options struct {
 	// Database is a pool's PostgreSQL (DATABASE_URL), for /ready; nil
 	// for one image (its SQLite file is not a service that goes away).
 	Database Database
+	// QueueUI is a pool's queue browser (River UI), served under
+	// QueueUIPath behind the API keys; nil for one image.
+	QueueUI http.Handler
 }
 
 // Database is what /ready asks of a pool's database.
@@ -97,6 +100,9 @@ type Server struct {
 	// openapiJSON is opts.OpenAPI converted to JSON at start-up; nil
 	// when the conversion failed (logged, and /openapi.json answers 500).
 	openapiJSON []byte
+	// taps keep the events of this instance's runs for their followers
+	// (GET /api/v1/refactorings/{id}/events, the console).
+	taps *runTaps
 }
 
 // New builds the server and its routes.
@@ -111,7 +117,7 @@ func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.His
 	if opts.AccessLog == nil {
 		opts.AccessLog = log
 	}
-	s := &Server{pipe: pipe, mcp: mcp, history: history, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe), bodies: newBodyRegistry()}
+	s := &Server{pipe: pipe, mcp: mcp, history: history, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe), bodies: newBodyRegistry(), taps: newRunTaps()}
 	s.runsCtx, s.cancelRuns = context.WithCancelCause(context.Background())
 	s.openapiJSON = s.convertOpenAPI()
 	e := echo.New()
@@ -119,7 +125,11 @@ func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.His
 	e.HTTPErrorHandler = s.handleError
 	// Every route also answers with a trailing slash (/api/v1/refactor/),
 	// as the original's did: the path is rewritten before routing.
-	e.Pre(middleware.RemoveTrailingSlash())
+	// The queue browser is left as it is: it redirects its own root to
+	// the form with a slash.
+	e.Pre(middleware.RemoveTrailingSlashWithConfig(middleware.TrailingSlashConfig{
+		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, QueueUIPath+"/") },
+	}))
 	// Outermost first: every request is logged; its body is read under a
 	// deadline whoever reads it; a foreign Host or Origin is refused before
 	// anything else looks at the request.
@@ -135,6 +145,14 @@ func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.His
 	e.GET("/api/v1/refactorings/:id", s.getRefactoring, s.auth)
 	e.POST("/api/v1/refactorings/:id/revert", s.revertRefactoring, s.auth, s.requireJSON(noBodyOrJSON))
 	e.POST("/api/v1/refactorings/:id/cancel", s.cancelRefactoring, s.auth, s.requireJSON(noBodyOrJSON))
+	e.GET("/api/v1/refactorings/:id/events", s.followRun, s.auth)
+	// The console's files hold no data: every figure and every source it
+	// shows comes from the routes above, with the key the operator gives.
+	e.GET("/console", s.consolePage)
+	e.GET("/console/:file", s.consoleFile)
+	if s.opts.QueueUI != nil {
+		s.mountQueueUI(e)
+	}
 	e.GET("/", s.root)
 	e.GET("/docs", s.docsPage)
 	e.GET("/docs/:file", s.docsFile)

@@ -150,6 +150,10 @@ type RootLinks struct {
 	Metrics      string `json:"metrics"`
 	Refactor     string `json:"refactor"`
 	Refactorings string `json:"refactorings"`
+	// Console is the operators' page; Queue the pool's queue browser
+	// (River UI), only in a pool.
+	Console string `json:"console"`
+	Queue   string `json:"queue,omitempty"`
 }
 
 // HealthBody is GET /health: the original's fields plus busy and the state

@@ -182,6 +182,7 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 	var jobs refactor.Jobs = pipe
 	var database api.Database
 	var workers *pool.Pool
+	var queueUI http.Handler
 	if cfg.DatabaseURL != "" {
 		workers, err = pool.Open(ctx, cfg.DatabaseURL, audit, pipe, pool.Options{
 			Worker: worker, Image: imageName(cfg), QueueMax: cfg.QueueMax, Lease: cfg.PoolLease,
@@ -196,13 +197,16 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 			return err
 		}
 		jobs, database = workers, workers
+		if queueUI, err = workers.QueueUI(ctx, api.QueueUIPath); err != nil {
+			return err
+		}
 		log.Info("a worker of the pool (DATABASE_URL)", zap.String("worker", worker), zap.String("image", imageName(cfg)))
 	}
 	server := api.New(api.Options{
 		AppName: cfg.AppName, Version: shownVersion(cfg), APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: refactor.OpenAPI,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadBodyTimeout: cfg.ReadBodyTimeout,
 		AllowOrigins: cfg.CORSAllowOrigins, LoopbackHosts: cfg.ListensOnLoopback(), AccessLog: access,
-		Database: database,
+		Database: database, QueueUI: queueUI,
 	}, jobs, image, audit, reg, log.Named("api"))
 	// The deferred closes of the store and the MCP connection run only
 	// after listen returns, and listen returns only once no run is left.

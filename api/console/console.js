@@ -1,0 +1,451 @@
+// The operators' console. Everything it shows comes from the service's JSON
+// routes, called with the API key the operator typed (kept in this tab's
+// sessionStorage, sent as Authorization: Bearer). Text from the service is
+// only ever set as textContent, never parsed as HTML.
+"use strict";
+
+const KEY = "refactord.apiKey";
+const $ = (id) => document.getElementById(id);
+const state = { cursor: "", selected: "", follow: null, keyNeeded: false };
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function authHeaders(extra) {
+  const h = Object.assign({}, extra);
+  const key = sessionStorage.getItem(KEY);
+  if (key) h.Authorization = "Bearer " + key;
+  return h;
+}
+
+class Refused extends Error {}
+
+// quiet ends a promise whose failure the page already shows (a refused key
+// brings the key field back).
+function quiet(e) {
+  if (!(e instanceof Refused)) $("run-message").textContent = "Error: " + e.message;
+}
+
+// api calls a JSON route; a 401 asks for a key and throws Refused.
+async function api(path, init) {
+  init = init || {};
+  const r = await fetch(path, Object.assign({}, init, {
+    headers: authHeaders(Object.assign({ Accept: "application/json" }, init.headers)),
+    cache: "no-store",
+  }));
+  if (r.status === 401) {
+    askForKey(sessionStorage.getItem(KEY) ? "The key was refused." : "This service needs an API key.");
+    throw new Refused("unauthorized");
+  }
+  const body = await r.json().catch(() => null);
+  return { status: r.status, ok: r.ok, body };
+}
+
+function askForKey(message) {
+  state.keyNeeded = true;
+  $("key-form").hidden = false;
+  $("key-state").hidden = true;
+  $("key-message").textContent = message;
+  for (const id of ["inflight", "run"]) clearRunViews(id);
+  $("history").querySelector("tbody").replaceChildren();
+}
+
+function clearRunViews(id) {
+  if (id === "run") {
+    $("run").hidden = true;
+    for (const part of ["run-facts", "progress", "review", "rounds", "diff"]) $(part).replaceChildren();
+  } else {
+    $(id).replaceChildren();
+  }
+}
+
+function keyAccepted() {
+  $("key-form").hidden = true;
+  $("key-state").hidden = !sessionStorage.getItem(KEY);
+}
+
+// --- the image and the service -------------------------------------------
+
+async function refreshImage() {
+  const dl = $("image");
+  const [health, ready] = await Promise.all([
+    fetch("/health", { cache: "no-store" }).then((r) => r.json()).catch(() => null),
+    fetch("/ready", { cache: "no-store" }).then((r) => r.json()).catch(() => null),
+  ]);
+  const rows = [];
+  if (!health) {
+    rows.push(["Service", "does not answer"]);
+  } else {
+    const mcp = health.mcp || {};
+    rows.push(["Service", (health.app_name || "refactord") + " " + (health.version || "")]);
+    rows.push(["Image", mcp.up ? (mcp.answering ? "up, answering" : "up, not answering yet") : "down"]);
+    if (mcp.in_flight) rows.push(["Image call", mcp.in_flight.tool + " for " + Math.round(mcp.in_flight.seconds || 0) + " s"]);
+    if (mcp.last_error) rows.push(["Last image error", mcp.last_error]);
+    rows.push(["Run slot", health.busy ? "busy" : "free"]);
+  }
+  if (ready) rows.push(["Ready", ready.ready ? "yes" : "no: " + (ready.reasons || []).join("; ")]);
+  dl.replaceChildren();
+  for (const [k, v] of rows) {
+    dl.append(el("dt", k), el("dd", v, k === "Ready" && ready && !ready.ready ? "bad" : ""));
+  }
+}
+
+async function refreshLinks() {
+  const r = await fetch("/", { headers: { Accept: "application/json" }, cache: "no-store" }).then((x) => x.json()).catch(() => null);
+  if (r && r.links && r.links.queue) {
+    $("queue-link").href = r.links.queue;
+    $("queue-link").hidden = false;
+  }
+}
+
+// --- runs in flight --------------------------------------------------------
+
+async function refreshInflight() {
+  const lists = await Promise.all(["queued", "running", "releasing"].map((o) =>
+    api("/api/v1/refactorings?limit=20&outcome=" + o).then((r) => (r.ok ? r.body.runs : []))));
+  const runs = lists.flat();
+  const ul = $("inflight");
+  ul.replaceChildren();
+  $("inflight-empty").hidden = runs.length > 0;
+  for (const run of runs) {
+    const li = el("li");
+    const b = el("button", methodName(run), "link");
+    b.type = "button";
+    b.addEventListener("click", () => openRun(run.id).catch(quiet));
+    li.append(b, " ", el("span", run.status, "status " + run.status),
+      " ", el("span", run.stage ? "stage " + run.stage : "not started"),
+      run.worker ? el("span", " on " + run.worker) : "");
+    ul.append(li);
+  }
+}
+
+function methodName(run) {
+  return run.class_name + (run.is_class_method ? " class" : "") + ">>#" + run.selector;
+}
+
+// --- the history -----------------------------------------------------------
+
+function filterQuery() {
+  const f = new FormData($("filters"));
+  const q = new URLSearchParams();
+  for (const [k, v] of f) if (String(v).trim()) q.set(k, String(v).trim());
+  return q;
+}
+
+async function refreshHistory(append) {
+  const q = filterQuery();
+  q.set("limit", "25");
+  if (append && state.cursor) q.set("cursor", state.cursor);
+  const r = await api("/api/v1/refactorings?" + q);
+  const tbody = $("history").querySelector("tbody");
+  if (!r.ok) {
+    $("history-empty").hidden = false;
+    $("history-empty").textContent = (r.body && r.body.detail) || "The history could not be read.";
+    return;
+  }
+  keyAccepted();
+  if (!append) tbody.replaceChildren();
+  for (const run of r.body.runs) tbody.append(historyRow(run));
+  state.cursor = r.body.next_cursor || "";
+  $("more").hidden = !state.cursor;
+  $("history-empty").hidden = tbody.children.length > 0;
+  $("history-empty").textContent = "No run matches.";
+}
+
+function historyRow(run) {
+  const tr = el("tr");
+  tr.dataset.id = run.id;
+  const open = el("button", methodName(run), "link");
+  open.type = "button";
+  open.addEventListener("click", () => openRun(run.id).catch(quiet));
+  const method = el("td");
+  method.append(open);
+  const kind = run.kind === "revert" ? "revert" : run.verify ? "verify" : run.dry_run ? "dry run" : "release";
+  tr.append(el("td", new Date(run.created_at).toLocaleString()), method, el("td", kind),
+    el("td", run.status, "status " + run.status), el("td", run.worker || ""), el("td", run.model_calls));
+  return tr;
+}
+
+// --- one run ---------------------------------------------------------------
+
+async function openRun(id) {
+  state.selected = id;
+  const r = await api("/api/v1/refactorings/" + encodeURIComponent(id));
+  if (!r.ok) {
+    $("run").hidden = false;
+    $("run-message").textContent = (r.body && r.body.detail) || "The run could not be read.";
+    return;
+  }
+  showRun(r.body);
+  $("progress").replaceChildren();
+  $("rounds").replaceChildren(el("p", "Loading rounds…"));
+  $("run").hidden = false;
+  $("run-h").focus();
+  followRun(id);
+}
+
+function showRun(run) {
+  $("run-h").textContent = methodName(run);
+  const facts = [
+    ["Id", run.id], ["Status", run.status], ["Stage", run.stage || "—"],
+    ["Kind", run.kind === "revert" ? "revert of " + run.revert_of : run.verify ? "verify" : run.dry_run ? "dry run" : "release"],
+    ["Worker", run.worker || "—"], ["Started", run.created_at ? new Date(run.created_at).toLocaleString() : "—"],
+    ["Iterations", run.iterations], ["Model calls", run.model_calls],
+    ["Tokens", run.input_tokens + " in, " + run.output_tokens + " out"],
+  ];
+  if (run.error_code) facts.push(["Error", run.error_code + ": " + run.error_message]);
+  if (run.notes) facts.push(["Notes", run.notes]);
+  const dl = $("run-facts");
+  dl.replaceChildren();
+  for (const [k, v] of facts) dl.append(el("dt", k), el("dd", v));
+  const revert = $("revert");
+  revert.hidden = !(run.kind !== "revert" && run.status === "released");
+  revert.dataset.id = run.id;
+  revert.dataset.name = methodName(run);
+  $("run-message").textContent = "";
+  showReview(run.review);
+  showDiff(run);
+}
+
+function showReview(review) {
+  const box = $("review");
+  box.replaceChildren();
+  if (!review || typeof review !== "object") {
+    box.append(el("p", "No review recorded."));
+    return;
+  }
+  box.append(el("p", (review.severity || "") + " — " + (review.summary || "")));
+  const ul = el("ul");
+  for (const i of review.issues || []) ul.append(el("li", i.principle + ": " + i.problem + " → " + i.suggestion));
+  if (ul.children.length) box.append(ul);
+}
+
+// showDiff shows the method's change, then each helper method as added
+// (or, for a revert, as removed).
+function showDiff(run) {
+  const box = $("diff");
+  box.replaceChildren();
+  if (!run.final_source) {
+    box.append(el("p", "No change recorded."));
+    return;
+  }
+  box.append(el("h4", methodName(run)), diffView(run.original_source || "", run.final_source));
+  const removed = run.kind === "revert";
+  for (const h of run.helpers || []) {
+    box.append(el("h4", (removed ? "helper removed: #" : "helper added: #") + h.selector + " (" + (h.protocol || "private") + ")"),
+      removed ? diffView(h.source, "") : diffView("", h.source));
+  }
+}
+
+// diffView is a line diff (longest common subsequence) as a table.
+function diffView(a, b) {
+  const x = a ? a.split("\n") : [], y = b ? b.split("\n") : [];
+  const pre = el("pre", null, "diff");
+  pre.setAttribute("role", "region");
+  pre.setAttribute("aria-label", "diff");
+  pre.tabIndex = 0;
+  if (x.length * y.length > 4000000) {
+    pre.append(el("span", "(too long to compare line by line)"));
+    for (const l of x) pre.append(el("del", "- " + l));
+    for (const l of y) pre.append(el("ins", "+ " + l));
+    return pre;
+  }
+  const n = x.length, m = y.length;
+  const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  let i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && x[i] === y[j]) { pre.append(el("span", "  " + x[i])); i++; j++; }
+    else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) { pre.append(el("ins", "+ " + y[j])); j++; }
+    else { pre.append(el("del", "- " + x[i])); i++; }
+  }
+  return pre;
+}
+
+// --- following a run's events ---------------------------------------------
+
+// followRun reads GET …/events (Server-Sent Events, read with fetch so
+// that the key goes in a header): the run's events so far and as they
+// come, then its result.
+async function followRun(id) {
+  if (state.follow) state.follow.abort();
+  const ctl = new AbortController();
+  state.follow = ctl;
+  const rounds = new Map();
+  try {
+    const r = await fetch("/api/v1/refactorings/" + encodeURIComponent(id) + "/events", {
+      headers: authHeaders({ Accept: "text/event-stream" }), signal: ctl.signal, cache: "no-store",
+    });
+    if (r.status === 401) { askForKey("The key was refused."); return; }
+    if (!r.ok || !r.body) { $("rounds").replaceChildren(el("p", "The run's events could not be read.")); return; }
+    const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += value;
+      let cut;
+      while ((cut = buf.indexOf("\n\n")) >= 0) {
+        const block = buf.slice(0, cut);
+        buf = buf.slice(cut + 2);
+        let type = "message", data = "";
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event: ")) type = line.slice(7);
+          else if (line.startsWith("data: ")) data += line.slice(6);
+        }
+        if (data && state.selected === id) onEvent(id, type, JSON.parse(data), rounds);
+      }
+    }
+  } catch (e) {
+    if (e.name !== "AbortError") $("run-message").textContent = "Following the run stopped: " + e.message;
+  }
+}
+
+function progress(text) {
+  $("progress").append(el("li", text));
+}
+
+function onEvent(id, type, d, rounds) {
+  switch (type) {
+    case "accepted": $("rounds").replaceChildren(); break;
+    case "queued": progress("queued, position " + d.position); break;
+    case "stage":
+      progress("stage " + d.name + " " + d.status + (d.duration_ms ? " (" + d.duration_ms + " ms)" : ""));
+      if (d.status === "started") setFact("Stage", d.name);
+      break;
+    case "model_call": progress(d.role + ": " + d.calls + " model call(s), " + d.input_tokens + "+" + d.output_tokens + " tokens"); break;
+    case "candidate": roundOf(rounds, d.iteration).code = d; drawRounds(rounds); break;
+    case "check": roundOf(rounds, d.iteration).errors = d.errors || []; drawRounds(rounds); break;
+    case "verdict": roundOf(rounds, d.iteration).verdict = d; drawRounds(rounds); progress("verdict " + d.verdict); break;
+    case "release": progress("release " + d.status); break;
+    case "result":
+      progress("ended: " + (d.outcome || "done"));
+      rounds.clear();
+      for (const r of d.rounds || []) {
+        rounds.set(r.iteration, { code: { code: r.code, helpers: r.helpers }, errors: r.check_errors || [],
+          verdict: r.verdict ? { verdict: r.verdict.verdict, feedback: r.verdict.feedback } : null });
+      }
+      drawRounds(rounds);
+      reloadRun(id).catch(quiet);
+      break;
+    case "error":
+      progress("ended: " + (d.code || "error") + " — " + (d.detail || ""));
+      reloadRun(id).catch(quiet);
+      break;
+    case "run":
+      $("rounds").replaceChildren(el("p", "This instance no longer holds this run's rounds (it keeps those of its last runs); the row records " +
+        d.iterations + " iteration(s) and the last verdict."));
+      if (["queued", "running", "releasing"].includes(d.status)) setTimeout(() => state.selected === id && openRun(id).catch(quiet), 2000);
+      break;
+  }
+}
+
+function setFact(name, value) {
+  for (const dt of $("run-facts").querySelectorAll("dt")) if (dt.textContent === name) dt.nextElementSibling.textContent = value;
+}
+
+function roundOf(rounds, i) {
+  if (!rounds.has(i)) rounds.set(i, { code: null, errors: [], verdict: null });
+  return rounds.get(i);
+}
+
+function drawRounds(rounds) {
+  const box = $("rounds");
+  box.replaceChildren();
+  for (const [i, r] of [...rounds.entries()].sort((a, b) => a[0] - b[0])) {
+    const d = el("details");
+    d.open = true;
+    const verdict = r.verdict ? r.verdict.verdict : r.errors.length ? "refused by the checks" : "…";
+    d.append(el("summary", "Round " + i + ": " + verdict));
+    if (r.code) {
+      d.append(el("pre", r.code.code, "code"));
+      for (const h of r.code.helpers || []) d.append(el("pre", h.source, "code helper"));
+    }
+    if (r.errors.length) {
+      const ul = el("ul");
+      for (const e of r.errors) ul.append(el("li", e.check + (e.helper ? " in #" + e.helper : "") + ": " + e.message));
+      d.append(ul);
+    }
+    if (r.verdict && r.verdict.feedback) d.append(el("p", r.verdict.feedback));
+    box.append(d);
+  }
+}
+
+async function reloadRun(id) {
+  const r = await api("/api/v1/refactorings/" + encodeURIComponent(id));
+  if (r.ok && state.selected === id) showRun(r.body);
+  await Promise.all([refreshHistory(false), refreshInflight()]);
+}
+
+// --- revert, with a confirmation ------------------------------------------
+
+function askRevert() {
+  const b = $("revert");
+  $("confirm-text").textContent = "The image gets back the original of " + b.dataset.name +
+    " (and loses the run's helper methods). The revert is recorded as a run of its own.";
+  $("confirm-revert").showModal();
+}
+
+async function doRevert() {
+  const id = $("revert").dataset.id;
+  $("confirm-revert").close();
+  $("revert").disabled = true;
+  $("run-message").textContent = "Reverting…";
+  try {
+    const r = await api("/api/v1/refactorings/" + encodeURIComponent(id) + "/revert", { method: "POST" });
+    $("run-message").textContent = r.ok ? "Reverted: the image holds the original again (revert run " + r.body.id + ")."
+      : "Not reverted: " + ((r.body && (r.body.detail || r.body.code)) || r.status);
+    await reloadRun(id);
+    $("run-message").textContent = r.ok ? "Reverted: the image holds the original again (revert run " + r.body.id + ")."
+      : "Not reverted: " + ((r.body && (r.body.detail || r.body.code)) || r.status);
+  } finally {
+    $("revert").disabled = false;
+  }
+}
+
+// --- start -----------------------------------------------------------------
+
+async function refreshAll() {
+  refreshImage().catch(() => {});
+  if (state.keyNeeded && !sessionStorage.getItem(KEY)) return;
+  try {
+    await refreshHistory(false);
+    await refreshInflight();
+  } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("key-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    sessionStorage.setItem(KEY, $("key").value.trim());
+    $("key").value = "";
+    state.keyNeeded = false;
+    refreshAll().catch(quiet);
+  });
+  $("forget-key").addEventListener("click", () => {
+    sessionStorage.removeItem(KEY);
+    location.reload();
+  });
+  $("filters").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    refreshHistory(false).catch(quiet);
+  });
+  $("more").addEventListener("click", () => refreshHistory(true).catch(quiet));
+  $("revert").addEventListener("click", askRevert);
+  $("confirm-no").addEventListener("click", () => $("confirm-revert").close());
+  $("confirm-yes").addEventListener("click", () => doRevert().catch(quiet));
+  refreshLinks().catch(() => {});
+  refreshAll().catch(quiet);
+  setInterval(() => {
+    refreshImage().catch(() => {});
+    if (!state.keyNeeded) refreshInflight().catch(() => {});
+  }, 3000);
+});

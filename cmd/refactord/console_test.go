@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	refactor "pharo-refactor"
+	"pharo-refactor/internal/testenv"
+)
+
+// TestConsoleInABrowser is an operator at the console in headless
+// Chromium, with API keys set. Without the key the page asks for one and
+// shows no run and no source. With it: a run started by another client is
+// listed in flight and followed live to its end; the history lists the
+// runs; a Composed Method's run shows its review, its rounds and its diff
+// with the helper methods; Revert asks for a confirmation and then puts
+// the original back — the class file is byte-identical to what it was.
+// Every page runs under its Content Security Policy without a violation.
+func TestConsoleInABrowser(t *testing.T) {
+	chromium := testenv.Chromium()
+	if chromium == "" {
+		fmt.Fprintln(os.Stderr, "\n*** chromium is not installed: TestConsoleInABrowser is SKIPPED (apt-get install chromium; .ci/run does) ***")
+		t.Skip("chromium is not installed (apt-get install chromium)")
+	}
+	const key = "operator-key-7f3a"
+	// The model: first the Composed Method of ShoppingCart>>total, then
+	// Calculator>>sum:with: in two rounds, its writer held until the
+	// console has seen the run in flight.
+	writerHeld := make(chan struct{})
+	var releaseWriter sync.Once
+	letWriterGo := func() { releaseWriter.Do(func() { close(writerHeld) }) }
+	t.Cleanup(letWriterGo)
+	gem := &testenv.FakeGemini{Key: "test-key"}
+	heldWriter := testenv.Code("sum: a with: b\n\n\t^ b + a")
+	heldWriter.Before = func() { <-writerHeld }
+	gem.ScriptAll(testenv.Answers{
+		refactor.RoleReviewer:  {testenv.Review(), testenv.Review()},
+		refactor.RoleWriter:    {testenv.ComposedCode(testenv.ComposedTotal, testenv.SubtotalHelper, testenv.DiscountHelper), heldWriter},
+		refactor.RoleValidator: {testenv.Approved(), testenv.NeedsWork("Keep the method comment."), testenv.Approved()},
+		refactor.RoleRefiner:   {testenv.Code(answerTheSum)},
+	})
+	dir, env := modelEnv(t, "MODEL_PROVIDER=gemini", "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+testenv.Serve(t, gem), "MODEL_ID=gemini-test",
+		"API_KEYS="+key)
+	cartFile := filepath.Join(dir, "image", "src", "Sample-Shop", "ShoppingCart.class.st")
+	cartBefore := mustRead(t, cartFile)
+	s := start(t, dir, env...)
+	bearer := map[string]string{"Authorization": "Bearer " + key, "Content-Type": "application/json"}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	page, err := testenv.StartBrowser(t, chromium).NewPage(ctx)
+	require.NoError(t, err)
+	shoot := func(name string) {
+		t.Helper()
+		shot, err := page.Screenshot(ctx)
+		require.NoError(t, err)
+		path := filepath.Join(t.ArtifactDir(), name)
+		require.NoError(t, os.WriteFile(path, shot, 0o644))
+		t.Logf("screenshot: %s", path)
+	}
+	text := func(selector string) string {
+		t.Helper()
+		var out string
+		require.NoError(t, page.Eval(ctx, `document.querySelector(`+jsString(selector)+`).innerText`, &out))
+		return out
+	}
+
+	count := func(selector string) int {
+		t.Helper()
+		var n int
+		require.NoError(t, page.Eval(ctx, `document.querySelectorAll(`+jsString(selector)+`).length`, &n))
+		return n
+	}
+
+	// A released run exists before the operator comes: without the key it
+	// stays out of sight.
+	resp, out := s.send(http.MethodPost, "/api/v1/refactor", `{"class_name": "ShoppingCart", "method_name": "total"}`, "", bearer)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+	require.Equal(t, "released", out["outcome"])
+	composedID := out["id"].(string)
+
+	require.NoError(t, page.Navigate(ctx, s.URL+"/"), "a browser opening / lands on the console")
+	require.NoError(t, page.WaitFor(ctx, `location.pathname === '/console' && !document.getElementById('key-form').hidden`), "the page asks for a key")
+	require.NoError(t, page.WaitFor(ctx, `document.querySelector('#image dd')`), "health is public")
+	assert.Contains(t, text("#image"), "up, answering")
+	body := text("body")
+	assert.NotContains(t, body, "subtotal", "no source without the key")
+	assert.NotContains(t, body, "ShoppingCart", "no run without the key")
+	var html string
+	require.NoError(t, page.Eval(ctx, `document.documentElement.outerHTML`, &html))
+	assert.NotContains(t, html, "loyaltyDiscountOn", "nothing of the history in the page")
+	shoot("console-without-key.png")
+
+	require.NoError(t, page.Eval(ctx, `document.getElementById('key').value = 'wrong-key'; document.getElementById('key-form').requestSubmit()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.getElementById('key-message').textContent.includes('refused')`), "a wrong key is refused")
+	assert.NotContains(t, text("body"), "ShoppingCart")
+
+	require.NoError(t, page.Eval(ctx, `document.getElementById('key').value = `+jsString(key)+`; document.getElementById('key-form').requestSubmit()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#history tbody tr').length === 1`), "the history shows the run")
+	assert.Contains(t, text("#history"), "ShoppingCart>>#total")
+
+	// Another client starts a run; the console lists it in flight and
+	// follows it live.
+	resp, out = s.send(http.MethodPost, "/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:"}`, "",
+		map[string]string{"Authorization": "Bearer " + key, "Content-Type": "application/json", "Prefer": "respond-async"})
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, "%v", out)
+	require.NoError(t, page.WaitFor(ctx, `[...document.querySelectorAll('#inflight button')].some(b => b.textContent.includes('sum:with:'))`), "the run in flight is listed")
+	require.NoError(t, page.Eval(ctx, `[...document.querySelectorAll('#inflight button')].find(b => b.textContent.includes('sum:with:')).click()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.getElementById('progress').textContent.includes('stage write started')`), "progress is followed")
+	assert.NotContains(t, text("#progress"), "ended", "the writer is held: what the page shows came live")
+	assert.Contains(t, text("#inflight"), "stage write")
+	shoot("console-run-in-flight.png")
+	letWriterGo()
+	require.NoError(t, page.WaitFor(ctx, `document.getElementById('progress').textContent.includes('ended: released')`), "followed to its end")
+	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#rounds details').length === 2`), "both rounds are shown")
+	assert.Contains(t, text("#rounds"), "Round 1: NEEDS_IMPROVEMENT")
+	assert.Contains(t, text("#rounds"), "Keep the method comment.")
+	assert.Contains(t, text("#rounds"), "Round 2: APPROVED")
+	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#history tbody tr').length === 2`))
+
+	// The Composed Method: review, round, and the diff with its helpers.
+	require.NoError(t, page.Eval(ctx, `[...document.querySelectorAll('#history button')].find(b => b.textContent.includes('ShoppingCart')).click()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.getElementById('run-h').textContent.includes('ShoppingCart') && document.getElementById('progress').textContent.includes('ended: released')`),
+		"the run's events are replayed to its end")
+	require.Equal(t, 1, count(`#rounds details`))
+	assert.Contains(t, text("#run-facts"), composedID)
+	assert.Contains(t, text("#review"), "MEDIUM")
+	diff := text("#diff")
+	assert.Contains(t, diff, "helper added: #subtotal (private)")
+	assert.Contains(t, diff, "helper added: #loyaltyDiscountOn: (private)")
+	assert.Contains(t, diff, "+ \tnet := self subtotal.", "the new line of the method")
+	assert.Contains(t, diff, "- \t", "the original's lines, taken out")
+	assert.Greater(t, count(`#diff ins`), 10)
+	assert.Greater(t, count(`#diff del`), 3)
+	shoot("console-run-diff.png")
+
+	// Revert, with a confirmation: "Keep it" changes nothing.
+	require.NoError(t, page.Eval(ctx, `document.getElementById('revert').click()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.getElementById('confirm-revert').open`), "a confirmation is asked")
+	assert.Contains(t, text("#confirm-text"), "ShoppingCart>>#total")
+	shoot("console-revert-confirm.png")
+	require.NoError(t, page.Eval(ctx, `document.getElementById('confirm-no').click()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `!document.getElementById('confirm-revert').open`))
+	resp, out = s.send(http.MethodGet, "/api/v1/refactorings", "", "", map[string]string{"Authorization": "Bearer " + key})
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Len(t, out["runs"], 2, "nothing was reverted")
+
+	require.NoError(t, page.Eval(ctx, `document.getElementById('revert').click()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.getElementById('confirm-revert').open`))
+	require.NoError(t, page.Eval(ctx, `document.getElementById('confirm-yes').click()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.getElementById('run-message').textContent.startsWith('Reverted')`), "the revert is reported")
+	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#history tbody tr').length === 3`), "the revert is a run of its own")
+	assert.Equal(t, cartBefore, mustRead(t, cartFile), "the image holds the original again, helpers gone")
+	row := s.getRun(composedID, key)
+	assert.Equal(t, "reverted", row["status"])
+	shoot("console-after-revert.png")
+
+	// The filters: outcome reverted lists that one run.
+	require.NoError(t, page.Eval(ctx, `document.querySelector('#filters select').value = 'reverted'; document.getElementById('filters').requestSubmit()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#history tbody tr').length === 1`))
+	assert.Contains(t, text("#history tbody"), "ShoppingCart>>#total")
+
+	assert.NotContains(t, page.Console(), "Content Security Policy", "the page runs under its policy")
+	assert.NotContains(t, page.Console(), "exception", "the page's script does not fail")
+}
+
+// getRun reads one run's row with a key.
+func (s *service) getRun(id, key string) map[string]any {
+	s.t.Helper()
+	resp, out := s.send(http.MethodGet, "/api/v1/refactorings/"+id, "", "", map[string]string{"Authorization": "Bearer " + key})
+	require.Equal(s.t, http.StatusOK, resp.StatusCode, "%v", out)
+	return out
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.ReplaceAll(string(b), "</", `<\/`)
+}
