@@ -1,0 +1,164 @@
+package interp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Outcome is how one test ended.
+type Outcome int
+
+// The outcomes of a test, as SUnit tells them.
+const (
+	Passed Outcome = iota
+	Failed
+	Errored
+	Skipped
+)
+
+// TestOutcome is one test's run.
+type TestOutcome struct {
+	Class    string // the test class run
+	Selector string
+	Defining string // the class that defines the test method
+	Outcome  Outcome
+	// ExpectedFailure: the test is declared to fail (<expectedFailure>
+	// or expectedFailures).
+	ExpectedFailure bool
+	// Detail says why a test errored outside SUnit's reach: the kernel
+	// lacks something, or a limit ran out.
+	Detail string
+}
+
+// RunTestClass runs the tests of a TestCase class as `suite run` does: an
+// abstract class runs its concrete subclasses' tests; a class inherits
+// its superclasses' tests when SUnit says it should. Each test gets
+// stepsPerTest steps.
+func (in *Interp) RunTestClass(name string, stepsPerTest int64) ([]TestOutcome, error) {
+	c, ok := in.classes[name]
+	if !ok {
+		return nil, fmt.Errorf("no class %s", name)
+	}
+	var out []TestOutcome
+	var classErr error
+	in.guard(stepsPerTest, func() {
+		if truthy(in.Send(c, "isAbstract")) {
+			for _, sub := range in.allSubclasses(c) {
+				if !truthy(in.Send(sub, "isAbstract")) {
+					out = append(out, in.runClass(sub, stepsPerTest)...)
+				}
+			}
+			return
+		}
+		out = in.runClass(c, stepsPerTest)
+	}, func(detail string) { classErr = fmt.Errorf("building the suite of %s: %s", name, detail) })
+	return out, classErr
+}
+
+func (in *Interp) allSubclasses(c *Class) []*Class {
+	var names []string
+	for n, k := range in.classes {
+		for s := k.super; s != nil; s = s.super {
+			if s == c {
+				names = append(names, n)
+				break
+			}
+		}
+	}
+	sort.Strings(names)
+	out := make([]*Class, len(names))
+	for i, n := range names {
+		out[i] = in.classes[n]
+	}
+	return out
+}
+
+// testSelectors answers allTestSelectors, sorted.
+func (in *Interp) testSelectors(c *Class) []string {
+	set := map[string]bool{}
+	own := func(k *Class) {
+		for s := range k.methods {
+			if strings.HasPrefix(s, "test") && numArgs(s) == 0 {
+				set[s] = true
+			}
+		}
+	}
+	own(c)
+	if truthy(in.Send(c, "shouldInheritSelectors")) {
+		root := in.classes["TestCase"]
+		for k := c.super; k != nil && k != root; k = k.super {
+			own(k)
+		}
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
+	var out []TestOutcome
+	for _, sel := range in.testSelectors(c) {
+		t := TestOutcome{Class: c.name, Selector: sel, Defining: c.name}
+		if m := c.lookup(sel); m != nil {
+			t.Defining = m.class.name
+		}
+		in.guard(steps, func() {
+			tc := in.Send(c, "selector:", Symbol(sel))
+			t.ExpectedFailure = truthy(in.Send(tc, "isExpectedFailure"))
+			switch in.Send(tc, "runCaseOutcome") {
+			case Symbol("passed"):
+				t.Outcome = Passed
+			case Symbol("failed"):
+				t.Outcome = Failed
+			case Symbol("skipped"):
+				t.Outcome = Skipped
+			default:
+				t.Outcome = Errored
+			}
+		}, func(detail string) {
+			t.Outcome, t.Detail = Errored, detail
+		})
+		out = append(out, t)
+	}
+	return out
+}
+
+// guard runs f with a fresh step budget; what ends it outside the image's
+// exceptions (a limit, something the kernel lacks, an unhandled
+// exception) is reported to failed.
+func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
+	in.budget = steps
+	in.depth = 0
+	in.handlers = in.handlers[:0]
+	in.handlerLimit = 0
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		switch v := r.(type) {
+		case *abort:
+			failed(v.reason)
+		case *Missing:
+			failed(v.Error())
+		case *unhandled:
+			failed("unhandled " + in.describe(v.exc))
+		case *nonLocalReturn:
+			failed("a block returned from a method that had already returned")
+		case *unwind, *retrying, *resuming:
+			failed("an exception was handled outside its handler")
+		default:
+			panic(r)
+		}
+	}()
+	f()
+}
+
+func (in *Interp) describe(exc *Instance) string {
+	defer func() { recover() }()
+	return exc.class.name + ": " + str(in.Send(exc, "messageText"))
+}
