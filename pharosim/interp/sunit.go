@@ -32,8 +32,9 @@ type TestOutcome struct {
 }
 
 // RunTestClass runs the tests of a TestCase class as `suite run` does: an
-// abstract class runs its concrete subclasses' tests; a class inherits
-// its superclasses' tests when SUnit says it should. Each test gets
+// abstract class (isAbstract) runs none of its own — its concrete
+// subclasses run them; a class inherits its superclasses' tests when
+// SUnit's shouldInheritSelectors says so. Each test gets
 // stepsPerTest steps.
 func (in *Interp) RunTestClass(name string, stepsPerTest int64) ([]TestOutcome, error) {
 	c, ok := in.classes[name]
@@ -44,34 +45,11 @@ func (in *Interp) RunTestClass(name string, stepsPerTest int64) ([]TestOutcome, 
 	var classErr error
 	in.guard(stepsPerTest, func() {
 		if truthy(in.Send(c, "isAbstract")) {
-			for _, sub := range in.allSubclasses(c) {
-				if !truthy(in.Send(sub, "isAbstract")) {
-					out = append(out, in.runClass(sub, stepsPerTest)...)
-				}
-			}
 			return
 		}
 		out = in.runClass(c, stepsPerTest)
 	}, func(detail string) { classErr = fmt.Errorf("building the suite of %s: %s", name, detail) })
 	return out, classErr
-}
-
-func (in *Interp) allSubclasses(c *Class) []*Class {
-	var names []string
-	for n, k := range in.classes {
-		for s := k.super; s != nil; s = s.super {
-			if s == c {
-				names = append(names, n)
-				break
-			}
-		}
-	}
-	sort.Strings(names)
-	out := make([]*Class, len(names))
-	for i, n := range names {
-		out[i] = in.classes[n]
-	}
-	return out
 }
 
 // testSelectors answers allTestSelectors, sorted.
