@@ -61,7 +61,7 @@ func (img *Image) runReal(ctx context.Context, classes []string, r *TestResult) 
 		}
 		for _, t := range outcomes {
 			printed := img.printTest(t.Class, t.Selector)
-			if t.Detail != "" {
+			if t.Outside {
 				img.log.Warn("a test errored outside SUnit", "test", printed, "reason", t.Detail)
 			}
 			r.add(printed, realOutcome(t.Outcome), t.ExpectedFailure)

@@ -103,13 +103,24 @@ func (in *Interp) classOf(o Object) *Class {
 // Context is thisContext, as far as SUnit needs it.
 type Context struct{ f *frame }
 
+// lookup finds the method a message to an instance of c runs; the
+// answers are cached (the classes do not change while a run lasts).
 func (c *Class) lookup(sel string) *Method {
+	if m, ok := c.cache[sel]; ok {
+		return m
+	}
+	var found *Method
 	for k := c; k != nil; k = k.super {
 		if m, ok := k.methods[sel]; ok {
-			return m
+			found = m
+			break
 		}
 	}
-	return nil
+	if c.cache == nil {
+		c.cache = map[string]*Method{}
+	}
+	c.cache[sel] = found
+	return found
 }
 
 // Send sends a message.
@@ -515,6 +526,7 @@ var lacking = map[string]string{
 	"FileSystem": "files", "FileReference": "files", "FileStream": "files", "File": "files", "FileLocator": "files",
 	"Socket": "network", "ZnClient": "network", "ZnServer": "network", "ZnUrl": "network", "NetNameResolver": "network",
 	"Processor": "processes", "Process": "processes", "Semaphore": "processes", "Mutex": "processes", "Delay": "processes", "SharedQueue": "processes",
+	"Date": "clock", "Time": "clock", "DateAndTime": "clock", "Duration": "clock", "Random": "random numbers",
 	"World": "UI", "UIManager": "UI", "Morph": "UI", "SpPresenter": "UI", "Display": "UI",
 }
 

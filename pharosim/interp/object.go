@@ -53,6 +53,7 @@ type Class struct {
 	civals     []Object // the class object's own instance variables (meta's ivarNames)
 	isTrait    bool
 	traitNames []string
+	cache      map[string]*Method // lookup's answers
 }
 
 // Binding is a variable shared by name: a global, a class variable.

@@ -26,9 +26,12 @@ type TestOutcome struct {
 	// ExpectedFailure: the test is declared to fail (<expectedFailure>
 	// or expectedFailures).
 	ExpectedFailure bool
-	// Detail says why a test errored outside SUnit's reach: the kernel
-	// lacks something, or a limit ran out.
+	// Detail says why a test did not pass: the failure's or error's
+	// description, or why it ended outside SUnit's reach (a limit ran
+	// out, the kernel lacks what it touched).
 	Detail string
+	// Outside: the test ended outside SUnit's reach.
+	Outside bool
 }
 
 // RunTestClass runs the tests of a TestCase class as `suite run` does: an
@@ -87,7 +90,15 @@ func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 		in.guard(steps, func() {
 			tc := in.Send(c, "selector:", Symbol(sel))
 			t.ExpectedFailure = truthy(in.Send(tc, "isExpectedFailure"))
-			switch in.Send(tc, "runCaseOutcome") {
+			res, _ := in.Send(tc, "runCaseOutcome").(*Instance)
+			if res == nil || len(res.indexed) != 2 {
+				t.Outcome, t.Detail = Errored, "the test runner answered no outcome"
+				return
+			}
+			if res.indexed[1] != nil {
+				t.Detail = str(res.indexed[1])
+			}
+			switch res.indexed[0] {
 			case Symbol("passed"):
 				t.Outcome = Passed
 			case Symbol("failed"):
@@ -98,7 +109,7 @@ func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 				t.Outcome = Errored
 			}
 		}, func(detail string) {
-			t.Outcome, t.Detail = Errored, detail
+			t.Outcome, t.Detail, t.Outside = Errored, detail, true
 		})
 		out = append(out, t)
 	}
