@@ -24,6 +24,7 @@ type Interp struct {
 	nextHash     int64
 	hashes       map[*Instance]int64
 	states       map[*Instance]*excState
+	literals     map[*smalltalk.Literal]Object
 }
 
 // Limits bound a computation.
@@ -208,7 +209,14 @@ func (in *Interp) eval(n smalltalk.Node, f *frame) Object {
 	case *smalltalk.Variable:
 		return in.readVar(f.m.refs[n], f)
 	case *smalltalk.Literal:
-		return in.literal(n)
+		// A literal is one object, as in a compiled method: evaluating it
+		// again answers the same object.
+		if v, ok := in.literals[n]; ok {
+			return v
+		}
+		v := in.literal(n)
+		in.literals[n] = v
+		return v
 	case *smalltalk.Assignment:
 		v := in.eval(n.Value, f)
 		in.writeVar(f.m.refs[n.Variable], f, v)

@@ -47,10 +47,15 @@ func toFloat(o Object) (float64, bool) {
 
 // arith makes a primitive of an operation: in integers when both are,
 // in fractions when both are exact, else in floats.
-func arith(ints func(x, y *big.Int) *big.Int, rats func(x, y *big.Rat) *big.Rat, floats func(x, y float64) float64) primitive {
+func arith(small func(x, y int64) (int64, bool), ints func(x, y *big.Int) *big.Int, rats func(x, y *big.Rat) *big.Rat, floats func(x, y float64) float64) primitive {
 	return func(in *Interp, r Object, a []Object) (Object, bool) {
 		if x, ok := r.(int64); ok {
 			if y, ok := a[0].(int64); ok {
+				// SmallIntegers are below 2^60: a sum or difference
+				// cannot overflow int64; a product is checked.
+				if v, ok := small(x, y); ok && v >= -(1<<60) && v < 1<<60 {
+					return v, true
+				}
 				return normInt(ints(big.NewInt(x), big.NewInt(y))), true
 			}
 		}
@@ -372,4 +377,15 @@ func parseNumberLenient(s string) Object {
 	}
 	defer func() { recover() }()
 	return parseNumber(t)
+}
+
+func smallAdd(x, y int64) (int64, bool) { return x + y, true }
+func smallSub(x, y int64) (int64, bool) { return x - y, true }
+
+// smallMul multiplies when the product surely fits in int64.
+func smallMul(x, y int64) (int64, bool) {
+	if x > -(1<<30) && x < 1<<30 && y > -(1<<30) && y < 1<<30 {
+		return x * y, true
+	}
+	return 0, false
 }

@@ -139,9 +139,9 @@ func init() {
 			return in.newString(b.m.source[b.node.Start():b.node.End()]), true
 		},
 		// numbers
-		"add":       arith(func(x, y *big.Int) *big.Int { return new(big.Int).Add(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }, func(x, y float64) float64 { return x + y }),
-		"sub":       arith(func(x, y *big.Int) *big.Int { return new(big.Int).Sub(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y float64) float64 { return x - y }),
-		"mul":       arith(func(x, y *big.Int) *big.Int { return new(big.Int).Mul(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y float64) float64 { return x * y }),
+		"add":       arith(smallAdd, func(x, y *big.Int) *big.Int { return new(big.Int).Add(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }, func(x, y float64) float64 { return x + y }),
+		"sub":       arith(smallSub, func(x, y *big.Int) *big.Int { return new(big.Int).Sub(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y float64) float64 { return x - y }),
+		"mul":       arith(smallMul, func(x, y *big.Int) *big.Int { return new(big.Int).Mul(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y float64) float64 { return x * y }),
 		"div":       primDivide,
 		"intDiv":    primIntDiv(true),
 		"intMod":    primIntMod,

@@ -58,6 +58,9 @@ func TestPublicSuite(t *testing.T) {
 		}
 		require.NoError(t, err)
 		for _, o := range out {
+			if os.Getenv("PHARO_SIM_STEPS") != "" {
+				fmt.Printf("steps %s>>#%s %d\n", o.Class, o.Selector, o.Steps)
+			}
 			if o.Outcome == Skipped {
 				continue
 			}

@@ -32,6 +32,8 @@ type TestOutcome struct {
 	Detail string
 	// Outside: the test ended outside SUnit's reach.
 	Outside bool
+	// Steps is how much of its step budget the test used.
+	Steps int64
 }
 
 // RunTestClass runs the tests of a TestCase class as `suite run` does: an
@@ -111,6 +113,7 @@ func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 		}, func(detail string) {
 			t.Outcome, t.Detail, t.Outside = Errored, detail, true
 		})
+		t.Steps = steps - max(in.budget, 0)
 		out = append(out, t)
 	}
 	return out
