@@ -25,6 +25,7 @@ type Interp struct {
 	hashes       map[*Instance]int64
 	states       map[*Instance]*excState
 	literals     map[*smalltalk.Literal]Object
+	known        knownClasses
 }
 
 // Limits bound a computation.
@@ -63,42 +64,56 @@ func (in *Interp) step() {
 
 // classOf answers the class of any object.
 func (in *Interp) classOf(o Object) *Class {
+	k := &in.known
 	switch v := o.(type) {
 	case nil:
-		return in.classes["UndefinedObject"]
+		return k.undefined
 	case bool:
 		if v {
-			return in.classes["True"]
+			return k.trueClass
 		}
-		return in.classes["False"]
+		return k.falseClass
 	case int64:
-		return in.classes["SmallInteger"]
+		return k.smallInteger
 	case *big.Int:
 		if v.Sign() < 0 {
-			return in.classes["LargeNegativeInteger"]
+			return k.largeNegative
 		}
-		return in.classes["LargePositiveInteger"]
+		return k.largePositive
 	case *big.Rat:
-		return in.classes["Fraction"]
+		return k.fraction
 	case float64:
-		return in.classes["Float"]
+		return k.float
 	case Char:
-		return in.classes["Character"]
+		return k.character
 	case Symbol:
-		return in.classes["Symbol"]
+		return k.symbol
 	case *Instance:
 		return v.class
 	case *Class:
 		if v.meta != nil {
 			return v.meta
 		}
-		return in.classes["Metaclass"]
+		return k.metaclass
 	case *Block:
-		return in.classes["BlockClosure"]
+		return k.block
 	case *Context:
-		return in.classes["Context"]
+		return k.context
 	}
 	panic(fmt.Sprintf("interp: no class for %T", o))
+}
+
+// knownClasses are the kernel's classes of immediate objects, looked up
+// once.
+type knownClasses struct {
+	undefined, trueClass, falseClass, smallInteger, largePositive, largeNegative *Class
+	fraction, float, character, symbol, metaclass, block, context                *Class
+}
+
+func (in *Interp) findKnown() {
+	c := in.classes
+	in.known = knownClasses{c["UndefinedObject"], c["True"], c["False"], c["SmallInteger"], c["LargePositiveInteger"],
+		c["LargeNegativeInteger"], c["Fraction"], c["Float"], c["Character"], c["Symbol"], c["Metaclass"], c["BlockClosure"], c["Context"]}
 }
 
 // Context is thisContext, as far as SUnit needs it.
@@ -154,12 +169,11 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 		return in.signalError("SyntaxErrorNotification", fmt.Sprintf("%s>>#%s does not compile: %v", m.class.name, m.selector, m.err))
 	}
 	if m.primitive != "" {
-		if p, ok := primitives[m.primitive]; ok {
-			if v, ok := p(in, rcv, args); ok {
-				return v
-			}
-		} else {
+		if m.prim == nil {
 			return in.signalError("Error", "unknown primitive "+m.primitive)
+		}
+		if v, ok := m.prim(in, rcv, args); ok {
+			return v
 		}
 	}
 	in.depth++
@@ -167,7 +181,7 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 		in.depth = 0
 		panic(&abort{"the stack grew too deep (an endless recursion?)"})
 	}
-	f := &frame{vars: make([]Object, m.nTemps), self: rcv, m: m}
+	f := newFrame(m.nTemps, nil, rcv, m, nil)
 	f.home = f
 	copy(f.vars, args)
 	defer func() {
@@ -254,6 +268,9 @@ func (in *Interp) eval(n smalltalk.Node, f *frame) Object {
 }
 
 func (in *Interp) evalArgs(ns []smalltalk.Node, f *frame) []Object {
+	if len(ns) == 0 {
+		return nil
+	}
 	out := make([]Object, len(ns))
 	for i, a := range ns {
 		out[i] = in.eval(a, f)
@@ -414,7 +431,7 @@ func (in *Interp) inlined(n *smalltalk.Message, rcv Object, f *frame) (Object, b
 
 // runInline runs a literal block in place, in a frame of its own.
 func (in *Interp) runInline(b *smalltalk.Block, f *frame, args ...Object) Object {
-	bf := &frame{vars: make([]Object, f.m.blocks[b]), parent: f, self: f.self, m: f.m, home: f.home}
+	bf := newFrame(f.m.blocks[b], f, f.self, f.m, f.home)
 	copy(bf.vars, args)
 	v, returned := in.evalSeq(b.Body, bf)
 	if returned {
@@ -432,7 +449,7 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	if len(args) != len(b.node.Args) {
 		return in.signalError("Error", fmt.Sprintf("wrong number of arguments: the block takes %d, got %d", len(b.node.Args), len(args)))
 	}
-	bf := &frame{vars: make([]Object, b.m.blocks[b.node]), parent: b.outer, self: b.outer.self, m: b.m, home: b.home}
+	bf := newFrame(b.m.blocks[b.node], b.outer, b.outer.self, b.m, b.home)
 	copy(bf.vars, args)
 	if len(b.node.Body.Statements) == 0 {
 		return nil

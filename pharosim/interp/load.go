@@ -112,6 +112,7 @@ func New(program *Program, limits Limits) (*Interp, error) {
 		}
 	}
 	in.applyTraits(defs, order)
+	in.findKnown()
 	for _, name := range order {
 		c := in.classes[name]
 		in.globals[name] = &Binding{Name: name, Value: c}

@@ -69,6 +69,7 @@ type Method struct {
 	ast       *smalltalk.Method
 	source    string
 	primitive string
+	prim      primitive // the Go function primitive names
 	refs      map[*smalltalk.Variable]varRef
 	nTemps    int                      // method frame: args then temps
 	blocks    map[*smalltalk.Block]int // frame size of each block
@@ -88,7 +89,8 @@ type Block struct {
 // frame is an activation: a method's, or a block's inside it.
 type frame struct {
 	vars   []Object
-	parent *frame // the enclosing frame of a block
+	small  [4]Object // vars when they are few: one allocation per frame
+	parent *frame    // the enclosing frame of a block
 	self   Object
 	m      *Method
 	home   *frame // the method frame
@@ -96,3 +98,14 @@ type frame struct {
 }
 
 func bigOf(n int64) *big.Int { return big.NewInt(n) }
+
+// newFrame makes a frame of n variables.
+func newFrame(n int, parent *frame, self Object, m *Method, home *frame) *frame {
+	f := &frame{parent: parent, self: self, m: m, home: home}
+	if n <= len(f.small) {
+		f.vars = f.small[:n]
+	} else {
+		f.vars = make([]Object, n)
+	}
+	return f
+}

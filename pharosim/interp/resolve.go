@@ -41,6 +41,7 @@ func compile(class *Class, source string) *Method {
 		m.pragmas = append(m.pragmas, p.Selector)
 		if p.Selector == "primitive:" && len(p.Args) == 1 {
 			m.primitive = p.Args[0].Value
+			m.prim = primitives[m.primitive]
 		}
 	}
 	sc := &scope{names: map[string]int{}}
