@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,4 +54,30 @@ func TestRealRunOfATreeWithoutOracle(t *testing.T) {
 			assert.True(t, strings.HasPrefix(r.Text(), tc.summary+"\rFailures:\r"))
 		})
 	}
+}
+
+// TestRealRunStopsAtTheCallLimit: a test that never ends is cut at the
+// call's deadline — the run answers the deadline's error instead of
+// hanging — and the next run, with the method repaired, is served.
+func TestRealRunStopsAtTheCallLimit(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, testenv.CopyTree("testdata/real-tests", dir))
+	img, err := pharosim.LoadImage(dir, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
+	none, err := pharosim.ParseOracle([]byte(`{}`))
+	require.NoError(t, err)
+	_, err = img.Compile("Ledger", pharosim.InstanceSide, "total\n\t| sum |\n\tsum := 0.\n\t[ sum >= 0 ] whileTrue: [ sum := sum + 1 ].\n\t^ sum", "")
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err = img.RunTestsFor(ctx, none, []string{"LedgerTest"})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+
+	_, err = img.Compile("Ledger", pharosim.InstanceSide, "total\n\t^ entries inject: 0 into: [ :sum :each | sum + each ]", "")
+	require.NoError(t, err)
+	r, err := img.RunTestsFor(context.Background(), none, []string{"LedgerTest"})
+	require.NoError(t, err)
+	assert.Equal(t, 5, len(r.Passed))
 }

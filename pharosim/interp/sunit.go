@@ -144,7 +144,9 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 		case *unwind, *retrying, *resuming:
 			failed("an exception was handled outside its handler")
 		default:
-			panic(r)
+			// A primitive met an object it does not expect: the test's
+			// code is untrusted, so this ends the test, not pharo-sim.
+			failed(fmt.Sprintf("pharo-sim's interpreter failed: %v", r))
 		}
 	}()
 	f()
