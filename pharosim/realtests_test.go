@@ -81,3 +81,29 @@ func TestRealRunStopsAtTheCallLimit(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 5, len(r.Passed))
 }
+
+// TestRealRunOfInheritedTests: the test-gate tree run without its oracle
+// gives the oracle's report — FooTest runs the tests it inherits from the
+// abstract AbstractFooTest, printed Sub(Super)>>#selector, with an
+// expected failure and an unexpected pass — and AbstractFooTest runs none.
+func TestRealRunOfInheritedTests(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, testenv.CopyTree("testdata/test-gate", dir))
+	img, err := pharosim.LoadImage(dir, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
+	oracle, err := pharosim.LoadOracle(dir+"/"+pharosim.OracleFileName, false)
+	require.NoError(t, err)
+	none, err := pharosim.ParseOracle([]byte(`{}`))
+	require.NoError(t, err)
+	for _, class := range []string{"FooTest", "ReportTest"} {
+		want, err := img.RunTestsFor(context.Background(), oracle, []string{class})
+		require.NoError(t, err)
+		got, err := img.RunTestsFor(context.Background(), none, []string{class})
+		require.NoError(t, err)
+		assert.Equal(t, want.Text(), got.Text(), class)
+	}
+	got, err := img.RunTestsFor(context.Background(), none, []string{"AbstractFooTest"})
+	require.NoError(t, err)
+	assert.Equal(t, "No tests ran", got.Summary())
+}
