@@ -201,7 +201,9 @@ func (c *Client) RunTests(ctx context.Context, class string) (refactor.TestRepor
 	}
 	rep, err := parseTestReport(text)
 	if err != nil {
-		return refactor.TestReport{}, refactor.Wrap(refactor.PharoError, err, "running %s", class)
+		// The image answered, but not with tests the service can count:
+		// such a run can vouch for nothing, and is no failure of the image.
+		return refactor.TestReport{}, refactor.Wrap(refactor.TestsInconclusive, err, "running %s: the report cannot be read as tests that ran", class)
 	}
 	return rep, nil
 }

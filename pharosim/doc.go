@@ -102,10 +102,21 @@
 // answers {"success": false, "error": "Connection error: timed out"} and is
 // stopped (a real image may go on running it).
 //
+// # Tests
+//
+// run_class_test and run_package_test run a test class on the interpreter
+// (package interp; docs/interpreter.md) unless the oracle declares the
+// class: then the oracle decides, as below. A run that uses up a test's
+// step budget or the call's time limit, or that reaches for what the
+// kernel lacks (files, network, processes, UI, the clock), errors that
+// test; pharo-sim logs why.
+//
 // # Test oracle
 //
-// The simulator cannot run SUnit. run_class_test and run_package_test answer
-// from an oracle, a JSON file given with --test-oracle, else test-oracle.json
+// For the classes it declares — the fault scenarios (durations, hangs) and
+// trees written before the interpreter — run_class_test and
+// run_package_test answer from an oracle, a JSON file given with
+// --test-oracle, else test-oracle.json
 // found in the --dir folder, in the folder holding the packages, or in its
 // parent. It maps each TestCase class to its tests and to rules judged
 // against the image's CURRENT sources, so a compile can flip a test:
@@ -145,8 +156,8 @@
 // singular at 1), then CR `Failures:` CR and one test per line — the
 // unexpected failures, then the unexpected passes, as SUnit's
 // TestResult>>failures lists both — then CR `Errors:` CR and one per line;
-// or `No tests ran` first when nothing ran (e.g. a TestCase the oracle does
-// not declare). A test prints as `Class>>#selector`, or
+// or `No tests ran` first when nothing ran (an abstract TestCase, a class
+// the oracle declares with no tests). A test prints as `Class>>#selector`, or
 // `Class(Super)>>#selector` when the class inherits it from Super (the
 // tree's class that defines the method). run_class_test on a class that is
 // not a TestCase raises MessageNotUnderstood (`Foo class>>doesNotUnderstand:

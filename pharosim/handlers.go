@@ -157,7 +157,11 @@ func (s *Server) runTests(ctx context.Context, classes []string) (any, error) {
 	if err := sleep(ctx, s.oracle.Duration(classes)); err != nil {
 		return nil, err
 	}
-	return s.img.RunTests(s.oracle, classes).Text(), nil
+	r, err := s.img.RunTestsFor(ctx, s.oracle, classes)
+	if err != nil {
+		return nil, err
+	}
+	return r.Text(), nil
 }
 
 // clip shortens s for a log line.

@@ -31,7 +31,7 @@ type Options struct {
 	Dir string
 	// OracleFile is the test oracle. Empty: test-oracle.json in Dir, in the
 	// folder holding the packages, or in its parent — the first found;
-	// none found means every test class answers "No tests ran".
+	// none found means every test class runs on the interpreter.
 	OracleFile string
 	// Faults to inject; the zero value injects none.
 	Faults Faults
@@ -130,7 +130,7 @@ func loadOracleFor(file, dir, root string, log *slog.Logger) (*Oracle, error) {
 		}
 		return o, err
 	}
-	log.Info("no test oracle: every test class answers 'No tests ran'")
+	log.Info("no test oracle: every test class runs on the interpreter")
 	return &Oracle{classes: map[string]*OracleClass{}}, nil
 }
 

@@ -118,6 +118,9 @@ func (r *run) baseline(ctx context.Context, leads *testLeads) error {
 			return fmt.Errorf("running %s before the release (nothing was compiled): %w", class.name, err)
 		}
 		r.res.Tests.Before = append(r.res.Tests.Before, refactor.TestRun{Class: class.name, Reason: class.reason, Report: rep})
+		if err := r.checkTestsRan(ctx, class.name, rep, nil); err != nil {
+			return fmt.Errorf("the tests could not be judged before the release, so nothing was compiled and the original is in the image; %w", err)
+		}
 	}
 	r.emit(refactor.EventRelease, refactor.ReleaseEvent{Status: "tests_before", Tests: r.res.Tests.Before})
 	return nil
@@ -143,6 +146,9 @@ func (r *run) rerunTests(ctx context.Context) error {
 			return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "the tests could not run after compiling %s", r.req.Ref))
 		}
 		r.res.Tests.After = append(r.res.Tests.After, refactor.TestRun{Class: before.Class, Reason: before.Reason, Report: rep})
+		if err := r.checkTestsRan(ctx, before.Class, rep, &before.Report); err != nil {
+			return r.rollBack(ctx, fmt.Errorf("the tests could not be judged after compiling %s, so the original was put back; %w", r.req.Ref, err))
+		}
 		r.res.Tests.Regressions = append(r.res.Tests.Regressions, regressions(before.Report, rep)...)
 	}
 	if len(r.res.Tests.Regressions) == 0 {

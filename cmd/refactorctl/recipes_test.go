@@ -35,6 +35,7 @@ func TestCIRecipes(t *testing.T) {
 		opens   string // what opens the merge request
 	}{
 		{"github-actions.yml", githubScripts, "/pulls"},
+		{"github-actions-pharo-sim.yml", githubScripts, "/pulls"},
 		{"gitlab-ci.yml", gitlabScripts, "merge_request.create"},
 	}
 	for _, tc := range cases {

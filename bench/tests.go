@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"pharo-refactor/bench/internal/measure"
+	"pharo-refactor/pharosim"
+)
+
+// testRunRounds is how many times each test class runs.
+const testRunRounds = 7
+
+// realTestClasses are the test classes pharo-sim runs on its interpreter:
+// the sample image's (those its oracle no longer declares) and the tree
+// written for the interpreter's tests.
+var realTestClasses = []struct{ tree, class string }{
+	{"examples/sample-image", "CalculatorTest"},
+	{"examples/sample-image", "ShoppingCartTest"},
+	{"examples/sample-image", "CustomerTest"},
+	{"examples/sample-image", "OrderProcessorTest"},
+	{"testdata/real-tests", "LedgerTest"},
+}
+
+// testsSuite times run_class_test's work for real test classes, in
+// process: building the interpreter from the image and running the class
+// (what one call costs, without the MCP hop). Goal: under a second each.
+func testsSuite(e env) ([]figure, error) {
+	var figs []figure
+	for _, tc := range realTestClasses {
+		img, err := pharosim.LoadImage(filepath.Join(e.root, tc.tree), nil)
+		if err != nil {
+			return nil, err
+		}
+		none, err := pharosim.ParseOracle([]byte(`{}`))
+		if err != nil {
+			_ = img.Close()
+			return nil, err
+		}
+		var samples measure.Samples
+		var summary string
+		for range testRunRounds {
+			start := time.Now()
+			r, err := img.RunTestsFor(context.Background(), none, []string{tc.class})
+			if err != nil {
+				_ = img.Close()
+				return nil, err
+			}
+			samples = append(samples, time.Since(start))
+			summary = r.Summary()
+		}
+		_ = img.Close()
+		s, _ := measure.Summarize(samples)
+		figs = append(figs, figure{"tests_real_" + tc.class + "_ms", measure.Millis(s.P50), "ms",
+			fmt.Sprintf("run_class_test's work on the interpreter (%s), median of %d, max %.1f ms; %s; goal < 1000", tc.tree, s.N, measure.Millis(s.Max), summary)})
+	}
+	return figs, nil
+}

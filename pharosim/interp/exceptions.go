@@ -1,0 +1,124 @@
+package interp
+
+// handler is an active on:do:.
+type handler struct {
+	selector Object // an exception class or an ExceptionSet: it answers handles:
+	action   Object // the handler block
+}
+
+// excState is what a signalled exception knows of its handling.
+type excState struct {
+	h    *handler
+	hidx int // the handler's index in Interp.handlers
+}
+
+// unwind ends the on:do: of h with a value (return:, or a handler block
+// that ran to its end).
+type unwind struct {
+	h     *handler
+	value Object
+}
+
+// retrying restarts the protected block of h's on:do:.
+type retrying struct{ h *handler }
+
+// resuming makes the signal (or outer) of exc answer value.
+type resuming struct {
+	exc   *Instance
+	value Object
+}
+
+// unhandled is an Error no handler took: it ends the computation.
+type unhandled struct{ exc *Instance }
+
+func (in *Interp) onDo(body *Block, selector, action Object) (result Object) {
+	h := &handler{selector: selector, action: action}
+	for {
+		v, again := in.protected(body, h)
+		if !again {
+			return v
+		}
+	}
+}
+
+func (in *Interp) protected(body *Block, h *handler) (result Object, again bool) {
+	idx := len(in.handlers)
+	in.handlers = append(in.handlers, h)
+	limit := in.handlerLimit
+	in.handlerLimit = len(in.handlers)
+	defer func() {
+		in.handlers = in.handlers[:idx]
+		in.handlerLimit = limit
+		if r := recover(); r != nil {
+			switch u := r.(type) {
+			case *unwind:
+				if u.h == h {
+					result, again = u.value, false
+					return
+				}
+			case *retrying:
+				if u.h == h {
+					result, again = nil, true
+					return
+				}
+			}
+			panic(r)
+		}
+	}()
+	return in.callBlock(body, nil), false
+}
+
+// signal looks for a handler of exc from the innermost visible one out.
+func (in *Interp) signal(exc *Instance) Object {
+	return in.signalFrom(exc, min(len(in.handlers), in.handlerLimit)-1)
+}
+
+func (in *Interp) signalFrom(exc *Instance, start int) Object {
+	for i := start; i >= 0; i-- {
+		h := in.handlers[i]
+		if truthy(in.Send(h.selector, "handles:", exc)) {
+			return in.runHandler(exc, h, i)
+		}
+	}
+	in.states[exc] = &excState{hidx: -1}
+	return in.Send(exc, "defaultAction")
+}
+
+func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
+	prev := in.states[exc]
+	in.states[exc] = &excState{h: h, hidx: i}
+	limit := in.handlerLimit
+	in.handlerLimit = i
+	defer func() {
+		in.handlerLimit = limit
+		in.states[exc] = prev
+		if r := recover(); r != nil {
+			if u, ok := r.(*resuming); ok && u.exc == exc {
+				result = u.value
+				return
+			}
+			panic(r)
+		}
+	}()
+	var v Object
+	if b, ok := h.action.(*Block); ok && len(b.node.Args) == 0 {
+		v = in.callBlock(b, nil)
+	} else if ok {
+		v = in.callBlock(b, []Object{exc})
+	} else {
+		v = in.Send(h.action, "cull:", exc)
+	}
+	panic(&unwind{h: h, value: v})
+}
+
+func (in *Interp) state(exc *Instance) *excState {
+	if s, ok := in.states[exc]; ok {
+		return s
+	}
+	return &excState{hidx: -1}
+}
+
+func truthy(o Object) bool {
+	b, _ := o.(bool)
+	return b
+}

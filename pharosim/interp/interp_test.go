@@ -1,0 +1,75 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func evalIn(t *testing.T, in *Interp, expr string) string {
+	t.Helper()
+	p := &Program{Classes: nil, Methods: []MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"}}}
+	_ = p
+	in2, err := New(p, Limits{Steps: 1_000_000})
+	require.NoError(t, err)
+	var out string
+	in2.guard(1_000_000, func() { out = str(in2.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+	return out
+}
+
+func TestEvaluates(t *testing.T) {
+	cases := []struct{ expr, want string }{
+		{"3 + 4", "7"},
+		{"(1/3) + (2/3)", "1"},
+		{"(1/3)", "(1/3)"},
+		{"100 factorial printString size", "158"},
+		{"0.1 + 0.2", "0.30000000000000004"},
+		{"1.0e16", "1.0e16"},
+		{"2 ** 10", "1024"},
+		{"#(1 2 3) collect: [ :x | x * x ]", "#(1 4 9)"},
+		{"(OrderedCollection new add: 1; add: 2; yourself)", "an OrderedCollection(1 2)"},
+		{"(1 to: 5) inject: 0 into: [ :a :b | a + b ]", "15"},
+		{"'it''s' printString", "'''it''''s'''"},
+		{"#foo", "#foo"},
+		{"$a", "$a"},
+		{"[ 1/0 ] on: ZeroDivide do: [ :e | e return: 42 ]", "42"},
+		{"[ nil foo ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#foo"},
+		{"[ #(1 2) at: 5 ] on: SubscriptOutOfBounds do: [ :e | 'oob' ]", "'oob'"},
+		{"[ Dictionary new at: #k ] on: KeyNotFound do: [ :e | e key ]", "#k"},
+		{"[ Warning signal: 'w'. 5 ] on: Warning do: [ :e | e resume: 7 ]", "5"},
+		{"[ (Warning signal: 'w') + 1 ] on: Warning do: [ :e | e resume: 7 ]", "8"},
+		{"| n | n := 0. [ n := n + 1. n < 3 ifTrue: [ Error signal ]. n ] on: Error do: [ :e | e retry ]", "3"},
+		{"| log | log := OrderedCollection new. [ [ Error signal ] ensure: [ log add: 1 ] ] on: Error do: [ :e | log add: 2 ]. log", "an OrderedCollection(2 1)"},
+		{"[ [ Error signal: 'x' ] on: ZeroDivide do: [ :e | 1 ] ] on: Error do: [ :e | e messageText ]", "'x'"},
+		{"[ [ Error signal: 'x' ] on: Error do: [ :e | e pass ] ] on: Error do: [ :e | 9 ]", "9"},
+		{"[ [ Warning signal: 'x' ] on: Warning do: [ :e | e outer + 1 ] ] on: Warning do: [ :e | e resume: 1 ]", "2"},
+		{"[ 1/0 ] on: ZeroDivide, MessageNotUnderstood do: [ :e | 3 ]", "3"},
+		{"String streamContents: [ :s | s nextPutAll: 'ab'; print: 3 ]", "'ab3'"},
+		{"(Dictionary new at: 1 put: 2; yourself) at: 1", "2"},
+		{"(Set withAll: #(1 2 2 3)) size", "3"},
+		{"(Bag withAll: #(1 2 2 3)) occurrencesOf: 2", "2"},
+		{"(1 to: 3) printString", "'(1 to: 3)'"},
+		{"(3 @ 4) + 1", "4@5"},
+		{"FileSystem workingDirectory", "ERROR: pharo-sim's kernel lacks FileSystem (files)"},
+		{"#foo capitalized", "#Foo"},
+		{"Fraction basicNew numerator", "ERROR: pharo-sim's interpreter failed: interface conversion: interface {} is *interp.Instance, not *big.Rat"},
+		{"[ :k | k ] value: 1 value: 2", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 1 arguments, but was called with 2."},
+		{"| n | n := 0. [ n := n + 1 ] repeat", "ERROR: the step budget ran out (an endless loop?)"},
+		{"| a | a := 0. #(1 2 3) do: [ :x | x = 2 ifTrue: [ a := x ] ]. a", "2"},
+		{"(2 raisedTo: 100) printString", "'1267650600228229401496703205376'"},
+		{"(2 raisedTo: 100) - (2 raisedTo: 100) + 1", "1"},
+		{"-7 \\\\ 2", "1"},
+		{"-7 // 2", "-4"},
+		{"-7 rem: 2", "-1"},
+		{"3.7 floor", "3"},
+		{"'hello world' substrings", "#('hello' 'world')"},
+		{"[:x | x] value: 3", "3"},
+		{"[ :x | x ] valueWithArguments: #(1 2)", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 1 arguments, but was called with 2."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+		})
+	}
+}

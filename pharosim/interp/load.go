@@ -1,0 +1,240 @@
+package interp
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"pharo-refactor/smalltalk"
+	"pharo-refactor/smalltalk/tonel"
+)
+
+//go:embed kernel/*.st
+var kernelFS embed.FS
+
+// Program is the code an interpreter runs beside its kernel: the
+// definitions of a tree's classes and traits, and its methods (of its own
+// classes, and extensions of the kernel's).
+type Program struct {
+	Classes []tonel.Definition
+	Methods []MethodSource
+}
+
+// MethodSource is one method of a Program.
+type MethodSource struct {
+	Class     string
+	ClassSide bool
+	Source    string
+}
+
+// kernel is the kernel's Tonel source, read once.
+var kernel = sync.OnceValues(func() (*Program, error) {
+	p := &Program{}
+	err := fs.WalkDir(kernelFS, "kernel", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := kernelFS.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := tonel.ParseFile(path, data)
+		if err != nil {
+			return fmt.Errorf("the kernel's %s: %w", path, err)
+		}
+		p.add(f)
+		return nil
+	})
+	return p, err
+})
+
+// ReadProgram reads the classes and methods of Tonel files.
+func ReadProgram(files []*tonel.File) *Program {
+	p := &Program{}
+	for _, f := range files {
+		p.add(f)
+	}
+	return p
+}
+
+func (p *Program) add(f *tonel.File) {
+	if f.Def.Kind == tonel.KindClass || f.Def.Kind == tonel.KindTrait {
+		p.Classes = append(p.Classes, f.Def)
+	}
+	name := f.Def.Name
+	for _, m := range f.Methods {
+		if m.Class != "" {
+			name = strings.TrimSuffix(strings.TrimSuffix(m.Class, " classSide"), " class")
+		}
+		p.Methods = append(p.Methods, MethodSource{Class: name, ClassSide: m.Side == tonel.ClassSide, Source: m.Source})
+	}
+}
+
+// New builds an interpreter holding the kernel and then program (whose
+// classes replace the kernel's of the same name, whose methods add to or
+// replace the kernel's).
+func New(program *Program, limits Limits) (*Interp, error) {
+	k, err := kernel()
+	if err != nil {
+		return nil, err
+	}
+	in := &Interp{globals: map[string]*Binding{}, classes: map[string]*Class{}, hashes: map[*Instance]int64{},
+		states: map[*Instance]*excState{}, literals: map[*smalltalk.Literal]Object{}, budget: limits.Steps, deadline: limits.Deadline}
+	if in.budget <= 0 {
+		in.budget = 1 << 62
+	}
+	defs := map[string]tonel.Definition{}
+	var order []string
+	for _, p := range []*Program{k, program} {
+		if p == nil {
+			continue
+		}
+		for _, d := range p.Classes {
+			if _, ok := defs[d.Name]; !ok {
+				order = append(order, d.Name)
+			}
+			defs[d.Name] = d
+		}
+	}
+	for _, name := range order {
+		in.defineClass(name, defs, map[string]bool{})
+	}
+	for _, p := range []*Program{k, program} {
+		if p == nil {
+			continue
+		}
+		for _, m := range p.Methods {
+			in.addMethod(m)
+		}
+	}
+	in.applyTraits(defs, order)
+	in.findKnown()
+	for _, name := range order {
+		c := in.classes[name]
+		in.globals[name] = &Binding{Name: name, Value: c}
+	}
+	in.globals["Smalltalk"] = &Binding{Name: "Smalltalk", Value: in.newInstance(in.classes["SmalltalkImage"])}
+	in.globals["Transcript"] = &Binding{Name: "Transcript", Value: in.newInstance(in.classes["TranscriptStream"])}
+	return in, nil
+}
+
+func (in *Interp) defineClass(name string, defs map[string]tonel.Definition, visiting map[string]bool) *Class {
+	if c, ok := in.classes[name]; ok {
+		return c
+	}
+	d, ok := defs[name]
+	if !ok || visiting[name] {
+		return nil
+	}
+	visiting[name] = true
+	var super *Class
+	if d.Superclass != "" && d.Superclass != "nil" {
+		super = in.defineClass(d.Superclass, defs, visiting)
+		if super == nil {
+			super = in.defineClass("Object", defs, visiting)
+		}
+	}
+	c := &Class{name: name, super: super, methods: map[string]*Method{}, classVars: map[string]*Binding{}, pools: d.Pools,
+		category: d.Category, kind: d.Type, isTrait: d.Kind == tonel.KindTrait}
+	meta := &Class{name: name + " class", thisClass: c, methods: map[string]*Method{}}
+	c.meta = meta
+	if super != nil {
+		c.ivarNames = append(append([]string{}, super.ivarNames...), d.InstVars...)
+		meta.super = super.meta
+		meta.ivarNames = append(append([]string{}, super.meta.ivarNames...), d.ClassInstVars...)
+		if c.kind == "" || c.kind == "normal" {
+			c.kind = super.kind
+		}
+	} else {
+		c.ivarNames = append([]string{}, d.InstVars...)
+		meta.ivarNames = append([]string{}, d.ClassInstVars...)
+		if k := in.classes["Class"]; k != nil {
+			meta.super = k
+		}
+	}
+	if c.isTrait {
+		c.super = nil
+		meta.super = nil
+	}
+	for _, v := range d.ClassVars {
+		c.classVars[v] = &Binding{Name: v}
+	}
+	c.civals = make([]Object, len(meta.ivarNames))
+	in.classes[name] = c
+	if name == "Class" {
+		// the metaclasses built before Class inherit from it
+		for _, k := range in.classes {
+			if k.super == nil && k != c && !k.isTrait && k.meta.super == nil {
+				k.meta.super = c
+			}
+		}
+	}
+	return c
+}
+
+func (in *Interp) addMethod(m MethodSource) {
+	c, ok := in.classes[m.Class]
+	if !ok {
+		return
+	}
+	if m.ClassSide {
+		c = c.meta
+	}
+	cm := compile(c, m.Source)
+	if cm.selector == "" {
+		return
+	}
+	c.methods[cm.selector] = cm
+}
+
+var traitName = regexp.MustCompile(`\b[A-Z][A-Za-z0-9_]*\b`)
+
+// applyTraits copies the methods of the traits a class uses into it, where
+// the class defines none of that selector, compiled for the class.
+func (in *Interp) applyTraits(defs map[string]tonel.Definition, order []string) {
+	done := map[string]bool{}
+	var apply func(name string)
+	apply = func(name string) {
+		if done[name] {
+			return
+		}
+		done[name] = true
+		c, d := in.classes[name], defs[name]
+		if c == nil {
+			return
+		}
+		for _, t := range traitName.FindAllString(d.Traits, -1) {
+			tc := in.classes[t]
+			if tc == nil {
+				continue
+			}
+			apply(t)
+			copyMethods(tc, c)
+			copyMethods(tc.meta, c.meta)
+		}
+		for _, t := range traitName.FindAllString(d.ClassTraits, -1) {
+			if tc := in.classes[t]; tc != nil {
+				apply(t)
+				copyMethods(tc.meta, c.meta)
+			}
+		}
+	}
+	names := append([]string{}, order...)
+	sort.Strings(names)
+	for _, n := range names {
+		apply(n)
+	}
+}
+
+func copyMethods(from, to *Class) {
+	for sel, m := range from.methods {
+		if _, own := to.methods[sel]; own {
+			continue
+		}
+		to.methods[sel] = compile(to, m.source)
+	}
+}

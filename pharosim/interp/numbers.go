@@ -1,0 +1,391 @@
+package interp
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+func toBig(o Object) (*big.Int, bool) {
+	switch v := o.(type) {
+	case int64:
+		return big.NewInt(v), true
+	case *big.Int:
+		return v, true
+	}
+	return nil, false
+}
+
+func toRat(o Object) (*big.Rat, bool) {
+	switch v := o.(type) {
+	case int64:
+		return new(big.Rat).SetInt64(v), true
+	case *big.Int:
+		return new(big.Rat).SetInt(v), true
+	case *big.Rat:
+		return v, true
+	}
+	return nil, false
+}
+
+func toFloat(o Object) (float64, bool) {
+	switch v := o.(type) {
+	case int64:
+		return float64(v), true
+	case *big.Int:
+		f, _ := new(big.Float).SetInt(v).Float64()
+		return f, true
+	case *big.Rat:
+		f, _ := v.Float64()
+		return f, true
+	case float64:
+		return v, true
+	}
+	return 0, false
+}
+
+// arith makes a primitive of an operation: in integers when both are,
+// in fractions when both are exact, else in floats.
+func arith(small func(x, y int64) (int64, bool), ints func(x, y *big.Int) *big.Int, rats func(x, y *big.Rat) *big.Rat, floats func(x, y float64) float64) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		if x, ok := r.(int64); ok {
+			if y, ok := a[0].(int64); ok {
+				// SmallIntegers are below 2^60: a sum or difference
+				// cannot overflow int64; a product is checked.
+				if v, ok := small(x, y); ok && v >= -(1<<60) && v < 1<<60 {
+					return v, true
+				}
+				return normInt(ints(big.NewInt(x), big.NewInt(y))), true
+			}
+		}
+		if x, ok := toBig(r); ok {
+			if y, ok := toBig(a[0]); ok {
+				return normInt(ints(x, y)), true
+			}
+		}
+		if x, ok := toRat(r); ok {
+			if y, ok := toRat(a[0]); ok {
+				return normRat(rats(x, y)), true
+			}
+		}
+		x, ok1 := toFloat(r)
+		y, ok2 := toFloat(a[0])
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return floats(x, y), true
+	}
+}
+
+func isZero(o Object) bool {
+	switch v := o.(type) {
+	case int64:
+		return v == 0
+	case *big.Int:
+		return v.Sign() == 0
+	case *big.Rat:
+		return v.Sign() == 0
+	case float64:
+		return v == 0
+	}
+	return false
+}
+
+func primDivide(in *Interp, r Object, a []Object) (Object, bool) {
+	if _, ok := toFloat(a[0]); !ok {
+		return nil, false
+	}
+	if isZero(a[0]) {
+		return in.signalError("ZeroDivide", "ZeroDivide"), true
+	}
+	if x, ok := toRat(r); ok {
+		if y, ok := toRat(a[0]); ok {
+			return normRat(new(big.Rat).Quo(x, y)), true
+		}
+	}
+	x, ok1 := toFloat(r)
+	y, _ := toFloat(a[0])
+	return x / y, ok1
+}
+
+// primIntDiv is // (floored) or quo: (truncated).
+func primIntDiv(floored bool) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		if _, ok := toFloat(a[0]); !ok {
+			return nil, false
+		}
+		if isZero(a[0]) {
+			return in.signalError("ZeroDivide", "ZeroDivide"), true
+		}
+		x, ok1 := toBig(r)
+		y, ok2 := toBig(a[0])
+		if ok1 && ok2 {
+			q, m := new(big.Int).QuoRem(x, y, new(big.Int))
+			if floored && m.Sign() != 0 && (m.Sign() < 0) != (y.Sign() < 0) {
+				q.Sub(q, big.NewInt(1))
+			}
+			return normInt(q), true
+		}
+		xf, ok1 := toFloat(r)
+		yf, _ := toFloat(a[0])
+		if !ok1 {
+			return nil, false
+		}
+		q := xf / yf
+		if floored {
+			q = math.Floor(q)
+		} else {
+			q = math.Trunc(q)
+		}
+		return normInt(bigFromFloat(q)), true
+	}
+}
+
+func primIntMod(in *Interp, r Object, a []Object) (Object, bool) {
+	if _, ok := toFloat(a[0]); !ok {
+		return nil, false
+	}
+	if isZero(a[0]) {
+		return in.signalError("ZeroDivide", "ZeroDivide"), true
+	}
+	x, ok1 := toBig(r)
+	y, ok2 := toBig(a[0])
+	if ok1 && ok2 {
+		m := new(big.Int).Rem(x, y)
+		if m.Sign() != 0 && (m.Sign() < 0) != (y.Sign() < 0) {
+			m.Add(m, y)
+		}
+		return normInt(m), true
+	}
+	xf, ok1 := toFloat(r)
+	yf, _ := toFloat(a[0])
+	if !ok1 {
+		return nil, false
+	}
+	return xf - math.Floor(xf/yf)*yf, true
+}
+
+func primRem(in *Interp, r Object, a []Object) (Object, bool) {
+	if isZero(a[0]) {
+		return in.signalError("ZeroDivide", "ZeroDivide"), true
+	}
+	x, ok1 := toBig(r)
+	y, ok2 := toBig(a[0])
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	return normInt(new(big.Int).Rem(x, y)), true
+}
+
+func cmpNum(x, y Object) (int, bool) {
+	if a, ok := x.(int64); ok {
+		if b, ok := y.(int64); ok {
+			switch {
+			case a < b:
+				return -1, true
+			case a > b:
+				return 1, true
+			}
+			return 0, true
+		}
+	}
+	if a, ok := toRat(x); ok {
+		if b, ok := toRat(y); ok {
+			return a.Cmp(b), true
+		}
+	}
+	a, ok1 := toFloat(x)
+	b, ok2 := toFloat(y)
+	if !ok1 || !ok2 || math.IsNaN(a) || math.IsNaN(b) {
+		return 2, ok1 && ok2
+	}
+	switch {
+	case a < b:
+		return -1, true
+	case a > b:
+		return 1, true
+	}
+	return 0, true
+}
+
+func compare(test func(int) bool) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		c, ok := cmpNum(r, a[0])
+		if !ok {
+			return nil, false
+		}
+		if c == 2 {
+			return false, true
+		}
+		return test(c), true
+	}
+}
+
+func primNumEq(in *Interp, r Object, a []Object) (Object, bool) {
+	c, ok := cmpNum(r, a[0])
+	return ok && c == 0, true
+}
+
+func bitop(op func(x, y *big.Int) *big.Int) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok1 := toBig(r)
+		y, ok2 := toBig(a[0])
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return normInt(op(x, y)), true
+	}
+}
+
+func primBitShift(in *Interp, r Object, a []Object) (Object, bool) {
+	x, ok1 := toBig(r)
+	n, ok2 := a[0].(int64)
+	if !ok1 || !ok2 || n > 1<<20 {
+		return nil, false
+	}
+	if n >= 0 {
+		return normInt(new(big.Int).Lsh(x, uint(n))), true
+	}
+	return normInt(new(big.Int).Rsh(x, uint(-n))), true
+}
+
+func bigFromFloat(f float64) *big.Int {
+	b, _ := new(big.Float).SetFloat64(f).Int(nil)
+	return b
+}
+
+func primTruncated(in *Interp, r Object, a []Object) (Object, bool) {
+	switch v := r.(type) {
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, false
+		}
+		return normInt(bigFromFloat(math.Trunc(v))), true
+	case *big.Rat:
+		return normInt(new(big.Int).Quo(v.Num(), v.Denom())), true
+	case int64, *big.Int:
+		return r, true
+	}
+	return nil, false
+}
+
+func primFloatFn(fn func(float64) float64) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		switch v := r.(type) {
+		case int64, *big.Int:
+			return r, true
+		case *big.Rat:
+			f := new(big.Int).Div(v.Num(), v.Denom()) // Euclidean: floor for a positive denominator
+			if fn(0.5) == 1 && !v.IsInt() {
+				f.Add(f, big.NewInt(1))
+			}
+			return normInt(f), true
+		case float64:
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, false
+			}
+			return normInt(bigFromFloat(fn(v))), true
+		}
+		return nil, false
+	}
+}
+
+func primPrintBase(in *Interp, r Object, a []Object) (Object, bool) {
+	x, ok := toBig(r)
+	b, ok2 := a[0].(int64)
+	if !ok || !ok2 || b < 2 || b > 36 {
+		return nil, false
+	}
+	return in.newString(strings.ToUpper(x.Text(int(b)))), true
+}
+
+func hashNumber(o Object) Object {
+	switch v := o.(type) {
+	case int64:
+		return v
+	case *big.Int:
+		return hashString(v.String())
+	case *big.Rat:
+		f, _ := v.Float64()
+		return hashNumber(f)
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1<<60 {
+			return int64(v)
+		}
+		return int64(math.Float64bits(v) >> 4)
+	}
+	return int64(0)
+}
+
+// formatFloat prints a Float as Pharo does: the shortest digits that read
+// back the same, a decimal point always, an exponent from 1e16 up and
+// below 1e-4 (`1.0e16`, `1.0e-5`), `Float nan`, `Float infinity`.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "Float nan"
+	case math.IsInf(f, 1):
+		return "Float infinity"
+	case math.IsInf(f, -1):
+		return "Float negativeInfinity"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	abs := math.Abs(f)
+	if abs >= 1e16 || abs < 1e-4 {
+		s := strconv.FormatFloat(f, 'e', -1, 64)
+		mant, exp, _ := strings.Cut(s, "e")
+		if !strings.Contains(mant, ".") {
+			mant += ".0"
+		}
+		exp = strings.TrimPrefix(exp, "+")
+		neg := strings.HasPrefix(exp, "-")
+		exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
+		if neg {
+			exp = "-" + exp
+		}
+		return mant + "e" + exp
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// parseNumberLenient reads the number at the start of a string as
+// String>>asNumber does; nil when there is none.
+func parseNumberLenient(s string) Object {
+	end := 0
+	for end < len(s) && strings.ContainsRune("-0123456789.eEr/ABCDEFs", rune(s[end])) {
+		end++
+	}
+	t := strings.TrimRight(s[:end], ".")
+	if t == "" || t == "-" {
+		return nil
+	}
+	if num, den, ok := strings.Cut(t, "/"); ok {
+		n, ok1 := parseNumber(num).(int64)
+		d, ok2 := parseNumber(den).(int64)
+		if ok1 && ok2 && d != 0 {
+			return normRat(big.NewRat(n, d))
+		}
+	}
+	defer func() { recover() }()
+	return parseNumber(t)
+}
+
+func smallAdd(x, y int64) (int64, bool) { return x + y, true }
+func smallSub(x, y int64) (int64, bool) { return x - y, true }
+
+// smallMul multiplies when the product surely fits in int64.
+func smallMul(x, y int64) (int64, bool) {
+	if x > -(1<<30) && x < 1<<30 && y > -(1<<30) && y < 1<<30 {
+		return x * y, true
+	}
+	return 0, false
+}

@@ -1,0 +1,111 @@
+// Package interp evaluates Pharo Smalltalk over the smalltalk package's
+// syntax trees: classes and metaclasses built from Tonel definitions,
+// message sends (with super), blocks with non-local return, Pharo's
+// exceptions and a kernel — Smalltalk source embedded in the package
+// (kernel/*.st, in Tonel) over a small set of Go primitives — enough to run
+// SUnit tests. Every run is bounded by a step budget and a deadline: a
+// runaway test ends as an error, never a hang.
+package interp
+
+import (
+	"math/big"
+
+	"pharo-refactor/smalltalk"
+)
+
+// Object is any Smalltalk value. Immediate kinds are Go values: nil
+// (UndefinedObject), bool (Boolean), int64 (SmallInteger), *big.Int (a
+// large integer), *big.Rat (Fraction), float64 (Float), Char (Character),
+// Symbol. Everything else is a *Instance, a *Class or a *Block.
+type Object = any
+
+// Char is a Character.
+type Char rune
+
+// Symbol is a Symbol: immutable, equal by value.
+type Symbol string
+
+// Instance is an object of a class of the image: named instance
+// variables, indexed slots for a variable class (Array, OrderedCollection),
+// and a string body for String.
+type Instance struct {
+	class   *Class
+	vars    []Object
+	indexed []Object
+	str     []rune // a String's characters
+	dict    *table // the hashed storage of Dictionary, Set and Bag
+}
+
+// Class is a class or a metaclass. A metaclass's single instance is its
+// class (thisClass); a class's own variables (class-side instance
+// variables) live in classVars of the instance side, cvals.
+type Class struct {
+	name       string
+	super      *Class
+	meta       *Class // the metaclass of a class; nil for a metaclass
+	thisClass  *Class // the class of a metaclass; nil for a class
+	ivarNames  []string
+	methods    map[string]*Method
+	classVars  map[string]*Binding // shared with subclasses and both sides
+	pools      []string
+	category   string
+	kind       string   // "", "variable", "bytes", "words"…
+	civals     []Object // the class object's own instance variables (meta's ivarNames)
+	isTrait    bool
+	traitNames []string
+	cache      map[string]*Method // lookup's answers
+}
+
+// Binding is a variable shared by name: a global, a class variable.
+type Binding struct {
+	Name  string
+	Value Object
+}
+
+// Method is a method ready to run.
+type Method struct {
+	class     *Class // the class that defines it (where super starts above)
+	selector  string
+	ast       *smalltalk.Method
+	source    string
+	primitive string
+	prim      primitive // the Go function primitive names
+	refs      map[*smalltalk.Variable]varRef
+	nTemps    int                      // method frame: args then temps
+	blocks    map[*smalltalk.Block]int // frame size of each block
+	nlr       bool                     // a block in it returns from the method
+	pragmas   []string
+	err       error // a method that does not parse
+}
+
+// Block is a BlockClosure.
+type Block struct {
+	node  *smalltalk.Block
+	outer *frame
+	home  *frame
+	m     *Method
+}
+
+// frame is an activation: a method's, or a block's inside it.
+type frame struct {
+	vars   []Object
+	small  [4]Object // vars when they are few: one allocation per frame
+	parent *frame    // the enclosing frame of a block
+	self   Object
+	m      *Method
+	home   *frame // the method frame
+	dead   bool   // the method has returned: ^ from a block is an error
+}
+
+func bigOf(n int64) *big.Int { return big.NewInt(n) }
+
+// newFrame makes a frame of n variables.
+func newFrame(n int, parent *frame, self Object, m *Method, home *frame) *frame {
+	f := &frame{parent: parent, self: self, m: m, home: home}
+	if n <= len(f.small) {
+		f.vars = f.small[:n]
+	} else {
+		f.vars = make([]Object, n)
+	}
+	return f
+}

@@ -1,0 +1,127 @@
+package interp
+
+// table is the storage of Dictionary, Set and Bag: keys compared with =
+// and hashed with hash, sent to the keys themselves; insertion order is
+// kept, so a walk over it is reproducible.
+type table struct {
+	buckets map[int64][]int // hash → indexes into keys
+	keys    []Object
+	values  []Object
+	live    []bool
+	n       int
+}
+
+func newTable() *table { return &table{buckets: map[int64][]int{}} }
+
+func (t *table) len() int { return t.n }
+
+func (t *table) copy() *table {
+	c := &table{buckets: map[int64][]int{}, keys: append([]Object{}, t.keys...), values: append([]Object{}, t.values...),
+		live: append([]bool{}, t.live...), n: t.n}
+	for h, b := range t.buckets {
+		c.buckets[h] = append([]int{}, b...)
+	}
+	return c
+}
+
+func (in *Interp) hashOf(k Object) int64 {
+	switch v := k.(type) {
+	case int64:
+		return v
+	case Symbol:
+		return hashString(string(v))
+	case Char:
+		return int64(v)
+	case nil:
+		return 3
+	}
+	h, _ := in.Send(k, "hash").(int64)
+	return h
+}
+
+func (in *Interp) equal(a, b Object) bool {
+	switch x := a.(type) {
+	case int64:
+		if y, ok := b.(int64); ok {
+			return x == y
+		}
+	case Symbol:
+		if y, ok := b.(Symbol); ok {
+			return x == y
+		}
+	}
+	return truthy(in.Send(a, "=", b))
+}
+
+func (t *table) find(in *Interp, k Object) (int, int64) {
+	h := in.hashOf(k)
+	for _, i := range t.buckets[h] {
+		if t.live[i] && in.equal(t.keys[i], k) {
+			return i, h
+		}
+	}
+	return -1, h
+}
+
+func (t *table) get(in *Interp, k Object) (Object, bool) {
+	i, _ := t.find(in, k)
+	if i < 0 {
+		return nil, false
+	}
+	return t.values[i], true
+}
+
+func (t *table) put(in *Interp, k, v Object) {
+	i, h := t.find(in, k)
+	if i >= 0 {
+		t.values[i] = v
+		return
+	}
+	t.keys = append(t.keys, k)
+	t.values = append(t.values, v)
+	t.live = append(t.live, true)
+	t.buckets[h] = append(t.buckets[h], len(t.keys)-1)
+	t.n++
+}
+
+func (t *table) remove(in *Interp, k Object) (Object, bool) {
+	i, h := t.find(in, k)
+	if i < 0 {
+		return nil, false
+	}
+	t.live[i] = false
+	b := t.buckets[h]
+	for j, x := range b {
+		if x == i {
+			t.buckets[h] = append(b[:j:j], b[j+1:]...)
+			break
+		}
+	}
+	t.n--
+	v := t.values[i]
+	t.keys[i], t.values[i] = nil, nil
+	if t.n == 0 {
+		*t = *newTable()
+	}
+	return v, true
+}
+
+func (t *table) keyList() []Object {
+	out := make([]Object, 0, t.n)
+	for i, k := range t.keys {
+		if t.live[i] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (t *table) valueList() []Object {
+	out := make([]Object, 0, t.n)
+	for i, v := range t.values {
+		if t.live[i] {
+			out = append(out, v)
+		}
+	}
+	return out
+}

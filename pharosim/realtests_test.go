@@ -1,0 +1,109 @@
+package pharosim_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/internal/testenv"
+	"pharo-refactor/pharosim"
+)
+
+// TestRealRunOfATreeWithoutOracle: LedgerTest has no oracle entry, so the
+// interpreter runs it: every count as SUnit gives it, the failures and
+// errors named, and a change to the method under test seen by the next run.
+func TestRealRunOfATreeWithoutOracle(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, testenv.CopyTree("testdata/real-tests", dir))
+	img, err := pharosim.LoadImage(dir, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
+	oracle, err := pharosim.ParseOracle([]byte(`{}`))
+	require.NoError(t, err)
+
+	cases := []struct {
+		name    string
+		total   string // Ledger>>total's source; "" keeps the tree's
+		summary string
+		errors  []string
+		fails   []string
+	}{
+		{"the tree as written", "",
+			"7 ran, 5 passed, 1 skipped, 1 expected failure, 0 failures, 1 error, 0 passed unexpected",
+			[]string{"LedgerTest>>#testAverageOfNothing"}, nil},
+		{"a rewrite that changes the result", "total\n\t| sum |\n\tsum := 0.\n\tentries do: [ :amount | sum := sum + amount abs ].\n\t^ sum",
+			"7 ran, 2 passed, 1 skipped, 1 expected failure, 3 failures, 1 error, 0 passed unexpected",
+			[]string{"LedgerTest>>#testAverageOfNothing"},
+			[]string{"LedgerTest>>#testAverage", "LedgerTest>>#testNegativeAmountsCount", "LedgerTest>>#testTotal"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.total != "" {
+				_, err := img.Compile("Ledger", pharosim.InstanceSide, tc.total, "")
+				require.NoError(t, err)
+			}
+			r, err := img.RunTestsFor(context.Background(), oracle, []string{"LedgerTest"})
+			require.NoError(t, err)
+			assert.Equal(t, tc.summary, r.Summary())
+			assert.Equal(t, tc.errors, r.Errors)
+			assert.Equal(t, tc.fails, r.Failures)
+			assert.True(t, strings.HasPrefix(r.Text(), tc.summary+"\rFailures:\r"))
+		})
+	}
+}
+
+// TestRealRunStopsAtTheCallLimit: a test that never ends is cut at the
+// call's deadline — the run answers the deadline's error instead of
+// hanging — and the next run, with the method repaired, is served.
+func TestRealRunStopsAtTheCallLimit(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, testenv.CopyTree("testdata/real-tests", dir))
+	img, err := pharosim.LoadImage(dir, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
+	none, err := pharosim.ParseOracle([]byte(`{}`))
+	require.NoError(t, err)
+	_, err = img.Compile("Ledger", pharosim.InstanceSide, "total\n\t| sum |\n\tsum := 0.\n\t[ sum >= 0 ] whileTrue: [ sum := sum + 1 ].\n\t^ sum", "")
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err = img.RunTestsFor(ctx, none, []string{"LedgerTest"})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+
+	_, err = img.Compile("Ledger", pharosim.InstanceSide, "total\n\t^ entries inject: 0 into: [ :sum :each | sum + each ]", "")
+	require.NoError(t, err)
+	r, err := img.RunTestsFor(context.Background(), none, []string{"LedgerTest"})
+	require.NoError(t, err)
+	assert.Equal(t, 5, len(r.Passed))
+}
+
+// TestRealRunOfInheritedTests: the test-gate tree run without its oracle
+// gives the oracle's report — FooTest runs the tests it inherits from the
+// abstract AbstractFooTest, printed Sub(Super)>>#selector, with an
+// expected failure and an unexpected pass — and AbstractFooTest runs none.
+func TestRealRunOfInheritedTests(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, testenv.CopyTree("testdata/test-gate", dir))
+	img, err := pharosim.LoadImage(dir, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
+	oracle, err := pharosim.LoadOracle(dir+"/"+pharosim.OracleFileName, false)
+	require.NoError(t, err)
+	none, err := pharosim.ParseOracle([]byte(`{}`))
+	require.NoError(t, err)
+	for _, class := range []string{"FooTest", "ReportTest"} {
+		want, err := img.RunTestsFor(context.Background(), oracle, []string{class})
+		require.NoError(t, err)
+		got, err := img.RunTestsFor(context.Background(), none, []string{class})
+		require.NoError(t, err)
+		assert.Equal(t, want.Text(), got.Text(), class)
+	}
+	got, err := img.RunTestsFor(context.Background(), none, []string{"AbstractFooTest"})
+	require.NoError(t, err)
+	assert.Equal(t, "No tests ran", got.Summary())
+}
