@@ -55,6 +55,9 @@ func (img *Image) load(path string) error {
 			if dirs, err = tonel.PackageDirs(root); err != nil {
 				return err
 			}
+			if img.unpackaged, err = tonel.UnpackagedDirs(root); err != nil {
+				return err
+			}
 		}
 		for _, d := range dirs {
 			files, err := tonel.StFiles(d)
