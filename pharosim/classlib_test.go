@@ -259,12 +259,12 @@ func TestThePromptsTrapsAreUnderstood(t *testing.T) {
 		"OrderedCollection": {"inject:into:", "sum", "sum:", "max", "min", "first", "anyOne", "average",
 			"detect:", "detect:ifNone:", "ifEmpty:", "ifNotEmpty:", "collect:", "select:", "add:",
 			"sort", "sort:", "sorted", "asSortedCollection", "yourself"},
-		"Set":       {"collect:", "select:"},
-		"Interval":  {"collect:"},
-		"Integer":   {"/", "//", "\\\\", "quo:", "rem:", "asFloat", "*", "+"},
-		"Boolean":   {"and:", "or:", "&", "|", "ifTrue:", "ifFalse:", "ifTrue:ifFalse:"},
-		"Object":    {"ifNil:", "ifNotNil:", "=", "=="},
-		"String":    {"=", "=="},
+		"Set":      {"collect:", "select:"},
+		"Interval": {"collect:"},
+		"Integer":  {"/", "//", "\\\\", "quo:", "rem:", "asFloat", "*", "+"},
+		"Boolean":  {"and:", "or:", "&", "|", "ifTrue:", "ifFalse:", "ifTrue:ifFalse:"},
+		"Object":   {"ifNil:", "ifNotNil:", "=", "=="},
+		"String":   {"=", "=="},
 	}
 	for class, selectors := range traps {
 		for _, sel := range selectors {
