@@ -281,18 +281,6 @@ func (l *Library) Class(name string) (*Class, bool) {
 	return c, ok
 }
 
-// Names lists the classes and traits of the index, in no order.
-func (l *Library) Names() []string {
-	if l.load() != nil {
-		return nil
-	}
-	out := make([]string, 0, len(l.classes))
-	for n := range l.classes {
-		out = append(out, n)
-	}
-	return out
-}
-
 // Defines reports whether the class itself defines the selector on side
 // (in its own definition or an extension; not through traits).
 func (c *Class) Defines(side tonel.Side, selector string) bool {
