@@ -21,6 +21,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	_ "embed"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -82,7 +83,7 @@ const (
 // use.
 type Library struct {
 	once    sync.Once
-	open    func() ([]byte, error)
+	open    func() (string, error)
 	err     error
 	source  Source
 	classes map[string]*Class
@@ -91,7 +92,7 @@ type Library struct {
 // Default is the index of Pharo 13 embedded in the binary, decompressed
 // when first asked.
 func Default() *Library {
-	return &Library{open: func() ([]byte, error) { return decompress(defaultIndex) }}
+	return &Library{open: func() (string, error) { return decompress(defaultIndex) }}
 }
 
 // LoadFile reads an index file (gzip-compressed or plain) and parses it
@@ -110,7 +111,7 @@ func LoadFile(path string) (*Library, error) {
 	if err != nil {
 		return nil, fmt.Errorf("class library index %s: %w", path, err)
 	}
-	l := &Library{open: func() ([]byte, error) { return data, nil }}
+	l := &Library{open: func() (string, error) { return data, nil }}
 	if err := l.load(); err != nil {
 		return nil, fmt.Errorf("class library index %s: %w", path, err)
 	}
@@ -123,34 +124,42 @@ func Parse(raw []byte) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Library{open: func() ([]byte, error) { return data, nil }}
+	l := &Library{open: func() (string, error) { return data, nil }}
 	if err := l.load(); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// decompress gunzips raw when it is gzip data, bounded by MaxIndexBytes.
-func decompress(raw []byte) ([]byte, error) {
+// decompress gunzips raw when it is gzip data, bounded by MaxIndexBytes,
+// into one string allocated at the size the gzip trailer announces: the
+// index's text is most of what a loaded library holds, and growing a
+// buffer to it would leave several times its size behind as garbage.
+func decompress(raw []byte) (string, error) {
 	if len(raw) < 2 || raw[0] != 0x1f || raw[1] != 0x8b {
 		if len(raw) > MaxIndexBytes {
-			return nil, fmt.Errorf("larger than %d bytes: not a class library index", MaxIndexBytes)
+			return "", fmt.Errorf("larger than %d bytes: not a class library index", MaxIndexBytes)
 		}
-		return raw, nil
+		return string(raw), nil
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(raw))
 	if err != nil {
-		return nil, fmt.Errorf("reading the gzip stream: %w", err)
+		return "", fmt.Errorf("reading the gzip stream: %w", err)
 	}
 	defer zr.Close()
-	var out bytes.Buffer
+	var out strings.Builder
+	if len(raw) >= 4 {
+		// ISIZE: the uncompressed size modulo 2^32, a hint only.
+		size := int(binary.LittleEndian.Uint32(raw[len(raw)-4:]))
+		out.Grow(min(size, MaxIndexBytes) + 1)
+	}
 	if _, err := io.Copy(&out, io.LimitReader(zr, MaxIndexBytes+1)); err != nil {
-		return nil, fmt.Errorf("reading the gzip stream: %w", err)
+		return "", fmt.Errorf("reading the gzip stream: %w", err)
 	}
 	if out.Len() > MaxIndexBytes {
-		return nil, fmt.Errorf("larger than %d bytes uncompressed: not a class library index", MaxIndexBytes)
+		return "", fmt.Errorf("larger than %d bytes uncompressed: not a class library index", MaxIndexBytes)
 	}
-	return out.Bytes(), nil
+	return out.String(), nil
 }
 
 // load parses the index once; later calls answer the first one's error.
@@ -161,7 +170,7 @@ func (l *Library) load() error {
 			l.err = err
 			return
 		}
-		l.err = l.parse(string(data))
+		l.err = l.parse(data)
 		l.open = nil
 	})
 	return l.err
