@@ -47,6 +47,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := newLogger(stderr, cfg.logLevel, cfg.logFormat)
+	keepLoadGarbageDown()
 	var lib *classlib.Library
 	if cfg.library != "" {
 		if lib, err = classlib.LoadFile(cfg.library); err != nil {
@@ -148,6 +149,17 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return serveConfig{}, fmt.Errorf("--log-format %q: want text or json", cfg.logFormat)
 	}
 	return cfg, nil
+}
+
+// keepLoadGarbageDown halves the garbage collector's headroom while the
+// image loads (unless GOGC says otherwise): parsing every method leaves
+// much short-lived garbage, and the larger the heap grows meanwhile, the
+// more of the collector's own bookkeeping stays resident afterwards. It
+// costs the load some CPU (about a sixth on Pharo's src).
+func keepLoadGarbageDown() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
 }
 
 // keepHeapNearTheImage lowers the garbage collector's headroom once the
