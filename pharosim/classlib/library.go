@@ -135,10 +135,13 @@ func Parse(raw []byte) (*Library, error) {
 // into one string allocated at the size the gzip trailer announces: the
 // index's text is most of what a loaded library holds, and growing a
 // buffer to it would leave several times its size behind as garbage.
-func decompress(raw []byte) (string, error) {
+func decompress(raw []byte) (string, error) { return decompressAtMost(raw, MaxIndexBytes) }
+
+// decompressAtMost is decompress with the bound given.
+func decompressAtMost(raw []byte, limit int) (string, error) {
 	if len(raw) < 2 || raw[0] != 0x1f || raw[1] != 0x8b {
-		if len(raw) > MaxIndexBytes {
-			return "", fmt.Errorf("larger than %d bytes: not a class library index", MaxIndexBytes)
+		if len(raw) > limit {
+			return "", fmt.Errorf("larger than %d bytes: not a class library index", limit)
 		}
 		return string(raw), nil
 	}
@@ -151,13 +154,13 @@ func decompress(raw []byte) (string, error) {
 	if len(raw) >= 4 {
 		// ISIZE: the uncompressed size modulo 2^32, a hint only.
 		size := int(binary.LittleEndian.Uint32(raw[len(raw)-4:]))
-		out.Grow(min(size, MaxIndexBytes) + 1)
+		out.Grow(min(size, limit) + 1)
 	}
-	if _, err := io.Copy(&out, io.LimitReader(zr, MaxIndexBytes+1)); err != nil {
+	if _, err := io.Copy(&out, io.LimitReader(zr, int64(limit)+1)); err != nil {
 		return "", fmt.Errorf("reading the gzip stream: %w", err)
 	}
-	if out.Len() > MaxIndexBytes {
-		return "", fmt.Errorf("larger than %d bytes uncompressed: not a class library index", MaxIndexBytes)
+	if out.Len() > limit {
+		return "", fmt.Errorf("larger than %d bytes uncompressed: not a class library index", limit)
 	}
 	return out.String(), nil
 }

@@ -43,17 +43,23 @@ func TestParseRefusesWhatIsNotAnIndex(t *testing.T) {
 	}
 }
 
-func TestParseBoundsTheUncompressedSize(t *testing.T) {
+func TestDecompressionIsBounded(t *testing.T) {
+	const limit = 1 << 10
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
 	_, err := zw.Write([]byte(goodHead))
 	require.NoError(t, err)
-	_, err = zw.Write(bytes.Repeat([]byte("\n"), MaxIndexBytes+1))
+	_, err = zw.Write(bytes.Repeat([]byte("\n"), limit))
 	require.NoError(t, err)
 	require.NoError(t, zw.Close())
-	_, err = Parse(b.Bytes())
+	_, err = decompressAtMost(b.Bytes(), limit)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "larger than")
+	assert.Contains(t, err.Error(), "larger than 1024 bytes uncompressed")
+	text, err := decompressAtMost(b.Bytes(), 2*limit)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(text, goodHead))
+	_, err = decompressAtMost(bytes.Repeat([]byte("x"), limit+1), limit)
+	assert.ErrorContains(t, err, "larger than 1024 bytes: not a class library index")
 }
 
 func TestSelectorsAreMatchedWhole(t *testing.T) {
