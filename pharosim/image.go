@@ -123,10 +123,26 @@ func LoadImageWithLibrary(dir string, lib *classlib.Library, log *slog.Logger) (
 	if err := img.load(dir); err != nil {
 		return nil, fmt.Errorf("loading the image from %s: %w", dir, err)
 	}
+	if !img.definesKernel() {
+		// Every canUnderstand: and dry compile will walk into the class
+		// library: read it now rather than inside the first tool call and
+		// its time limit.
+		if err := lib.Err(); err != nil {
+			return nil, fmt.Errorf("loading the class library: %w", err)
+		}
+	}
 	img.removeStaleTemporaries()
 	img.disk = watchDisk(img.packageDirs(), log)
 	releaseLoadGarbage()
 	return img, nil
+}
+
+// definesKernel reports whether the tree defines Object itself (as Pharo's
+// own src does): then the class library is read only if a question reaches
+// a class the tree does not define.
+func (img *Image) definesKernel() bool {
+	c, ok := img.classes["Object"]
+	return ok && c.def != nil
 }
 
 // Close stops watching the disk. The image answers from its last state

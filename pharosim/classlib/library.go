@@ -90,10 +90,13 @@ type Library struct {
 }
 
 // Default is the index of Pharo 13 embedded in the binary, decompressed
-// when first asked.
-func Default() *Library {
+// when first asked. It is one value per process, read-only once loaded, so
+// that every image of a process shares one copy.
+func Default() *Library { return defaultLibrary() }
+
+var defaultLibrary = sync.OnceValue(func() *Library {
 	return &Library{open: func() (string, error) { return decompress(defaultIndex) }}
-}
+})
 
 // LoadFile reads an index file (gzip-compressed or plain) and parses it
 // now, so that a broken file is reported at start-up.
