@@ -68,7 +68,7 @@ func main() {
 	out := flag.String("out", "bench/results.json", "where to write the results")
 	root := flag.String("root", ".", "the repository root")
 	bin := flag.String("bin", "", "use refactord and pharo-sim from this directory instead of building them")
-	only := flag.String("suites", "", "comma-separated suites to run (parser, mcp, service, model_calls, image, pool, tests); their figures replace those in the results file, the others stay")
+	only := flag.String("suites", "", "comma-separated suites to run (parser, mcp, service, model_calls, image, class_library, pool, tests); their figures replace those in the results file, the others stay")
 	flag.Parse()
 	if err := run(*root, *out, *bin, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -83,6 +83,7 @@ func suites() []suite {
 		{"service", serviceSuite},
 		{"model_calls", modelCallsSuite},
 		{"image", imageSuite},
+		{"class_library", classLibrarySuite},
 		{"pool", poolSuite},
 		{"tests", testsSuite},
 	}

@@ -44,8 +44,8 @@ func charPos(src string, offset int) int {
 func (img *Image) DryCompile(className string, side Side, source string) string {
 	img.mu.Lock()
 	defer img.mu.Unlock()
-	c, ierr := img.freshClass(className)
-	if ierr != nil && !wellKnownGlobals[className] {
+	_, ierr := img.freshClass(className)
+	if ierr != nil && !img.isGlobal(className) {
 		return "ERR|?|" + ierr.Message
 	}
 	m, err := smalltalk.ParseMethod(source)
@@ -53,7 +53,7 @@ func (img *Image) DryCompile(className string, side Side, source string) string 
 		se := syntaxError(err)
 		return "ERR|" + strconv.Itoa(charPos(source, se.Offset)) + "|" + se.Message
 	}
-	if ref, msg, bad := img.semanticError(c, side, m); bad {
+	if ref, msg, bad := img.semanticError(className, side, m); bad {
 		return "ERR|" + strconv.Itoa(charPos(source, ref.Start)) + "|" + msg
 	}
 	return dryCompileOK
@@ -72,8 +72,8 @@ func syntaxError(err error) *smalltalk.SyntaxError {
 // semanticError finds the first complaint Pharo 12's semantic analysis makes
 // (by position): an undeclared variable or a store into an argument or
 // pseudo-variable.
-func (img *Image) semanticError(c *class, side Side, m *smalltalk.Method) (smalltalk.Ref, string, bool) {
-	known := img.scope(c, side)
+func (img *Image) semanticError(className string, side Side, m *smalltalk.Method) (smalltalk.Ref, string, bool) {
+	known := img.scope(className, side)
 	capitalised, lowercase := smalltalk.Undeclared(m, known.has)
 	type complaint struct {
 		ref smalltalk.Ref
@@ -107,31 +107,37 @@ type scope struct {
 }
 
 func (s scope) has(name string) bool {
-	if s.vars[name] || wellKnownGlobals[name] {
-		return true
-	}
-	_, isClass := s.img.classes[name]
-	return isClass
+	return s.vars[name] || s.img.isGlobal(name)
 }
 
 // scope collects the instance (or class-instance) variables and class
-// variables of the class and its superclasses in the image. c may be nil for
-// a well-known class the tree does not hold.
-func (img *Image) scope(c *class, side Side) scope {
+// variables of the class and its superclasses: the tree's classes, and the
+// class library's where the tree does not define one. className may name a
+// class the tree does not hold.
+func (img *Image) scope(className string, side Side) scope {
 	s := scope{vars: map[string]bool{}, img: img}
-	seen := map[string]bool{}
-	for c != nil && c.def != nil && !seen[c.name] {
-		seen[c.name] = true
-		d := c.def.def
-		vars := d.InstVars
-		if side == ClassSide {
-			vars = d.ClassInstVars
+	name := className
+	for range maxHierarchy {
+		if name == "" {
+			break
 		}
-		for _, v := range append(append([]string{}, vars...), d.ClassVars...) {
-			s.vars[tonel.VarName(v)] = true // a slot is written `#name => Slot …`
+		if c, ok := img.classes[name]; ok && c.def != nil {
+			d := c.def.def
+			vars := d.InstVars
+			if side == ClassSide {
+				vars = d.ClassInstVars
+			}
+			for _, v := range append(append([]string{}, vars...), d.ClassVars...) {
+				s.vars[tonel.VarName(v)] = true // a slot is written `#name => Slot …`
+			}
+			s.pools = s.pools || len(d.Pools) > 0
+		} else if lc, ok := img.lib.Class(name); ok {
+			for _, v := range append(lc.Vars(side), lc.ClassVars()...) {
+				s.vars[v] = true
+			}
+			s.pools = s.pools || lc.UsesPools()
 		}
-		s.pools = s.pools || len(d.Pools) > 0
-		c = img.classes[d.Superclass]
+		name = img.superclassOf(name)
 	}
 	return s
 }

@@ -257,6 +257,7 @@ func TestSkippedFilesAreReportedAndTheRestServed(t *testing.T) {
 	env, _ := call(t, c, "get_settings", nil)
 	require.True(t, env.Success)
 	assert.Contains(t, string(env.Result), `"skipped_files":[{"file":"`+filepath.Join(src, "Sample-Shop", "Broken1.class.st"))
+	assert.Contains(t, string(env.Result), `"skipped_folders":["`+filepath.Join(src, "scripts")+`"]`, "the folder without package.st is named")
 	env, _ = call(t, c, "get_method_source", map[string]any{"class_name": "Calculator", "method_name": "sum:with:"})
 	assert.True(t, env.Success, "the rest of the image is served")
 

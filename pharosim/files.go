@@ -324,5 +324,30 @@ func (c *catalog) id(name string) catID {
 	return id
 }
 
+// compact moves the names into one string and rebuilds the map once the
+// image is loaded: names added one by one during the load would otherwise
+// stay scattered among the load's garbage.
+func (c *catalog) compact() {
+	size := 0
+	for _, n := range c.names {
+		size += len(n)
+	}
+	var all strings.Builder
+	all.Grow(size)
+	for _, n := range c.names {
+		all.WriteString(n)
+	}
+	text := all.String()
+	names := make([]string, len(c.names))
+	ids := make(map[string]catID, len(c.names))
+	at := 0
+	for i, n := range c.names {
+		names[i] = text[at : at+len(n)]
+		ids[names[i]] = catID(i)
+		at += len(n)
+	}
+	c.names, c.ids = names, ids
+}
+
 // name answers a protocol's name.
 func (c *catalog) name(id catID) string { return c.names[id] }

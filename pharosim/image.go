@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"pharo-refactor/pharosim/classlib"
 	"pharo-refactor/smalltalk/tonel"
 )
 
@@ -36,8 +37,14 @@ type Image struct {
 	methods       methodTable
 	cats          catalog // the protocols of the methods
 	idx           index
-	disk          *diskWatch
-	log           *slog.Logger
+	// lib is the class library: what the image knows of the classes the
+	// tree does not define (their superclasses, traits and selectors).
+	lib *classlib.Library
+	// unpackaged are the folders of the tree holding .st files but no
+	// package.st: not read, as Pharo does not read them.
+	unpackaged []string
+	disk       *diskWatch
+	log        *slog.Logger
 }
 
 // pkg is one package folder.
@@ -88,8 +95,18 @@ func (s SkippedFile) String() string {
 // LoadImage reads the Tonel tree at dir (a repository root, a package folder
 // or a single file; see tonel.ReadTree) and starts watching it. A file that
 // cannot be read is left out and listed by Skipped; the tree itself must be
-// readable. Close stops the watching.
+// readable. Close stops the watching. The classes the tree does not define
+// are those of Pharo 13's class library (classlib.Default).
 func LoadImage(dir string, log *slog.Logger) (*Image, error) {
+	return LoadImageWithLibrary(dir, nil, log)
+}
+
+// LoadImageWithLibrary is LoadImage over another class library (nil:
+// Pharo 13's).
+func LoadImageWithLibrary(dir string, lib *classlib.Library, log *slog.Logger) (*Image, error) {
+	if lib == nil {
+		lib = classlib.Default()
+	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -100,15 +117,32 @@ func LoadImage(dir string, log *slog.Logger) (*Image, error) {
 		skippedStamps: map[string]stamp{},
 		classes:       map[string]*class{},
 		idx:           newIndex(),
+		lib:           lib,
 		log:           log,
 	}
 	if err := img.load(dir); err != nil {
 		return nil, fmt.Errorf("loading the image from %s: %w", dir, err)
 	}
+	if !img.definesKernel() {
+		// Every canUnderstand: and dry compile will walk into the class
+		// library: read it now rather than inside the first tool call and
+		// its time limit.
+		if err := lib.Err(); err != nil {
+			return nil, fmt.Errorf("loading the class library: %w", err)
+		}
+	}
 	img.removeStaleTemporaries()
 	img.disk = watchDisk(img.packageDirs(), log)
 	releaseLoadGarbage()
 	return img, nil
+}
+
+// definesKernel reports whether the tree defines Object itself (as Pharo's
+// own src does): then the class library is read only if a question reaches
+// a class the tree does not define.
+func (img *Image) definesKernel() bool {
+	c, ok := img.classes["Object"]
+	return ok && c.def != nil
 }
 
 // Close stops watching the disk. The image answers from its last state
@@ -155,6 +189,19 @@ type Status struct {
 	Methods      int           `json:"methods"`
 	WatchingDisk bool          `json:"watching_disk"`
 	SkippedFiles []SkippedFile `json:"skipped_files"`
+	// SkippedFolders hold .st files but no package.st: not read, as Pharo
+	// reads only package folders.
+	SkippedFolders []string      `json:"skipped_folders"`
+	ClassLibrary   LibraryStatus `json:"class_library"`
+}
+
+// LibraryStatus says which class library answers for the classes the tree
+// does not define.
+type LibraryStatus struct {
+	Label      string `json:"label"`
+	Repository string `json:"repository"`
+	Commit     string `json:"commit"`
+	Classes    int    `json:"classes"`
 }
 
 // Status reports the image's size and the files it skipped.
@@ -165,7 +212,22 @@ func (img *Image) Status() Status {
 	return Status{
 		Server: ServerVersion, Root: img.root, Packages: len(img.packages), Classes: len(img.classes),
 		Methods: img.methods.live, WatchingDisk: img.disk.watching(), SkippedFiles: img.skippedList(),
+		SkippedFolders: append([]string{}, img.unpackaged...), ClassLibrary: img.libraryStatus(),
 	}
+}
+
+// libraryStatus describes the class library (loading it if it was not).
+func (img *Image) libraryStatus() LibraryStatus {
+	src := img.lib.Source()
+	return LibraryStatus{Label: src.Label, Repository: src.Repository, Commit: src.Commit, Classes: img.lib.Len()}
+}
+
+// SkippedFolders lists the folders of the tree holding .st files but no
+// package.st, which the image did not read.
+func (img *Image) SkippedFolders() []string {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	return append([]string{}, img.unpackaged...)
 }
 
 // Side is the instance side or the class side of a class.
@@ -177,13 +239,14 @@ const (
 	ClassSide    = tonel.ClassSide
 )
 
-// lookupClass finds a class of the image. A well-known Pharo global that the
-// tree does not hold exists, but the simulator has no source for it.
+// lookupClass finds a class of the image. A class of the class library (or
+// a global variable) that the tree does not hold exists, but the simulator
+// has no source for it.
 func (img *Image) lookupClass(name string) (*class, *ImageError) {
 	if c, ok := img.classes[name]; ok {
 		return c, nil
 	}
-	if wellKnownGlobals[name] {
+	if img.isGlobal(name) {
 		return nil, &ImageError{
 			Class:    "Error",
 			Message:  "pharo-sim holds no source for " + name + ": only the classes of the loaded Tonel tree can be read or changed",
@@ -299,13 +362,13 @@ func (img *Image) sourceLookup(key MethodKey) (string, bool) {
 }
 
 // HasGlobal reports whether `Smalltalk globals includesKey:` would be true:
-// a class of the tree or a global every Pharo image has.
+// a class of the tree or of the class library, or a global variable every
+// Pharo image has.
 func (img *Image) HasGlobal(name string) bool {
 	img.mu.Lock()
 	defer img.mu.Unlock()
 	img.refresh()
-	_, ok := img.classes[name]
-	return ok || wellKnownGlobals[name]
+	return img.isGlobal(name)
 }
 
 // ClassComment answers a class's comment (LF line endings; empty when none).

@@ -210,7 +210,7 @@ func (img *Image) ReferencesToClass(name string) ([]Reference, error) {
 	img.mu.Lock()
 	defer img.mu.Unlock()
 	img.refresh()
-	if _, ierr := img.lookupClass(name); ierr != nil && !wellKnownGlobals[name] {
+	if _, ierr := img.lookupClass(name); ierr != nil && !img.isGlobal(name) {
 		return nil, ierr
 	}
 	return img.references(img.idx.classRefs.ids(name)), nil

@@ -55,6 +55,9 @@ func (img *Image) load(path string) error {
 			if dirs, err = tonel.PackageDirs(root); err != nil {
 				return err
 			}
+			if img.unpackaged, err = tonel.UnpackagedDirs(root); err != nil {
+				return err
+			}
 		}
 		for _, d := range dirs {
 			files, err := tonel.StFiles(d)
@@ -111,6 +114,7 @@ func (img *Image) loadFiles(jobs []loadJob) {
 	defer func() { img.arena = nil }()
 	img.files = make(map[string]*srcFile, len(jobs))
 	img.classes = make(map[string]*class, len(jobs))
+	reservePackageLists(jobs)
 	slots := textSlots(jobs)
 	results := make([]loaded, len(jobs))
 	done := make([]chan struct{}, len(jobs))
@@ -146,6 +150,45 @@ func (img *Image) loadFiles(jobs []loadJob) {
 	}
 	wg.Wait()
 	img.idx.compact(&img.methods)
+	img.compactExtensions()
+	img.cats.compact()
+}
+
+// reservePackageLists gives every package's file list, in one block, room
+// for the files it is about to get, so that the lists are not grown among
+// the parse's garbage and left scattered through the heap.
+func reservePackageLists(jobs []loadJob) {
+	counts := map[*pkg]int{}
+	for _, job := range jobs {
+		counts[job.pkg]++
+	}
+	block := make([]*srcFile, 0, len(jobs))
+	for _, job := range jobs {
+		p := job.pkg
+		if n, ok := counts[p]; ok && len(p.files) == 0 {
+			p.files = block[len(block) : len(block) : len(block)+n]
+			block = block[:len(block)+n]
+			delete(counts, p)
+		}
+	}
+}
+
+// compactExtensions moves the classes' lists of extension files, grown
+// one file at a time during the load, into one block.
+func (img *Image) compactExtensions() {
+	total := 0
+	for _, c := range img.classes {
+		total += len(c.extensions)
+	}
+	block := make([]*srcFile, 0, total)
+	for _, c := range img.classes {
+		if len(c.extensions) == 0 {
+			continue
+		}
+		start := len(block)
+		block = append(block, c.extensions...)
+		c.extensions = block[start:len(block):len(block)]
+	}
 }
 
 // textBlock is the size of the blocks the files' texts are read into.
@@ -153,20 +196,31 @@ const textBlock = 4 << 20
 
 // textSlots gives each file a slice of a block, as large as the file is
 // now; a file that cannot be sized, or a large one, gets none and is read
-// on its own.
+// on its own. The last block is cut to what is left to place, so that the
+// blocks hold about the tree's size rather than up to a block more.
 func textSlots(jobs []loadJob) [][]byte {
 	slots := make([][]byte, len(jobs))
-	var block []byte
+	sizes := make([]int, len(jobs))
+	remaining := 0
 	for i, job := range jobs {
+		sizes[i] = -1
 		info, err := os.Stat(job.path)
 		if err != nil || !info.Mode().IsRegular() || info.Size() > textBlock/4 {
 			continue
 		}
-		size := int(info.Size())
+		sizes[i] = int(info.Size())
+		remaining += sizes[i]
+	}
+	var block []byte
+	for i, size := range sizes {
+		if size < 0 {
+			continue
+		}
 		if len(block) < size {
-			block = make([]byte, textBlock)
+			block = make([]byte, max(size, min(textBlock, remaining)))
 		}
 		slots[i], block = block[:size:size], block[size:]
+		remaining -= size
 	}
 	return slots
 }

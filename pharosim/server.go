@@ -13,6 +13,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"pharo-refactor/pharosim/classlib"
 )
 
 // ServerName is the name the simulator gives itself in the MCP handshake:
@@ -46,6 +48,9 @@ type Options struct {
 	// server's {"success": false, "error": "Connection error: timed out"}
 	// (gate.go); 0 means the real server's 30 s.
 	CallLimit time.Duration
+	// ClassLibrary answers for the classes the tree does not define; nil
+	// means Pharo 13's (classlib.Default).
+	ClassLibrary *classlib.Library
 }
 
 // Server is the simulated image behind the MCP tool surface of
@@ -64,7 +69,7 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	img, err := LoadImage(opts.Dir, log)
+	img, err := LoadImageWithLibrary(opts.Dir, opts.ClassLibrary, log)
 	if err != nil {
 		return nil, err
 	}

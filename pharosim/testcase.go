@@ -1,18 +1,14 @@
 package pharosim
 
-// knownTestCases are the TestCase classes of a Pharo image that a tree's
-// test classes may inherit from without holding their source: TestCase
-// itself and its abstract subclasses in Pharo 12/13.
-var knownTestCases = map[string]bool{"TestCase": true, "ParametrizedTestCase": true, "ClassTestCase": true}
-
 // maxHierarchy bounds a walk up the superclass chain (a tree may hold a
 // cycle; Pharo's deepest hierarchies are far shallower).
 const maxHierarchy = 100
 
 // IsTestCase answers `c inheritsFrom: TestCase` for the global of that
-// name: true for a class of the tree whose superclass chain reaches TestCase
-// (or one of Pharo's own TestCase subclasses); false for anything else — a
-// trait, a plain class, TestCase itself, an unknown name.
+// name: true for a class of the tree whose superclass chain (through the
+// tree's classes, then the class library's) reaches TestCase; false for
+// anything else — a trait, a plain class, TestCase itself, an unknown name,
+// and a test class of the class library, whose tests pharo-sim cannot run.
 func (img *Image) IsTestCase(name string) bool {
 	img.mu.Lock()
 	defer img.mu.Unlock()
@@ -26,18 +22,7 @@ func (img *Image) isTestCase(name string) bool {
 	if !ok || c.def == nil || c.isTrait() {
 		return false
 	}
-	super := c.def.def.Superclass
-	for range maxHierarchy {
-		if knownTestCases[super] {
-			return true
-		}
-		next, ok := img.classes[super]
-		if !ok || next.def == nil {
-			return false
-		}
-		super = next.def.def.Superclass
-	}
-	return false
+	return img.inheritsFrom(name, "TestCase")
 }
 
 // printTest prints a test the way SUnit does: `Class>>#selector`, or

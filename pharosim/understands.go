@@ -2,52 +2,155 @@ package pharosim
 
 import (
 	"regexp"
-	"strings"
 )
 
 // Understands answers `CLS canUnderstand: #sel`, or with fromSuper
 // `| s | s := CLS superclass. (s notNil and: [ s canUnderstand: #sel ])`:
 // whether the class (or its superclass), on side, implements the selector
-// or inherits it. The walk goes up the tree's superclass chain, through
-// the traits each class uses, and on into the kernel classes the tree does
-// not hold (Object, ProtoObject, TestCase, Exception, and on the class
-// side Class, ClassDescription and Behavior), which the simulator knows
-// by their selectors only (kernelSelectors). A class of the image it
-// knows nothing of ends the walk: it understands nothing more.
+// or inherits it. The walk goes up the superclass chain, through the
+// traits each class uses; each class is the tree's when the tree defines
+// it, else the class library's (classlib): the tree wins. Past the root on
+// the class side the walk goes on at Class on the instance side (a
+// metaclass inherits from Class), again the tree's Class, ClassDescription
+// and Behavior when the tree has them. A class neither knows ends the
+// walk: it understands nothing more.
 func (img *Image) Understands(className string, side Side, selector string, fromSuper bool) (bool, error) {
 	img.mu.Lock()
 	defer img.mu.Unlock()
 	img.refresh()
-	if _, ok := img.classes[className]; !ok && !wellKnownGlobals[className] {
+	if !img.isClass(className) {
 		return false, errClassNotFound(className)
 	}
 	name := className
 	if fromSuper {
 		name = img.superclassOf(className)
 	}
-	for range maxHierarchy {
+	turned := false
+	for range 2 * maxHierarchy {
 		if name == "" {
-			// Past the root on the class side, a metaclass inherits from Class.
-			return side == ClassSide && kernelUnderstands("Class", InstanceSide, selector), nil
+			if side != ClassSide || turned {
+				return false, nil
+			}
+			name, side, turned = "Class", InstanceSide, true
+			continue
 		}
-		c, ok := img.classes[name]
-		if !ok {
-			return kernelUnderstands(name, side, selector), nil
-		}
-		if img.findMethod(c, side, selector) >= 0 || img.traitsUnderstand(c, side, selector, 0) {
+		found, known := img.provides(name, side, selector, 0)
+		if found {
 			return true, nil
 		}
-		if c.def == nil {
-			// A class the tree only extends is a kernel class.
-			return kernelUnderstands(name, side, selector), nil
+		if !known {
+			name = ""
+			continue
 		}
 		name = img.superclassOf(name)
 	}
 	return false, nil
 }
 
-// superclassOf is the superclass of a class of the tree, or of a kernel
-// class; "" for a root (`nil`) or a class of unknown shape.
+// IncludesSelector answers `CLS includesSelector: #sel`: whether the class
+// itself defines the selector on side (not through a superclass or a
+// trait): the tree's methods, and the class library's when the tree only
+// extends the class or does not hold it.
+func (img *Image) IncludesSelector(className string, side Side, selector string) (bool, error) {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
+	if !img.isClass(className) {
+		return false, errClassNotFound(className)
+	}
+	c, inTree := img.classes[className]
+	if inTree && img.findMethod(c, side, selector) >= 0 {
+		return true, nil
+	}
+	if inTree && c.def != nil {
+		return false, nil
+	}
+	lc, ok := img.lib.Class(className)
+	return ok && lc.Defines(side, selector), nil
+}
+
+// InheritsFrom answers `CLS inheritsFrom: ANCESTOR` for two class names:
+// whether ancestor is a strict superclass of the class, the tree's
+// classes first and the class library's second.
+func (img *Image) InheritsFrom(className, ancestor string) bool {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
+	return img.inheritsFrom(className, ancestor)
+}
+
+// inheritsFrom is InheritsFrom for a caller holding the lock.
+func (img *Image) inheritsFrom(className, ancestor string) bool {
+	name := img.superclassOf(className)
+	for range maxHierarchy {
+		if name == "" {
+			return false
+		}
+		if name == ancestor {
+			return true
+		}
+		name = img.superclassOf(name)
+	}
+	return false
+}
+
+// isClass reports whether a class or trait of that name exists: the
+// tree's, or one of the class library.
+func (img *Image) isClass(name string) bool {
+	if _, ok := img.classes[name]; ok {
+		return true
+	}
+	_, ok := img.lib.Class(name)
+	return ok
+}
+
+// provides reports whether the class or trait named defines the selector
+// on side itself or through the traits it uses, and whether the class is
+// known at all. The tree's definition wins; a class the tree only extends
+// has the class library's shape and methods besides the tree's.
+func (img *Image) provides(name string, side Side, selector string, depth int) (found, known bool) {
+	if depth > maxTraitDepth {
+		return false, false
+	}
+	c, inTree := img.classes[name]
+	if inTree && img.findMethod(c, side, selector) >= 0 {
+		return true, true
+	}
+	if inTree && c.def != nil {
+		for _, t := range traitNameRE.FindAllString(composition(c, side), -1) {
+			if f, _ := img.provides(t, side, selector, depth+1); f {
+				return true, true
+			}
+		}
+		return false, true
+	}
+	lc, inLib := img.lib.Class(name)
+	if !inLib {
+		return false, inTree
+	}
+	if lc.Defines(side, selector) {
+		return true, true
+	}
+	for _, t := range lc.Traits(side) {
+		if f, _ := img.provides(t, side, selector, depth+1); f {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// composition is the trait composition a class of the tree uses on side:
+// the class side uses the class-side composition when the definition
+// gives one, else the class sides of the instance side's traits.
+func composition(c *class, side Side) string {
+	if side == ClassSide && c.def.def.ClassTraits != "" {
+		return c.def.def.ClassTraits
+	}
+	return c.def.def.Traits
+}
+
+// superclassOf is the superclass of a class of the tree, else of the class
+// library; "" for a root (`nil`) or a class of unknown shape.
 func (img *Image) superclassOf(name string) string {
 	if c, ok := img.classes[name]; ok && c.def != nil {
 		if s := c.def.def.Superclass; s != "nil" {
@@ -55,121 +158,15 @@ func (img *Image) superclassOf(name string) string {
 		}
 		return ""
 	}
-	return kernelSuperclass(name)
+	if lc, ok := img.lib.Class(name); ok {
+		return lc.Superclass
+	}
+	return ""
 }
 
 // traitNameRE finds the trait names of a composition (`TFoo + TBar - {#x}`,
 // `TFoo classTrait`).
 var traitNameRE = regexp.MustCompile(`[A-Z][A-Za-z0-9_]*`)
 
-// traitsUnderstand reports whether a trait the class uses on side (the
-// class side uses the class sides of its traits) implements the selector,
-// directly or through the traits it uses itself.
-func (img *Image) traitsUnderstand(c *class, side Side, selector string, depth int) bool {
-	if c.def == nil || depth > maxTraitDepth {
-		return false
-	}
-	composition := c.def.def.Traits
-	if side == ClassSide && c.def.def.ClassTraits != "" {
-		composition = c.def.def.ClassTraits
-	}
-	for _, name := range traitNameRE.FindAllString(composition, -1) {
-		t, ok := img.classes[name]
-		if !ok || !t.isTrait() {
-			continue
-		}
-		if img.findMethod(t, side, selector) >= 0 || img.traitsUnderstand(t, side, selector, depth+1) {
-			return true
-		}
-	}
-	return false
-}
-
 // maxTraitDepth bounds the walk through traits using traits.
 const maxTraitDepth = 8
-
-// kernelUnderstands answers canUnderstand: for a kernel class the tree does
-// not hold, from its selectors and those of its superclasses. A well-known
-// global without an entry is taken for a direct subclass of Object: what
-// it adds is not known. The class side of every class also understands
-// what Class and its superclasses (ClassDescription, Behavior, Object)
-// define for instances, a metaclass being a subclass of Class.
-func kernelUnderstands(name string, side Side, selector string) bool {
-	for n := name; n != ""; n = kernelSuperclass(n) {
-		if kernelSelectors(n, side)[selector] {
-			return true
-		}
-	}
-	return side == ClassSide && kernelUnderstands("Class", InstanceSide, selector)
-}
-
-// kernelSuperclass is a kernel class's superclass: "" above ProtoObject.
-func kernelSuperclass(name string) string {
-	switch name {
-	case "ProtoObject", "":
-		return ""
-	case "TestAsserter", "Exception", "Behavior", "Collection", "Magnitude":
-		return "Object"
-	case "TestCase":
-		return "TestAsserter"
-	case "ParametrizedTestCase", "ClassTestCase":
-		return "TestCase"
-	case "Error", "Notification":
-		return "Exception"
-	case "ClassDescription":
-		return "Behavior"
-	case "Class":
-		return "ClassDescription"
-	}
-	if wellKnownGlobals[name] && name != "Object" {
-		return "Object"
-	}
-	if name == "Object" {
-		return "ProtoObject"
-	}
-	return ""
-}
-
-// kernelSelectors are the selectors a kernel class itself defines on side
-// that a method of the tree commonly sends to self or super: a sample of
-// Pharo 12/13's, not all of them.
-func kernelSelectors(name string, side Side) map[string]bool {
-	if side == ClassSide {
-		return nil
-	}
-	return kernelInstanceSelectors[name]
-}
-
-var kernelInstanceSelectors = map[string]map[string]bool{
-	"ProtoObject": words(`== ~~ identityHash isNil notNil ifNil: ifNotNil: ifNil:ifNotNil: ifNotNil:ifNil:
-		doesNotUnderstand: initialize become: becomeForward: instVarAt: instVarAt:put: pointersTo isKindOf:`),
-	"Object": words(`= hash -> class yourself copy shallowCopy deepCopy postCopy veryDeepCopy species
-		printString printOn: printString: printStringLimitedTo: displayString displayStringOn: storeString storeOn:
-		asString error: assert: assert:description: deny: halt haltIf: haltOnce inspect respondsTo: isMemberOf:
-		subclassResponsibility shouldNotImplement shouldBeImplemented notYetImplemented deprecated: value in:
-		perform: perform:with: perform:with:with: perform:withArguments: instVarNamed: instVarNamed:put:
-		isString isSymbol isNumber isInteger isFloat isFraction isCollection isArray isCharacter isBlock isClass
-		isBehavior isDictionary isInterval isText isEmptyOrNil isNotNil at: at:put: basicAt: basicAt:put: size
-		basicSize caseOf: caseOf:otherwise: className flag: inform: traceCr traceCr: finalize release
-		asOrderedCollection ifNotNil:ifNil:`),
-	"TestAsserter": words(`assert: assert:description: assert:equals: assert:closeTo: assert:identicalTo:
-		deny: deny:description: deny:equals: deny:identicalTo: should: should:raise: should:raise:description:
-		shouldnt: shouldnt:raise: fail fail: skip skip: assertCollection:equals: assertCollection:hasSameElements:
-		assertEmpty: denyEmpty: signalFailure:`),
-	"TestCase": words(`setUp tearDown run run: debug runCase selector selector: expectedFailures resources
-		performTest timeLimit timeLimit:`),
-	"Exception": words(`signal signal: messageText messageText: description return return: retry pass outer
-		resume resume: retryUsing: signalIn: isResumable`),
-	"Error":            words(`isResumable`),
-	"Behavior":         words(`new new: basicNew basicNew: name selectors includesSelector: canUnderstand: inheritsFrom: superclass subclasses allSubclasses allInstances instanceVariableNames >> compiledMethodAt: instanceSide classSide`),
-	"ClassDescription": words(`comment comment: category category: printOn:`),
-	"Class":            words(`name classVariableNames subclass:instanceVariableNames:classVariableNames:package: initialize`),
-}
-
-func words(list string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.Fields(list) {
-		out[w] = true
-	}
-	return out
-}

@@ -18,6 +18,8 @@ import (
 // every one of them: a broken file is read again as far as it goes, so that
 // the methods around a broken one are still checked. Warnings (statements
 // after a return, which Pharo compiles) are printed too but do not fail.
+// Folders holding .st files but no package.st are named, not read (Pharo
+// reads only package folders), and do not fail the check.
 // Then `N methods, N errors` (and `, N warnings` when there are some).
 // Exit 0 clean, 1 errors, 2 PATH unreadable.
 func check(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -54,6 +56,7 @@ func check(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			r.method(f, m)
 		}
 	}
+	skippedFolders(fs.Arg(0), &r)
 	r.print(stdout)
 	if r.errors > 0 {
 		return 1
@@ -103,6 +106,26 @@ func (r *report) recover(pe *tonel.ParseError) []*tonel.File {
 		return nil
 	}
 	return []*tonel.File{f}
+}
+
+// skippedFolders notes the folders of a tree root that hold .st files but
+// no package.st.
+func skippedFolders(path string, r *report) {
+	if info, err := os.Stat(path); err != nil || !info.IsDir() {
+		return
+	}
+	root, single, err := tonel.FindRoot(path)
+	if err != nil || single {
+		return
+	}
+	dirs, err := tonel.UnpackagedDirs(root)
+	if err != nil {
+		r.problem(root, fmt.Sprintf("listing the folders of %s: %v", root, err))
+		return
+	}
+	for _, d := range dirs {
+		r.lines = append(r.lines, reportLine{path: d, text: d + ": skipped: .st files but no package.st (Pharo reads only package folders)"})
+	}
 }
 
 // method parses one method and records its error or warnings.

@@ -125,7 +125,8 @@ func TestCheckReportsEveryBrokenFileAndMethod(t *testing.T) {
 		"src/Pkg/C.class.st": "Class {\n\t#name : 'C'\n\t#superclass : 'Object'\n}\n",
 		// Unreachable code is a warning, as in Pharo.
 		"src/Pkg/D.class.st": "Class { #name : 'D' }\n\n{ #category : 'x' }\nD >> twice [\n\t^ 1.\n\t^ 2\n]\n",
-		// A folder without package.st is not a package: never read.
+		// A folder without package.st is not a package: never read, but
+		// named.
 		"src/scripts/load.st": "Metacello new baseline: 'Pkg'; load.\n",
 	})
 	code, out, _ := runCheck(t, root)
@@ -137,6 +138,7 @@ func TestCheckReportsEveryBrokenFileAndMethod(t *testing.T) {
 		filepath.Join(src, "B.class.st") + ":9:1: unterminated method body: no matching ']' in B >> open",
 		filepath.Join(src, "C.class.st") + ":3:2: unexpected text in value",
 		filepath.Join(src, "D.class.st") + ":6:2: D>>twice: warning: Unreachable code",
+		filepath.Join(root, "src", "scripts") + ": skipped: .st files but no package.st (Pharo reads only package folders)",
 		"5 methods, 4 errors, 1 warnings",
 	}
 	assert.Equal(t, strings.Join(want, "\n")+"\n", out)

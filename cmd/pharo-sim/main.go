@@ -3,6 +3,7 @@
 //
 //	pharo-sim serve --dir DIR [--test-oracle FILE] [fault flags]
 //	pharo-sim check PATH
+//	pharo-sim index -o FILE SRC
 //
 // Each verb lives in its own file; main only dispatches.
 package main
@@ -24,7 +25,8 @@ type verb struct {
 // verbs lists the sub-commands.
 func verbs() map[string]verb {
 	return map[string]verb{
-		"serve": {serve, "serve --dir DIR [--test-oracle FILE] [fault flags]: MCP over stdio on the Tonel tree at DIR"},
+		"serve": {serve, "serve --dir DIR [--class-library FILE] [--test-oracle FILE] [fault flags]: MCP over stdio on the Tonel tree at DIR"},
+		"index": {index, "index -o FILE [--commit SHA] SRC: write a class-library index of a Pharo Tonel src for serve --class-library"},
 		"check": {check, "check PATH: parse every method of a Tonel tree, package folder or .st file; exit 0 clean, 1 errors, 2 unreadable"},
 	}
 }

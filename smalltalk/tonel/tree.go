@@ -336,3 +336,28 @@ func isRegular(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.Mode().IsRegular()
 }
+
+// UnpackagedDirs lists the subfolders of a root that FindRoot answered
+// which hold .st files but no package.st, sorted: Pharo's Tonel reader
+// ignores them, and so do ReadTree and PackageDirs, but a person may want
+// to know that their code was not read.
+func UnpackagedDirs(root string) ([]string, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("tonel: %w", err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		dir := filepath.Join(root, e.Name())
+		if IsPackageDir(dir) {
+			continue
+		}
+		if files, err := stFiles(dir); err == nil && len(files) > 0 {
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs, nil
+}
