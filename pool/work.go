@@ -50,7 +50,7 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 		events = p.newRecorder(a.RunID)
 		req.Observe = events.observe
 	}
-	res, runErr := slot.Run(ctx, req)
+	res, runErr := slot.Run(continueTrace(ctx, a.TraceParent), req)
 	if events != nil {
 		events.flush()
 	}
