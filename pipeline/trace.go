@@ -49,3 +49,11 @@ func endSpan(span trace.Span, err error) {
 	}
 	span.End()
 }
+
+// traceIDOf is the trace id of the span ctx carries, "" when none.
+func traceIDOf(ctx context.Context) string {
+	if sc := trace.SpanContextFromContext(ctx); sc.HasTraceID() {
+		return sc.TraceID().String()
+	}
+	return ""
+}

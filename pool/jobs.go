@@ -44,6 +44,8 @@ type revertArgs struct {
 	RevertID  string `json:"revert_id"`
 	Of        string `json:"of"`
 	RequestID string `json:"request_id"`
+	// TraceParent: as runArgs'.
+	TraceParent string `json:"traceparent,omitempty"`
 }
 
 func (revertArgs) Kind() string { return "refactor_revert" }

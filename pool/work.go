@@ -122,7 +122,7 @@ func (w *revertWorker) Work(ctx context.Context, j *river.Job[revertArgs]) error
 	slot, err := p.local.Wait(ctx, a.RevertID)
 	var row refactor.Run
 	if err == nil {
-		row, err = slot.Revert(ctx, a.Of, a.RequestID)
+		row, err = slot.Revert(continueTrace(ctx, a.TraceParent), a.Of, a.RequestID)
 	}
 	var ans answer
 	if row.ID != "" {

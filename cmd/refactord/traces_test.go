@@ -247,6 +247,27 @@ func TestARunIsOneTraceAtTheCollector(t *testing.T) {
 		}
 	}
 
+	// A revert continues its caller's trace too, and its row says so.
+	const revertTrace, revertCaller = "5bf92f3577b34da6a3ce929d0e0e4737", "10f067aa0ba902b8"
+	req, err := http.NewRequest(http.MethodPost, s.URL+"/api/v1/refactorings/"+body["id"].(string)+"/revert", strings.NewReader("{}"))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("traceparent", "00-"+revertTrace+"-"+revertCaller+"-01")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var revertRow map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&revertRow))
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "revert: %v", revertRow)
+	assert.Equal(t, revertTrace, revertRow["trace_id"])
+	require.Eventually(t, func() bool {
+		return slices.ContainsFunc(col.trace(revertTrace), func(s *tracepb.Span) bool {
+			return s.Name == "revert run" && hex.EncodeToString(s.ParentSpanId) == revertCaller
+		})
+	}, 20*time.Second, 50*time.Millisecond, "the revert's span continues its caller's")
+	assert.True(t, slices.ContainsFunc(col.trace(revertTrace), func(s *tracepb.Span) bool { return s.Name == "begin_release runs" }),
+		"the revert's write-ahead transaction is in its trace")
+
 	// Without a traceparent a run starts a trace of its own.
 	own := refactorWithTrace(t, s, "")
 	ownTrace, _ := own["trace_id"].(string)
