@@ -48,7 +48,7 @@ func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, t
 		if err != nil {
 			return nil, fmt.Errorf("model %s: %w", id, err)
 		}
-		m = agents.Traced(m, tracing, modelSpans(cfg.ModelProvider, id, tuning))
+		m = agents.Traced(m, tracing, modelSpans(cfg, id, tuning))
 		byKey[key] = m
 		return m, nil
 	}
@@ -79,12 +79,14 @@ func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, t
 }
 
 // modelSpans names a model in its spans after the GenAI conventions.
-func modelSpans(provider, id string, t config.ModelTuning) agents.ModelSpans {
-	s := agents.ModelSpans{Provider: provider, Operation: "chat", Model: id, Temperature: t.Temperature, MaxTokens: t.MaxOutputTokens}
-	switch provider {
-	case "gemini":
+func modelSpans(cfg config.Config, id string, t config.ModelTuning) agents.ModelSpans {
+	s := agents.ModelSpans{Provider: cfg.ModelProvider, Operation: "chat", Model: id, Temperature: t.Temperature, MaxTokens: t.MaxOutputTokens}
+	switch {
+	case cfg.ModelProvider == "gemini" && cfg.Vertex:
+		s.Provider, s.Operation = "gcp.vertex_ai", "generate_content"
+	case cfg.ModelProvider == "gemini":
 		s.Provider, s.Operation = "gcp.gemini", "generate_content"
-	case "openai":
+	case cfg.ModelProvider == "openai":
 		s.Provider = "openai"
 	}
 	return s
