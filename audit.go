@@ -177,8 +177,11 @@ type Run struct {
 	Stage string `json:"stage"`
 	// Worker names the instance that ran the run (WORKER_ID) and Image the
 	// image it ran on; both empty while the run is queued.
-	Worker       string `json:"worker"`
-	Image        string `json:"image"`
+	Worker string `json:"worker"`
+	Image  string `json:"image"`
+	// TraceID is the run's OpenTelemetry trace id (32 hex digits), empty
+	// when none was made.
+	TraceID      string `json:"trace_id"`
 	ErrorCode    string `json:"error_code"` // an error Kind of the domain, "" on success
 	ErrorMessage string `json:"error_message"`
 	// Notes is append-only, written by Reconcile (operator-facing remarks).

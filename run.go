@@ -100,6 +100,10 @@ type Result struct {
 	// image it ran on.
 	Worker string
 	Image  string
+	// TraceID is the run's OpenTelemetry trace (32 hex digits): the
+	// caller's when its request carried a traceparent; empty when the
+	// service traces nothing.
+	TraceID string
 	// Truncated names the inputs a prompt showed cut to the context budget
 	// (TruncatedMethodSource, …), sorted; empty when everything fit.
 	Truncated []string

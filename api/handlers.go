@@ -47,7 +47,7 @@ func (s *Server) refactor(c echo.Context) error {
 	}
 	tap := newRunTap()
 	run.Observe = tee(run.Observe, tap.observe)
-	started, err := s.pipe.Start(s.runsCtx, run)
+	started, err := s.pipe.Start(callersTrace(s.runsCtx, c.Request()), run)
 	if err != nil {
 		return s.refusal(c, err)
 	}
@@ -154,6 +154,7 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 		p.Iterations = res.Iterations
 		p.Usage = &refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}
 		p.RunStatus = string(res.RunStatus)
+		p.TraceID = res.TraceID
 		switch refactor.KindOf(err) {
 		case refactor.NotApproved:
 			p.RefactoredCode, p.Feedback, p.Truncated = res.RefactoredCode, res.Feedback, res.Truncated
@@ -194,7 +195,7 @@ func newRefactorBody(res *refactor.Result) wire.RefactorBody {
 		Rounds: res.Rounds, Stages: res.Stages, DurationMS: res.Duration.Milliseconds(), Tests: res.Tests.Normalized(),
 		Usage:     refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
 		Truncated: append([]string{}, res.Truncated...),
-		Worker:    res.Worker, Image: res.Image,
+		Worker:    res.Worker, Image: res.Image, TraceID: res.TraceID,
 	}
 	if b.Rounds == nil {
 		b.Rounds = []refactor.Round{} // unchanged: no round ran

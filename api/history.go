@@ -77,7 +77,7 @@ func (s *Server) revertRefactoring(c echo.Context) error {
 	if err != nil {
 		return s.refusal(c, err)
 	}
-	run, err := slot.Revert(c.Request().Context(), c.Param("id"), requestID(c))
+	run, err := slot.Revert(callersTrace(c.Request().Context(), c.Request()), c.Param("id"), requestID(c))
 	if err != nil {
 		p := newProblem(c, err)
 		if run.ID != "" {

@@ -17,9 +17,14 @@ type metrics struct {
 	// were sending (see edge.go and body.go).
 	stalledHeaders prometheus.Counter
 	stalledBodies  prometheus.Counter
+	// rolledBack counts releases undone because the tests regressed (or
+	// a rollback was needed for another reason); lastSuccess is when a
+	// run last ended well, for the "no successful run for long" alert.
+	rolledBack  prometheus.Counter
+	lastSuccess prometheus.Gauge
 }
 
-func newMetrics(reg *prometheus.Registry, pipe refactor.Runner) *metrics {
+func newMetrics(reg *prometheus.Registry, pipe refactor.Runner, image ImageStatus) *metrics {
 	m := &metrics{
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "refactord_runs_total", Help: "Finished runs by outcome or error code.",
@@ -37,6 +42,12 @@ func newMetrics(reg *prometheus.Registry, pipe refactor.Runner) *metrics {
 		busy: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "refactord_busy_rejections_total", Help: "Requests refused because a run was in flight.",
 		}),
+		rolledBack: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "refactord_runs_rolled_back_total", Help: "Runs whose release was compiled and then undone (the tests regressed, or the release failed).",
+		}),
+		lastSuccess: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "refactord_last_success_timestamp_seconds", Help: "Unix time at which a run last ended well (released, verified, proposed or unchanged); 0 before the first.",
+		}),
 	}
 	stalled := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "refactord_http_stalled_clients_total",
@@ -51,7 +62,15 @@ func newMetrics(reg *prometheus.Registry, pipe refactor.Runner) *metrics {
 		}
 		return 0
 	})
-	reg.MustRegister(m.runs, m.duration, m.modelCalls, m.tokens, m.busy, stalled, inFlight)
+	imageUp := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "refactord_image_up", Help: "1 while the Pharo MCP server runs and the image answered its last call; 0 otherwise.",
+	}, func() float64 {
+		if h := image.Health(); h.Up && h.Answering {
+			return 1
+		}
+		return 0
+	})
+	reg.MustRegister(m.runs, m.duration, m.modelCalls, m.tokens, m.busy, stalled, inFlight, m.rolledBack, m.lastSuccess, imageUp)
 	return m
 }
 
@@ -61,8 +80,14 @@ func (m *metrics) observe(res *refactor.Result, err error) {
 		label = string(res.Outcome)
 	}
 	m.runs.WithLabelValues(label).Inc()
+	if err == nil {
+		m.lastSuccess.SetToCurrentTime()
+	}
 	if res == nil {
 		return
+	}
+	if res.RolledBack {
+		m.rolledBack.Inc()
 	}
 	m.duration.Observe(res.Duration.Seconds())
 	m.modelCalls.Add(float64(res.Usage.ModelCalls))

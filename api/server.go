@@ -117,7 +117,7 @@ func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.His
 	if opts.AccessLog == nil {
 		opts.AccessLog = log
 	}
-	s := &Server{pipe: pipe, mcp: mcp, history: history, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe), bodies: newBodyRegistry(), taps: newRunTaps()}
+	s := &Server{pipe: pipe, mcp: mcp, history: history, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe, mcp), bodies: newBodyRegistry(), taps: newRunTaps()}
 	s.runsCtx, s.cancelRuns = context.WithCancelCause(context.Background())
 	s.openapiJSON = s.convertOpenAPI()
 	e := echo.New()

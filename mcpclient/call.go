@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
@@ -24,7 +25,12 @@ type imageError struct {
 
 // call invokes a tool and decodes the `result` of its answer into into, or
 // answers a classified error.
-func (c *Client) call(ctx context.Context, tool string, args map[string]any, into any) error {
+func (c *Client) call(ctx context.Context, tool string, args map[string]any, into any) (err error) {
+	if trace.SpanContextFromContext(ctx).IsValid() {
+		var span trace.Span
+		ctx, span = c.startCallSpan(ctx, tool)
+		defer func() { endCallSpan(span, err) }()
+	}
 	s, err := c.current(ctx)
 	if err != nil {
 		return err

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
@@ -54,6 +56,9 @@ type Config struct {
 	// StderrSink also receives the subprocess's stderr (e.g. the service log).
 	StderrSink io.Writer
 	Logger     *zap.Logger
+	// Tracing makes a span for each tool call made within a trace (a
+	// run's); nil traces nothing.
+	Tracing trace.TracerProvider
 }
 
 // defaultRequiredTools are the tools the service cannot work without.
@@ -66,6 +71,9 @@ func defaultRequiredTools() []string {
 }
 
 func (c *Config) withDefaults() {
+	if c.Tracing == nil {
+		c.Tracing = noop.NewTracerProvider()
+	}
 	if c.CallTimeout <= 0 {
 		c.CallTimeout = 60 * time.Second
 	}
@@ -95,8 +103,9 @@ func (c *Config) withDefaults() {
 // Client is the one connection to the image. It is safe for concurrent use;
 // it starts the subprocess on first use and restarts it after a crash.
 type Client struct {
-	cfg Config
-	log *zap.Logger
+	cfg    Config
+	log    *zap.Logger
+	tracer trace.Tracer
 
 	startMu sync.Mutex // serializes starts; never held by Health
 
@@ -119,7 +128,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("mcpclient: no MCP server command configured")
 	}
 	cfg.withDefaults()
-	return &Client{cfg: cfg, log: cfg.Logger, probes: newProber()}, nil
+	return &Client{cfg: cfg, log: cfg.Logger, probes: newProber(), tracer: cfg.Tracing.Tracer("pharo-refactor/mcpclient")}, nil
 }
 
 // Start starts the subprocess now, so that configuration mistakes (a wrong

@@ -25,7 +25,7 @@ func (r *run) openRow(ctx context.Context) error {
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide,
 		DryRun: r.req.DryRun, Verify: r.req.Verify, RunTests: r.req.RunTests && !r.req.DryRun, Status: refactor.StatusRunning,
 		Stage: refactor.StagePrefetch, Models: mustJSON(r.p.opts.Models), CreatedAt: r.started, StartedAt: &r.started,
-		Worker: r.p.opts.Worker, Image: r.p.opts.Image,
+		Worker: r.p.opts.Worker, Image: r.p.opts.Image, TraceID: r.res.TraceID,
 	}
 	if err := r.p.audit.Create(ctx, row); err != nil {
 		return refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")

@@ -11,6 +11,8 @@ import (
 	refactor "pharo-refactor"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	"go.uber.org/zap"
 )
 
@@ -36,6 +38,9 @@ type Options struct {
 	// "before_put_back", after its tests): crash tests stop the
 	// process there. Production leaves it nil.
 	Checkpoint func(point string)
+	// Tracing makes the spans of a run: one per run (the trace), one per
+	// stage. Nil traces nothing.
+	Tracing trace.TracerProvider
 }
 
 // Pipeline runs refactorings one at a time.
@@ -47,6 +52,7 @@ type Pipeline struct {
 	live   *liveRuns
 	opts   Options
 	log    *zap.Logger
+	tracer trace.Tracer
 }
 
 // New returns a pipeline. A nil agents means no model is configured: runs
@@ -70,7 +76,11 @@ func New(image refactor.Image, roles refactor.Agents, audit refactor.Audit, opts
 	if opts.Checkpoint == nil {
 		opts.Checkpoint = func(string) {}
 	}
-	return &Pipeline{image: image, agents: roles, audit: audit, slot: newRunSlot(), live: newLiveRuns(), opts: opts, log: log}
+	if opts.Tracing == nil {
+		opts.Tracing = noop.NewTracerProvider()
+	}
+	return &Pipeline{image: image, agents: roles, audit: audit, slot: newRunSlot(), live: newLiveRuns(), opts: opts, log: log,
+		tracer: opts.Tracing.Tracer("pharo-refactor/pipeline")}
 }
 
 // Busy reports whether a run holds the slot.

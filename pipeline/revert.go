@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
@@ -13,12 +15,15 @@ import (
 // run, and records it as its own row: the original method back, then the
 // helpers the run added removed. It refuses unless the image still holds
 // exactly the released set (a person may have edited it since).
-func (s *reservation) Revert(ctx context.Context, id, requestID string) (refactor.Run, error) {
+func (s *reservation) Revert(ctx context.Context, id, requestID string) (_ refactor.Run, err error) {
 	defer s.free()
 	p := s.p
 	// Like release, a revert is never cut in half by a client that leaves.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.ReleaseTimeout)
 	defer cancel()
+	ctx, span := p.tracer.Start(ctx, "revert run", trace.WithAttributes(
+		attribute.String("refactor.run.id", s.id), attribute.String("refactor.revert_of", id)))
+	defer func() { endSpan(span, err) }()
 	orig, err := p.audit.Get(ctx, id)
 	if err != nil {
 		return refactor.Run{}, err
@@ -63,7 +68,7 @@ func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig ref
 	row := refactor.Run{
 		ID: revID, Kind: refactor.RunKindRevert, RevertOf: orig.ID, RequestID: requestID,
 		ClassName: ref.Class, Selector: ref.Selector, IsClassMethod: ref.ClassSide, Status: refactor.StatusRunning,
-		Worker: p.opts.Worker, Image: p.opts.Image, StartedAt: &now,
+		Worker: p.opts.Worker, Image: p.opts.Image, StartedAt: &now, TraceID: traceIDOf(ctx),
 	}
 	if err := p.audit.Create(ctx, row); err != nil {
 		return refactor.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
@@ -57,6 +58,9 @@ type rigOpts struct {
 	maxTestClasses int
 	testPackages   []string
 	checkpoint     func(point string) // called at the release's checkpoints (pipeline.Options)
+	// tracing, when set, traces the image's calls, the model's, the
+	// store's transactions and the pipeline's runs, as main wires them.
+	tracing trace.TracerProvider
 }
 
 func newRig(t *testing.T, o rigOpts) *rig {
@@ -75,12 +79,15 @@ func newRig(t *testing.T, o rigOpts) *rig {
 	sim, err := pharosim.New(pharosim.Options{Dir: dir, CallLimit: o.callLimit})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = sim.Close() })
-	image, err := mcpclient.New(mcpclient.Config{InProcess: sim.MCPServer(), TestTimeout: o.testTimeout})
+	image, err := mcpclient.New(mcpclient.Config{InProcess: sim.MCPServer(), TestTimeout: o.testTimeout, Tracing: o.tracing})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = image.Close() })
 	audit, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "refactord.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = audit.Close() })
+	if o.tracing != nil {
+		audit.Traced(o.tracing)
+	}
 
 	r := &rig{t: t, dir: dir, sim: sim, image: image, audit: audit}
 	var roles refactor.Agents
@@ -92,11 +99,15 @@ func newRig(t *testing.T, o rigOpts) *rig {
 		m, err := scripted.New(scripted.File{Repeat: true, Answers: answers})
 		require.NoError(t, err)
 		r.model = &countingModel{Model: m, calls: map[refactor.Role]int{}, requests: map[refactor.Role][]agents.Request{}}
-		roles, err = agents.New(agents.Config{Reviewer: r.model, Writer: r.model, Validator: r.model, Refiner: r.model})
+		var model agents.Model = r.model
+		if o.tracing != nil {
+			model = agents.Traced(model, o.tracing, agents.ModelSpans{Provider: "scripted", Operation: "chat", Model: "scripted-model"})
+		}
+		roles, err = agents.New(agents.Config{Reviewer: model, Writer: model, Validator: model, Refiner: model})
 		require.NoError(t, err)
 	}
 	r.pipe = pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout,
-		MaxTestClasses: o.maxTestClasses, TestPackages: o.testPackages, Checkpoint: o.checkpoint}, zap.NewNop())
+		MaxTestClasses: o.maxTestClasses, TestPackages: o.testPackages, Checkpoint: o.checkpoint, Tracing: o.tracing}, zap.NewNop())
 	return r
 }
 

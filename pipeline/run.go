@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
@@ -71,10 +73,15 @@ func (s *reservation) begin(ctx context.Context, req refactor.Request) (*run, er
 	r.log = s.p.log.With(zap.String("run_id", s.id), zap.String("request_id", req.RequestID),
 		zap.String("class", req.Ref.Class), zap.String("selector", req.Ref.Selector), zap.Bool("class_side", req.Ref.ClassSide))
 	r.ctx, r.ctl = s.p.live.track(ctx, s.id)
+	r.ctx, r.span = s.p.startRunSpan(r.ctx, s.id, req)
+	if sc := r.span.SpanContext(); sc.HasTraceID() {
+		r.res.TraceID = sc.TraceID().String()
+	}
 	if s.claimed {
 		return r, nil // the queue opened the row and this worker claimed it
 	}
 	if err := r.openRow(r.ctx); err != nil {
+		endSpan(r.span, err)
 		s.p.live.untrack(r.ctl)
 		s.free()
 		return nil, err
@@ -91,6 +98,7 @@ func (s *reservation) complete(r *run) (*refactor.Result, error) {
 	r.res.Duration = time.Since(r.started)
 	r.res.RunStatus = rowStatus(r.res, err)
 	r.closeRow(r.ctx, err)
+	r.endRunSpan(err)
 	if err != nil {
 		r.log.Info("run failed", zap.String("code", string(refactor.KindOf(err))), zap.Error(err))
 		return r.res, err
@@ -114,6 +122,7 @@ type run struct {
 	// stageInRow is the stage the run's row holds, as far as this run
 	// wrote it.
 	stageInRow string
+	span       trace.Span // the run's: its trace
 }
 
 func (r *run) execute(ctx context.Context) error {
@@ -186,8 +195,12 @@ func (r *run) stage(ctx context.Context, name string, iteration int, do func(con
 	r.recordStage(ctx, name) // first: whoever hears of the stage finds it in the row
 	r.emit(refactor.EventStage, refactor.StageEvent{Name: name, Status: "started", Iteration: iteration})
 	callsBefore := r.res.Usage.ModelCalls
+	ctx, span := r.p.tracer.Start(ctx, "stage "+name, trace.WithAttributes(
+		attribute.String("refactor.stage", name), attribute.Int("refactor.iteration", iteration)))
 	start := time.Now()
 	err := do(ctx)
+	span.SetAttributes(attribute.Int("refactor.model_calls", r.res.Usage.ModelCalls-callsBefore))
+	endSpan(span, err)
 	d := time.Since(start)
 	calls := r.res.Usage.ModelCalls - callsBefore
 	r.res.Stages = append(r.res.Stages, refactor.StageStat{Name: name, DurationMS: d.Milliseconds(), ModelCalls: calls})

@@ -30,6 +30,10 @@ type runArgs struct {
 	// Follow: its caller observes the run's events (a stream, the
 	// original's wrapped form); else only its answer is recorded.
 	Follow bool `json:"follow"`
+	// TraceParent carries the run's trace across the queue: the W3C
+	// traceparent of the span that queued it, which the worker's run
+	// continues. Empty when nothing is traced.
+	TraceParent string `json:"traceparent,omitempty"`
 }
 
 func (runArgs) Kind() string { return "refactor_run" }
@@ -40,6 +44,8 @@ type revertArgs struct {
 	RevertID  string `json:"revert_id"`
 	Of        string `json:"of"`
 	RequestID string `json:"request_id"`
+	// TraceParent: as runArgs'.
+	TraceParent string `json:"traceparent,omitempty"`
 }
 
 func (revertArgs) Kind() string { return "refactor_revert" }
@@ -111,7 +117,9 @@ func (p *Pool) Start(ctx context.Context, req refactor.Request) (refactor.Job, e
 		return nil, refactor.Errorf(refactor.Busy, "%d runs are already waiting in the pool's queue (QUEUE_MAX); retry later", queued)
 	}
 	id := newID()
+	ctx, span := p.startEnqueueSpan(ctx, id)
 	jobID, err := p.enqueue(ctx, id, req)
+	endSpan(span, err)
 	if err != nil {
 		return nil, err
 	}
@@ -139,14 +147,15 @@ func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (in
 		ID: id, Kind: refactor.RunKindRefactor, RequestID: req.RequestID,
 		ClassName: req.Ref.Class, Selector: req.Ref.Selector, IsClassMethod: req.Ref.ClassSide,
 		DryRun: req.DryRun, Verify: req.Verify, RunTests: (req.RunTests || req.Verify) && !req.DryRun, Status: refactor.StatusQueued,
-		CreatedAt: time.Now(),
+		CreatedAt: time.Now(), TraceID: traceID(ctx),
 	}
 	insert, values, err := store.CreateStatement(row)
 	if err != nil {
 		return 0, refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
 	}
 	args := runArgs{RunID: id, Class: req.Ref.Class, Selector: req.Ref.Selector, ClassSide: req.Ref.ClassSide,
-		DryRun: req.DryRun, Verify: req.Verify, RunTests: req.RunTests, RequestID: req.RequestID, Follow: req.Observe != nil}
+		DryRun: req.DryRun, Verify: req.Verify, RunTests: req.RunTests, RequestID: req.RequestID, Follow: req.Observe != nil,
+		TraceParent: traceParent(ctx)}
 	jobID, err := p.insertRun(ctx, args, 1, "", func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, insert, values...)
 		return err

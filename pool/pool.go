@@ -29,6 +29,9 @@ import (
 
 	refactor "pharo-refactor"
 	"pharo-refactor/store"
+
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // Local is this worker's pipeline, as the pool uses it.
@@ -51,6 +54,9 @@ type Options struct {
 	QueueMax int
 	// Lease: a worker whose heartbeat is older is taken for dead.
 	Lease time.Duration
+	// Tracing makes the span that queues a run, the parent of the run's
+	// span on whichever worker takes it. Nil traces nothing.
+	Tracing trace.TracerProvider
 }
 
 // runsQueue is the queue every worker takes runs from, oldest first.
@@ -62,6 +68,7 @@ const maxAttempts = 2
 
 // Pool is one worker of the pool and the API's access to all of it.
 type Pool struct {
+	tracer   trace.Tracer
 	db       *pgxpool.Pool
 	river    *river.Client[pgx.Tx]
 	trail    *store.Store
@@ -94,7 +101,11 @@ func Open(ctx context.Context, url string, trail *store.Store, local Local, opts
 	if err != nil {
 		return nil, fmt.Errorf("pool: %w", err)
 	}
-	p := &Pool{db: db, trail: trail, local: local, opts: opts, log: log, waits: newWaitStats()}
+	if opts.Tracing == nil {
+		opts.Tracing = noop.NewTracerProvider()
+	}
+	p := &Pool{db: db, trail: trail, local: local, opts: opts, log: log, waits: newWaitStats(),
+		tracer: opts.Tracing.Tracer("pharo-refactor/pool")}
 	if err := p.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

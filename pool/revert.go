@@ -59,7 +59,7 @@ func (r *reservation) Revert(ctx context.Context, id, requestID string) (refacto
 	if orig.Worker == p.opts.Worker {
 		return p.revertHere(ctx, r.id, id, requestID)
 	}
-	job, err := p.river.Insert(ctx, revertArgs{RevertID: r.id, Of: id, RequestID: requestID},
+	job, err := p.river.Insert(ctx, revertArgs{RevertID: r.id, Of: id, RequestID: requestID, TraceParent: traceParent(ctx)},
 		&river.InsertOpts{Queue: workerQueue(orig.Worker), MaxAttempts: 1})
 	if err != nil {
 		return refactor.Run{}, unavailable(err, "nothing was reverted")

@@ -50,7 +50,7 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 		events = p.newRecorder(a.RunID)
 		req.Observe = events.observe
 	}
-	res, runErr := slot.Run(ctx, req)
+	res, runErr := slot.Run(continueTrace(ctx, a.TraceParent), req)
 	if events != nil {
 		events.flush()
 	}
@@ -122,7 +122,7 @@ func (w *revertWorker) Work(ctx context.Context, j *river.Job[revertArgs]) error
 	slot, err := p.local.Wait(ctx, a.RevertID)
 	var row refactor.Run
 	if err == nil {
-		row, err = slot.Revert(ctx, a.Of, a.RequestID)
+		row, err = slot.Revert(continueTrace(ctx, a.TraceParent), a.Of, a.RequestID)
 	}
 	var ans answer
 	if row.ID != "" {

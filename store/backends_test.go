@@ -40,6 +40,7 @@ var storeCases = []struct {
 	{"OversizeRejected", testOversizeRejected},
 	{"ListNewestFirstWithFilters", testListNewestFirstWithFilters},
 	{"ListByWorker", testListByWorker},
+	{"TraceIDIsKeptAndChecked", testTraceIDIsKeptAndChecked},
 	{"ListLimits", testListLimits},
 	{"ListPagesAreStableUnderInserts", testListPagesAreStableUnderInserts},
 	{"ListBadCursor", testListBadCursor},
@@ -151,4 +152,28 @@ func TestPostgresSchema(t *testing.T) {
 	pg.Stop(t)
 	_, err = store.OpenPostgres(ctx, url)
 	assert.ErrorIs(t, err, store.ErrUnavailable)
+}
+
+// A run's trace id is written when its row is opened (or queued), kept
+// by the updates that do not name one, and refused unless it is a W3C
+// trace id.
+func testTraceIDIsKeptAndChecked(t *testing.T, open opener) {
+	s := open(t)
+	ctx := context.Background()
+	const id = "4bf92f3577b34da6a3ce929d0e0e4736"
+	r := newRun("traced")
+	r.TraceID = id
+	create(t, s, r)
+	r.TraceID, r.Status = "", refactor.StatusFailed
+	require.NoError(t, s.Update(ctx, r))
+	got, err := s.Get(ctx, "traced")
+	require.NoError(t, err)
+	assert.Equal(t, id, got.TraceID, "an update without a trace id keeps it")
+	assert.Equal(t, refactor.StatusFailed, got.Status)
+
+	for _, bad := range []string{"4BF92F3577B34DA6A3CE929D0E0E4736", "4bf92f35", id + "00", "00-" + id[3:], "4bf92f3577b34da6a3ce929d0e0e473z"} {
+		r := newRun("bad")
+		r.TraceID = bad
+		assert.ErrorIs(t, s.Create(ctx, r), store.ErrInvalid, "trace id %q", bad)
+	}
 }

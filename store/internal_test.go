@@ -79,7 +79,7 @@ func TestSyncedCommitsLeaveTheWriterAtNormal(t *testing.T) {
 
 	// Inside the synced transaction the connection is at FULL.
 	var during int
-	require.NoError(t, s.inSyncedTx(ctx, func(tx *txn) error {
+	require.NoError(t, s.inSyncedTx(ctx, "test", "", func(tx *txn) error {
 		return tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&during)
 	}))
 	assert.Equal(t, syncFull, during)

@@ -26,6 +26,7 @@ func migrations() []migration {
 		{version: 5, name: "helpers", sql: schemaHelpers},
 		{version: 6, name: "verified status, verify", sql: schemaVerified()},
 		{version: 7, name: "worker, image, started_at", sql: schemaWorker},
+		{version: 8, name: "trace_id", sql: schemaTraceID},
 	}
 }
 

@@ -13,6 +13,7 @@ func postgresMigrations() []migration {
 	return []migration{
 		{version: 1, name: "runs", sql: postgresRuns},
 		{version: 2, name: "pool", sql: postgresPool},
+		{version: 3, name: "trace_id", sql: postgresTraceID},
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	refactor "pharo-refactor"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // PostgreSQL holds the trail of a pool of workers (DATABASE_URL): every
@@ -42,7 +44,7 @@ func OpenPostgres(ctx context.Context, url string) (*Store, error) {
 	if err := migratePostgres(ctx, db); err != nil {
 		return nil, errors.Join(err, db.Close())
 	}
-	return &Store{w: db, r: db, d: postgresDialect}, nil
+	return &Store{w: db, r: db, d: postgresDialect, tracer: noop.NewTracerProvider().Tracer("")}, nil
 }
 
 // Ping reports whether the database answers now (for /ready).

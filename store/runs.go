@@ -19,7 +19,7 @@ const runColumns = `id, kind, revert_of, request_id, class_name, selector,
 	iterations, model_calls, input_tokens, output_tokens, models, stages,
 	tests_before, tests_after, restore_failed,
 	created_at, updated_at, finished_at, released_at, reverted_at,
-	worker, image, started_at, helpers`
+	worker, image, started_at, trace_id, helpers`
 
 // Create inserts a new run. CreatedAt defaults to now; UpdatedAt is set to
 // CreatedAt. A revert run's RevertOf must name an existing run. Returns
@@ -36,7 +36,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 	if err != nil {
 		return fmt.Errorf("store: create run %q: %w", r.ID, err)
 	}
-	err = s.inTx(ctx, func(tx *txn) error {
+	err = s.inTx(ctx, "create", r.ID, func(tx *txn) error {
 		if err := checkAbsent(ctx, tx, r.ID); err != nil {
 			return err
 		}
@@ -55,7 +55,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 }
 
 const insertRun = "INSERT INTO runs (" + runColumns + ") VALUES (" +
-	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 // insertValues are insertRun's arguments for r, in runColumns' order.
 func insertValues(r refactor.Run) ([]any, error) {
@@ -73,7 +73,7 @@ func insertArgs(r refactor.Run) []any {
 		r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages),
 		nullableDoc(r.TestsBefore), nullableDoc(r.TestsAfter), r.RestoreFailed,
 		formatTime(r.CreatedAt), formatTime(r.UpdatedAt), nullableTime(r.FinishedAt),
-		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt), r.Worker, r.Image, nullableTime(r.StartedAt)}
+		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt), r.Worker, r.Image, nullableTime(r.StartedAt), r.TraceID}
 }
 
 // duplicate names a primary key taken between the check and the insert
@@ -113,7 +113,7 @@ const updateRun = `UPDATE runs SET
 	models = ?, stages = ?, tests_before = ?, tests_after = ?, restore_failed = ?,
 	updated_at = ?, finished_at = ?, released_at = ?,
 	worker = COALESCE(NULLIF(?, ''), worker), image = COALESCE(NULLIF(?, ''), image),
-	started_at = COALESCE(?, started_at), helpers = COALESCE(?, helpers)
+	started_at = COALESCE(?, started_at), trace_id = COALESCE(NULLIF(?, ''), trace_id), helpers = COALESCE(?, helpers)
 	WHERE id = ? AND status <> 'reverted'`
 
 // Update writes every mutable field of the run r.ID and sets updated_at to
@@ -130,14 +130,14 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 	if err != nil {
 		return fmt.Errorf("store: update run %q: %w", r.ID, err)
 	}
-	err = s.inTx(ctx, func(tx *txn) error {
+	err = s.inTx(ctx, "update", r.ID, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, updateRun,
 			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.Verify, r.RunTests,
 			string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
 			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
 			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
 			nullableDoc(r.TestsAfter), r.RestoreFailed, formatTime(time.Now()), nullableTime(r.FinishedAt),
-			nullableTime(r.ReleasedAt), r.Worker, r.Image, nullableTime(r.StartedAt), helpers, r.ID)
+			nullableTime(r.ReleasedAt), r.Worker, r.Image, nullableTime(r.StartedAt), r.TraceID, helpers, r.ID)
 		return explainMiss(ctx, tx, r.ID, res, err, ErrWrongStatus)
 	})
 	if err != nil {
@@ -172,7 +172,7 @@ func (s *Store) BeginRelease(ctx context.Context, id, originalSource, originalPr
 	if err != nil {
 		return fmt.Errorf("store: begin release of run %q: %w", id, err)
 	}
-	err = s.inSyncedTx(ctx, func(tx *txn) error {
+	err = s.inSyncedTx(ctx, "begin_release", id, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, beginReleaseRun,
 			originalSource, originalProtocol, finalSource, doc, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
@@ -191,7 +191,7 @@ func (s *Store) SetStage(ctx context.Context, id, stage string) error {
 	if err := checkSizes(map[string]sized{"stage": {len(stage), MaxNameBytes}}); err != nil {
 		return fmt.Errorf("store: set stage of run %q: %w", id, err)
 	}
-	err := s.inTx(ctx, func(tx *txn) error {
+	err := s.inTx(ctx, "set_stage", id, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, setStageRun, stage, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
@@ -218,7 +218,7 @@ func (s *Store) MarkReverted(ctx context.Context, id string, at time.Time) error
 	if at.IsZero() {
 		at = time.Now()
 	}
-	err := s.inSyncedTx(ctx, func(tx *txn) error {
+	err := s.inSyncedTx(ctx, "mark_reverted", id, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, markRevertedRun, formatTime(at), formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrNotRevertible)
 	})
@@ -250,7 +250,7 @@ func (s *Store) Reconcile(ctx context.Context, id string, status refactor.Status
 	}
 	at := time.Now()
 	now, line := formatTime(at), reconcileNote(at, status, note)
-	err := s.inTx(ctx, func(tx *txn) error {
+	err := s.inTx(ctx, "reconcile", id, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, reconcileRun, string(status), line, now, id, "\n")
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
@@ -364,7 +364,7 @@ func scanRun(sc scanner) (refactor.Run, error) {
 		&r.OriginalSource, &r.OriginalProtocol, &r.FinalSource, &t.review, &t.verdict,
 		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
 		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted,
-		&r.Worker, &r.Image, &t.started, &t.helpers)
+		&r.Worker, &r.Image, &t.started, &r.TraceID, &t.helpers)
 	if err != nil {
 		return refactor.Run{}, err
 	}

@@ -25,6 +25,9 @@ import (
 	"path/filepath"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // busyTimeoutMS bounds how long a statement waits for a lock held by another
@@ -44,6 +47,8 @@ type Store struct {
 	d dialect
 	// stmts are SQLite's prepared statements (stmts.go); nil on PostgreSQL.
 	stmts *statements
+	// tracer makes the spans of the transactions of a run (Traced).
+	tracer trace.Tracer
 }
 
 // Open opens (creating when needed) the database at path, creating its
@@ -72,7 +77,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, errors.Join(err, r.Close(), w.Close())
 	}
-	return &Store{w: w, r: r, d: sqliteDialect, stmts: stmts}, nil
+	return &Store{w: w, r: r, d: sqliteDialect, stmts: stmts, tracer: noop.NewTracerProvider().Tracer("")}, nil
 }
 
 // openWriter opens the single-connection write pool and checks that the
@@ -150,7 +155,14 @@ func (s *Store) Close() error {
 // times): every write of the store is one conditional statement, the
 // reads before it only explain a refusal or check what the schema's
 // constraints enforce anyway (a duplicate id, an unknown revert_of).
-func (s *Store) inTx(ctx context.Context, fn func(*txn) error) error {
+//
+// Within a trace (a run's), each is a span named by op, for the run id.
+func (s *Store) inTx(ctx context.Context, op, id string, fn func(*txn) error) (err error) {
+	if trace.SpanContextFromContext(ctx).IsValid() {
+		var span trace.Span
+		ctx, span = s.startTxSpan(ctx, op, id)
+		defer func() { endTxSpan(span, err) }()
+	}
 	if s.d == postgresDialect {
 		return s.d.classify(fn(&txn{q: s.w, d: s.d}))
 	}

@@ -133,6 +133,7 @@ func fullRun(id string) refactor.Run {
 		TestsAfter:  json.RawMessage(`{"passed":3,"failed":0}`), RestoreFailed: true,
 		Helpers:   []refactor.Helper{{Selector: "twice:", Protocol: "private", ClassSide: true, Source: "twice: a\n\t^ a + a"}},
 		CreatedAt: t0, FinishedAt: &fin, ReleasedAt: &rel, RevertedAt: &rev,
+		TraceID: "4bf92f3577b34da6a3ce929d0e0e4736",
 	}
 }
 
@@ -468,7 +469,7 @@ func TestRunJSON(t *testing.T) {
 	assert.JSONEq(t, `"2025-03-04T04:07:07.123Z"`, string(m["finished_at"]), "UTC, milliseconds")
 	assert.JSONEq(t, `null`, string(m["released_at"]), "unset times are null")
 	assert.JSONEq(t, `{"verdict":"APPROVED"}`, string(m["verdict"]), "documents are embedded")
-	assert.Len(t, m, 38, "every field is present")
+	assert.Len(t, m, 39, "every field is present")
 
 	var back refactor.Run
 	require.NoError(t, json.Unmarshal(b, &back))

@@ -72,6 +72,8 @@ func checkFields(r refactor.Run) error {
 		return fmt.Errorf("%w: status %q", ErrInvalid, r.Status)
 	case r.DryRun && r.Verify:
 		return fmt.Errorf("%w: a run is a dry run or a verify run, never both", ErrInvalid)
+	case !validTraceID(r.TraceID):
+		return fmt.Errorf("%w: trace_id %q is not 32 lowercase hex digits", ErrInvalid, r.TraceID)
 	case r.Iterations < 0 || r.ModelCalls < 0 || r.InputTokens < 0 || r.OutputTokens < 0:
 		return fmt.Errorf("%w: negative count (iterations %d, model_calls %d, input_tokens %d, output_tokens %d)",
 			ErrInvalid, r.Iterations, r.ModelCalls, r.InputTokens, r.OutputTokens)
@@ -167,4 +169,21 @@ func releaseHelpers(helpers []refactor.Helper) (any, error) {
 		}
 	}
 	return helpersDoc(helpers)
+}
+
+// validTraceID accepts "" (no trace) or a W3C trace id: 32 lowercase hex
+// digits.
+func validTraceID(id string) bool {
+	if id == "" {
+		return true
+	}
+	if len(id) != 32 {
+		return false
+	}
+	for _, c := range id {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

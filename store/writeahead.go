@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Which commits reach stable storage.
@@ -51,9 +54,15 @@ const (
 // inSyncedTx runs fn in a write transaction whose commit is on stable
 // storage when inSyncedTx returns nil. PostgreSQL's commits are (its
 // synchronous_commit is on by default).
-func (s *Store) inSyncedTx(ctx context.Context, fn func(*txn) error) error {
+func (s *Store) inSyncedTx(ctx context.Context, op, id string, fn func(*txn) error) (err error) {
 	if s.d == postgresDialect {
-		return s.inTx(ctx, fn)
+		return s.inTx(ctx, op, id, fn)
+	}
+	if trace.SpanContextFromContext(ctx).IsValid() {
+		var span trace.Span
+		ctx, span = s.startTxSpan(ctx, op, id)
+		span.SetAttributes(attribute.Bool("refactor.synced_commit", true))
+		defer func() { endTxSpan(span, err) }()
 	}
 	conn, err := s.w.Conn(ctx)
 	if err != nil {

@@ -72,6 +72,9 @@ type RefactorBody struct {
 	// image it ran on: in a pool, the one that holds a release.
 	Worker string `json:"worker"`
 	Image  string `json:"image"`
+	// TraceID is the run's OpenTelemetry trace id: the caller's when its
+	// request carried a traceparent; "" when the service traces nothing.
+	TraceID string `json:"trace_id"`
 }
 
 // Problem is an RFC 9457 problem+json body. Extensions carry what a client
@@ -103,6 +106,8 @@ type Problem struct {
 	// what the image holds (rolled_back: the original; restore_failed: maybe
 	// the candidate — both sources are in the body).
 	RunStatus string `json:"run_status,omitempty"`
+	// TraceID is the failed run's OpenTelemetry trace id, when it has one.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // FieldError names one invalid field of a request: Field and Message, and

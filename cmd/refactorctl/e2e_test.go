@@ -282,8 +282,8 @@ func TestServiceDiesMidRun(t *testing.T) {
 
 // TestJSONEqualsTheNonStreamedBody: --json prints exactly the result body.
 // Compared with the body of an equivalent non-streamed run after removing
-// what differs between any two runs: the run id and the measured times
-// (duration_ms, stages[].duration_ms). Everything else — rounds, usage
+// what differs between any two runs: the run id, its trace id and the
+// measured times (duration_ms, stages[].duration_ms). Everything else — rounds, usage
 // (the scripted model counts tokens from the prompt, which is the same for
 // the same dry run), review, verdict, codes — must be equal.
 func TestJSONEqualsTheNonStreamedBody(t *testing.T) {
@@ -325,6 +325,7 @@ func withoutRunSpecifics(body map[string]any) map[string]any {
 	}
 	delete(out, "id")
 	delete(out, "duration_ms")
+	delete(out, "trace_id") // each run is its own trace
 	stages, _ := out["stages"].([]any)
 	kept := make([]any, 0, len(stages))
 	for _, s := range stages {

@@ -29,6 +29,7 @@ import (
 	"pharo-refactor/pipeline"
 	"pharo-refactor/pool"
 	"pharo-refactor/store"
+	"pharo-refactor/telemetry"
 )
 
 // readinessProbe: while idle this long, the MCP client asks the image a
@@ -49,6 +50,10 @@ func main() {
 
 func run() int {
 	cfg, err := loadConfig()
+	var traces telemetry.Settings
+	if err == nil {
+		traces, err = telemetry.FromEnv(os.LookupEnv)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "refactord: configuration:\n%v\n", err)
 		return 2
@@ -63,7 +68,7 @@ func run() int {
 	for _, w := range cfg.Warnings {
 		log.Warn("CONFIGURATION WARNING: " + w)
 	}
-	if err := serve(cfg, log, access); err != nil {
+	if err := serve(cfg, traces, log, access); err != nil {
 		log.Error("refactord stopped with an error", zap.Error(err))
 		return 1
 	}
@@ -128,14 +133,20 @@ func newLoggers(cfg config.Config) (log, access *zap.Logger, flushAccess func(),
 	return log, access, func() { _ = buffered.Stop() }, nil
 }
 
-func serve(cfg config.Config, log, access *zap.Logger) error {
+func serve(cfg config.Config, traces telemetry.Settings, log, access *zap.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+
+	tracing, err := newTracing(ctx, traces, shownVersion(cfg), log)
+	if err != nil {
+		return err
+	}
+	defer flushTracing(tracing, log)
 
 	image, err := mcpclient.New(mcpclient.Config{
 		Command: cfg.PharoMCPCommand, Args: cfg.PharoMCPArgs, Dir: cfg.PharoMCPCwd, Env: cfg.PharoMCPEnv,
 		CallTimeout: cfg.PharoMCPTimeout, StderrSink: &zapWriter{log: log.Named("pharo-mcp")}, Logger: log.Named("mcp"),
-		TestTimeout: cfg.TestTimeout, ProbeInterval: readinessProbe,
+		TestTimeout: cfg.TestTimeout, ProbeInterval: readinessProbe, Tracing: tracing,
 	})
 	if err != nil {
 		return err
@@ -151,10 +162,11 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 	if err != nil {
 		return err
 	}
+	audit.Traced(tracing)
 	defer closeAudit(audit, log)
 	worker := workerID(cfg)
 
-	roles, err := newRoles(ctx, cfg, image, log)
+	roles, err := newRoles(ctx, cfg, image, tracing, log)
 	if err != nil {
 		return err
 	}
@@ -171,6 +183,7 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 			"validator": cfg.ValidatorModelID, "refiner": cfg.RefinerModelID,
 		},
 		Checkpoint: checkpoints(crashAt(os.Getenv("REFACTORD_CRASH_AT"), log), holdAt(os.Getenv("REFACTORD_HOLD_AT"), log)),
+		Tracing:    tracing,
 	}, log.Named("pipeline"))
 	if _, err := pipe.Reconcile(ctx); err != nil {
 		// Rows that could not be settled stay in releasing for the next start.
@@ -185,7 +198,7 @@ func serve(cfg config.Config, log, access *zap.Logger) error {
 	var queueUI http.Handler
 	if cfg.DatabaseURL != "" {
 		workers, err = pool.Open(ctx, cfg.DatabaseURL, audit, pipe, pool.Options{
-			Worker: worker, Image: imageName(cfg), QueueMax: cfg.QueueMax, Lease: cfg.PoolLease,
+			Worker: worker, Image: imageName(cfg), QueueMax: cfg.QueueMax, Lease: cfg.PoolLease, Tracing: tracing,
 		}, log.Named("pool"))
 		if err != nil {
 			return err

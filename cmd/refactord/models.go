@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	"pharo-refactor/agents"
@@ -24,7 +25,7 @@ import (
 // share a model ID and its tuning share one client. It answers nil roles (no model) when
 // the defaulted demo model's file is missing: the service then starts, and
 // /ready and every run say that no model is configured.
-func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, log *zap.Logger) (refactor.Agents, error) {
+func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, tracing trace.TracerProvider, log *zap.Logger) (refactor.Agents, error) {
 	if cfg.ModelProviderDefaulted {
 		if _, err := os.Stat(cfg.ScriptedModelFile); errors.Is(err, os.ErrNotExist) {
 			log.Error("NO MODEL CONFIGURED: no key is set and the demo model file is missing; runs answer 503 model_not_configured. Set GEMINI_API_KEY, or MODEL_PROVIDER with its settings.",
@@ -47,6 +48,7 @@ func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, l
 		if err != nil {
 			return nil, fmt.Errorf("model %s: %w", id, err)
 		}
+		m = agents.Traced(m, tracing, modelSpans(cfg, id, tuning))
 		byKey[key] = m
 		return m, nil
 	}
@@ -74,6 +76,20 @@ func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, l
 		return nil, err
 	}
 	return roles, nil
+}
+
+// modelSpans names a model in its spans after the GenAI conventions.
+func modelSpans(cfg config.Config, id string, t config.ModelTuning) agents.ModelSpans {
+	s := agents.ModelSpans{Provider: cfg.ModelProvider, Operation: "chat", Model: id, Temperature: t.Temperature, MaxTokens: t.MaxOutputTokens}
+	switch {
+	case cfg.ModelProvider == "gemini" && cfg.Vertex:
+		s.Provider, s.Operation = "gcp.vertex_ai", "generate_content"
+	case cfg.ModelProvider == "gemini":
+		s.Provider, s.Operation = "gcp.gemini", "generate_content"
+	case cfg.ModelProvider == "openai":
+		s.Provider = "openai"
+	}
+	return s
 }
 
 // tuningKey is a tuning by value, so that roles asking alike share a client.
