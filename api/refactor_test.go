@@ -239,6 +239,11 @@ func TestAPIKeys(t *testing.T) {
 		{"wrong key", map[string]string{"Authorization": "Bearer nope"}, 401},
 		{"not bearer", map[string]string{"Authorization": "Basic " + key}, 401},
 		{"right key", map[string]string{"Authorization": "Bearer " + key}, 404},
+		// The scheme is case-insensitive (RFC 9110 §11.1); the key is not.
+		{"lower-case scheme", map[string]string{"Authorization": "bearer " + key}, 404},
+		{"upper-case scheme", map[string]string{"Authorization": "BEARER " + key}, 404},
+		{"upper-case key", map[string]string{"Authorization": "Bearer " + strings.ToUpper(key)}, 401},
+		{"scheme alone", map[string]string{"Authorization": "bearer"}, 401},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -123,7 +123,7 @@ func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.His
 	// Outermost first: every request is logged; its body is read under a
 	// deadline whoever reads it; a foreign Host or Origin is refused before
 	// anything else looks at the request.
-	e.Use(s.requestID, s.accessLog, s.recoverPanics, s.guardBody, s.checkHost, s.checkOrigin)
+	e.Use(s.requestID, s.accessLog, s.recoverPanics, s.guardBody, s.checkHost, s.checkOrigin, s.uniqueQuery)
 	if cors := s.cors(); cors != nil {
 		e.Use(cors)
 	}
@@ -239,10 +239,10 @@ func (s *Server) auth(next echo.HandlerFunc) echo.HandlerFunc {
 		if len(s.opts.APIKeys) == 0 {
 			return next(c)
 		}
-		given, ok := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
+		given, ok := bearerToken(c.Request().Header.Get(echo.HeaderAuthorization))
 		match := 0
 		for _, k := range s.opts.APIKeys {
-			match |= subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(k))
+			match |= subtle.ConstantTimeCompare([]byte(given), []byte(k))
 		}
 		if !ok || match != 1 {
 			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="refactord"`)
@@ -250,6 +250,17 @@ func (s *Server) auth(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// bearerToken is the credential of an Authorization header of the Bearer
+// scheme. The scheme's name is case-insensitive (RFC 9110 §11.1): some
+// clients and proxies send "bearer".
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimLeft(header, " "), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
 }
 
 // handleError turns any error into problem+json.
