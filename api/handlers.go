@@ -200,17 +200,26 @@ func newRefactorBody(res *refactor.Result) wire.RefactorBody {
 		b.Review = *res.Review
 	}
 	b.Validation = res.Validation
-	validation := "Not validated: nothing to change."
-	if res.Validation != nil {
-		validation = strings.TrimSpace(string(res.Validation.Verdict) + ": " + res.Validation.Feedback)
-	}
 	b.Result = wire.LegacyResult{
 		CodeReview:       reviewText(b.Review),
 		RefactoredCode:   res.RefactoredCode,
-		ValidationResult: validation,
+		ValidationResult: validationText(res.Validation),
 		ReleaseStatus:    releaseText(res),
 	}
 	return b
+}
+
+// validationText is the original's validation_result: exactly "APPROVED"
+// on approval (its clients test equality), else "NEEDS IMPROVEMENT: " and
+// the feedback. The verdict's details are in the body's own `validation`.
+func validationText(v *refactor.Verdict) string {
+	switch {
+	case v == nil:
+		return "Not validated: nothing to change."
+	case v.Verdict == refactor.VerdictApproved:
+		return "APPROVED"
+	}
+	return strings.TrimSpace("NEEDS IMPROVEMENT: " + v.Feedback)
 }
 
 func reviewText(r refactor.Review) string {
@@ -222,6 +231,10 @@ func reviewText(r refactor.Review) string {
 	return sb.String()
 }
 
+// releaseText is the original's release_status: "RELEASED: <selector>"
+// when the method was compiled into the image (its clients test the
+// prefix); the other outcomes say what happened without that prefix. The
+// details (protocol, side) are in the body's own fields.
 func releaseText(res *refactor.Result) string {
 	switch res.Outcome {
 	case refactor.OutcomeProposed:
@@ -231,5 +244,5 @@ func releaseText(res *refactor.Result) string {
 	case refactor.OutcomeVerified:
 		return fmt.Sprintf("Verified: %s compiled in protocol '%s', its tests passed, and the original was put back; the image holds what it held.", res.Ref, res.Protocol)
 	}
-	return fmt.Sprintf("Released: %s compiled in protocol '%s'.", res.Ref, res.Protocol)
+	return "RELEASED: " + res.Ref.Selector
 }
