@@ -78,7 +78,7 @@ func (s *Server) parseRefactor(c echo.Context) (req wire.RefactorRequest, wrappe
 	}
 	req, wrapped, err = decodeRefactor(body)
 	if err != nil {
-		p := newProblem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
+		p := s.problem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
 		var ke *keyError
 		if errors.As(err, &ke) {
 			p.Errors = []wire.FieldError{fieldError(ke.Field, ke.Field, ke.Message, ke.Type)}
@@ -87,7 +87,7 @@ func (s *Server) parseRefactor(c echo.Context) (req wire.RefactorRequest, wrappe
 	}
 	fields, err := validateRefactor(s.validate, req, wrapped)
 	if err != nil {
-		p := newProblem(c, err)
+		p := s.problem(c, err)
 		p.Errors = fields
 		return req, wrapped, &problemError{p: p}
 	}
@@ -112,8 +112,8 @@ func (s *Server) refusal(c echo.Context, err error) error {
 		s.metrics.busy.Inc()
 		return s.busyProblem(c, err)
 	}
-	p := newProblem(c, err)
-	if k == refactor.ShuttingDown || k == refactor.StoreUnavailable {
+	p := s.problem(c, err)
+	if k == refactor.ShuttingDown {
 		p.RetryAfter = 5
 	}
 	return &problemError{p: p}
@@ -129,7 +129,7 @@ func (s *Server) busyProblem(c echo.Context, err error) error {
 		p.RequestID = requestID(c)
 		return &problemError{p: &p, rendered: r}
 	}
-	p := newProblem(c, err)
+	p := s.problem(c, err)
 	p.RetryAfter = retryAfter
 	p.Detail = "Agent is busy processing another request. Please try again later."
 	return &problemError{p: p, rendered: s.busyBody(p)}
@@ -142,7 +142,7 @@ func (s *Server) runFailure(c echo.Context, res *refactor.Result, err error) err
 
 // failureProblem is the problem body of a failed run.
 func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error) *wire.Problem {
-	p := newProblem(c, err)
+	p := s.problem(c, err)
 	if refactor.KindOf(err) == refactor.ShuttingDown {
 		p.RetryAfter = 5 // stopped by a shutdown before release: safe to send again
 	}

@@ -42,6 +42,14 @@ func (s *Server) ready(c echo.Context) error {
 			reasons = append(reasons, err.Error())
 		}
 	}
+	if s.opts.Store != nil {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+		err := s.opts.Store.Writable(ctx)
+		cancel()
+		if err != nil {
+			reasons = append(reasons, "the audit trail refuses writes ("+refactor.Public(err)+"): runs are refused with store_unavailable")
+		}
+	}
 	h := s.mcp.Health()
 	if reason := imageNotReady(h); reason != "" {
 		reasons = append(reasons, reason)

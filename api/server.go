@@ -9,9 +9,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -66,6 +68,15 @@ type Options struct {
 	// Database is a pool's PostgreSQL (DATABASE_URL), for /ready; nil
 	// for one image (its SQLite file is not a service that goes away).
 	Database Database
+	// Store is the audit trail, for /ready: not ready while its storage
+	// refuses writes (a full or read-only DATA_DIR). Nil: not asked.
+	Store Writability
+}
+
+// Writability is what /ready asks of the audit trail: nil while it takes
+// writes, else why not.
+type Writability interface {
+	Writable(ctx context.Context) error
 }
 
 // Database is what /ready asks of a pool's database.
@@ -205,8 +216,8 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				s.log.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"), zap.String("request_id", requestID(c)))
-				err = refactor.Errorf(refactor.Internal, "panic")
+				// Logged once, with the request id, as the internal answer is made.
+				err = refactor.Wrap(refactor.Internal, fmt.Errorf("panic: %v\n%s", p, debug.Stack()), "panic in handler")
 			}
 		}()
 		return next(c)
@@ -280,12 +291,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		// Echo's own errors: an unknown route, a wrong method.
 		err = refactor.Wrap(refactor.InvalidRequest, err, "%s %s: %s", c.Request().Method, c.Request().URL.Path, http.StatusText(he.Code))
 	}
-	p := newProblem(c, err)
+	p := s.problem(c, err)
 	if he != nil {
 		p.Title = http.StatusText(he.Code)
-	}
-	if refactor.KindOf(err) == refactor.Internal {
-		s.log.Error("internal error", zap.String("request_id", requestID(c)), zap.Error(err))
 	}
 	if werr := writeProblem(c, p); werr != nil {
 		s.log.Warn("writing an error response failed", zap.Error(werr))

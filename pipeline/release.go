@@ -48,7 +48,7 @@ func (r *run) releaseMethod(ctx context.Context) error {
 		return err
 	}
 	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code, r.res.Helpers); err != nil {
-		return refactor.Wrap(refactor.Internal, err, "recording the release before compiling; nothing was compiled")
+		return auditFailure(err, "recording the release before compiling; nothing was compiled")
 	}
 	r.p.opts.Checkpoint("after_write_ahead")
 	// The helpers first: the method that sends them comes last, so the

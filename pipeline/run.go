@@ -114,6 +114,9 @@ type run struct {
 	// stageInRow is the stage the run's row holds, as far as this run
 	// wrote it.
 	stageInRow string
+	// opened is the row the run created (empty for a row a pool's queue
+	// created).
+	opened refactor.Run
 }
 
 func (r *run) execute(ctx context.Context) error {
