@@ -51,7 +51,7 @@ type Pipeline struct {
 	// unrecorded: final rows the audit trail refused, written later.
 	unrecorded *unrecorded
 	opts       Options
-	log    *zap.Logger
+	log        *zap.Logger
 }
 
 // New returns a pipeline. A nil agents means no model is configured: runs
