@@ -61,6 +61,8 @@ type harnessOpts struct {
 	publicListener bool
 	// checkpoint is called at the release's checkpoints (pipeline.Options).
 	checkpoint func(point string)
+	// log is the server's logger (default: none).
+	log *zap.Logger
 }
 
 type harness struct {
@@ -124,7 +126,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	srv := api.New(api.Options{
 		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: refactor.OpenAPI, KeepAlive: o.keepAlive,
 		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: !o.publicListener,
-	}, pipe, image, audit, prometheus.NewRegistry(), zap.NewNop())
+	}, pipe, image, audit, prometheus.NewRegistry(), orNop(o.log))
 	// The server as refactord runs it: its http.Server and listener.
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Config = srv.HTTPServer()
@@ -272,4 +274,11 @@ func readRepoFile(t *testing.T, rel string) []byte {
 	data, err := os.ReadFile(filepath.Join(root, rel))
 	require.NoError(t, err)
 	return data
+}
+
+func orNop(log *zap.Logger) *zap.Logger {
+	if log == nil {
+		return zap.NewNop()
+	}
+	return log
 }
