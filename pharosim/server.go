@@ -46,6 +46,9 @@ type Options struct {
 	// server's {"success": false, "error": "Connection error: timed out"}
 	// (gate.go); 0 means the real server's 30 s.
 	CallLimit time.Duration
+	// FinishCancelled runs a call the client cancelled on to its end,
+	// holding the server's one turn, as the real server does.
+	FinishCancelled bool
 }
 
 // Server is the simulated image behind the MCP tool surface of
@@ -91,7 +94,7 @@ func New(opts Options) (*Server, error) {
 	s.mcp = server.NewMCPServer(ServerName, ServerVersion, mcpOpts...)
 	// Outermost of the simulator's own layers: the faults below happen
 	// inside a call's turn and its time limit, as a slow image would.
-	s.mcp.Use(newGate(opts.CallLimit, log).middleware)
+	s.mcp.Use(newGate(opts.CallLimit, opts.FinishCancelled, log).middleware)
 	if opts.Faults.Active() {
 		exit := opts.Exit
 		if exit == nil {

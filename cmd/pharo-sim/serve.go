@@ -24,8 +24,10 @@ type serveConfig struct {
 	faults    pharosim.Faults
 	kill      pharosim.KillAt
 	callLimit time.Duration
-	logLevel  slog.Level
-	logFormat string
+	// finishCancelled: a cancelled call runs on, as on the real server.
+	finishCancelled bool
+	logLevel        slog.Level
+	logFormat       string
 }
 
 // serve runs the simulated image as an MCP server on stdin/stdout. stdout
@@ -41,7 +43,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := newLogger(stderr, cfg.logLevel, cfg.logFormat)
-	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Kill: cfg.kill, CallLimit: cfg.callLimit, Log: log})
+	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Kill: cfg.kill, CallLimit: cfg.callLimit, FinishCancelled: cfg.finishCancelled, Log: log})
 	if err != nil {
 		log.Error("cannot start", "error", err)
 		return 1
@@ -100,6 +102,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.StringVar(&cfg.kill.Marker, "fault-kill-marker", kill.Marker, "fire the kill fault only while FILE does not exist, creating it ("+pharosim.EnvKillMarker+")")
 	fs.DurationVar(&cfg.callLimit, "call-limit", callLimit,
 		"cut a tool call that runs longer, answering \"Connection error: timed out\" as the real server does (default 30s; "+pharosim.EnvCallLimit+")")
+	fs.BoolVar(&cfg.finishCancelled, "finish-cancelled", getenv(pharosim.EnvFinishCancelled) == "1",
+		"run a tool call the client cancelled (notifications/cancelled) on to its end, holding the one turn, as the real server does ("+pharosim.EnvFinishCancelled+"=1)")
 	fs.StringVar(&level, "log-level", level, "debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
 	if err := fs.Parse(args); err != nil {
