@@ -120,7 +120,7 @@ func run(duration time.Duration, seed int64, out string) (int, error) {
 		return 0, err
 	}
 	defer cleanup()
-	fmt.Fprintf(os.Stderr, "soak: seed %d, %s, %d clients, refactord at %s\n", seed, duration, clients, s.url())
+	fmt.Fprintf(os.Stderr, "soak: seed %d, %s, %d clients and %d load clients (%d requests/s asked), refactord at %s\n", seed, duration, clients, loadClients, loadRate, s.url())
 	began := time.Now()
 	if err := s.drive(ctx); err != nil {
 		return 0, err
@@ -211,6 +211,11 @@ func (s *soak) drive(ctx context.Context) error {
 		wg.Add(1)
 		go func() { defer wg.Done(); s.client(ctx, loadCtx.Done(), c) }()
 	}
+	for c := range loadClients {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.loadClient(ctx, loadCtx.Done(), c) }()
+	}
+	s.rec.add(func(h *History) { h.LoadFrom = time.Now() })
 	wg.Add(2)
 	go func() { defer wg.Done(); s.probeHealth(loadCtx) }()
 	go func() {
@@ -221,6 +226,7 @@ func (s *soak) drive(ctx context.Context) error {
 		}
 	}()
 	wg.Wait()
+	s.rec.add(func(h *History) { h.LoadTo = time.Now() })
 	select {
 	case err := <-errs:
 		return err
