@@ -183,7 +183,7 @@ func prepare(duration time.Duration, seed int64) (*soak, func(), error) {
 	s.model = &modelRecorder{fake: s.fake, rec: s.rec, served: map[string]int{}}
 	srv = httptest.NewServer(s.model)
 	s.modelURL = srv.URL
-	s.load = &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: clients * 2}}
+	s.load = &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: (clients + loadClients) * 2}}
 	s.control = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	return s, cleanup, nil
 }
