@@ -215,6 +215,11 @@ type Run struct {
 	FinishedAt *time.Time `json:"finished_at"`
 	ReleasedAt *time.Time `json:"released_at"`
 	RevertedAt *time.Time `json:"reverted_at"`
+	// NotRecorded: the run is over and this is its outcome as the service
+	// holds it in memory, but the audit trail refused the write (a full or
+	// read-only store); the row is written as soon as the store takes
+	// writes again. Never stored: the store's rows are recorded.
+	NotRecorded bool `json:"not_recorded,omitempty"`
 }
 
 // Page sizes of List.

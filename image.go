@@ -82,6 +82,12 @@ type ImageHealth struct {
 	// idle): /ready and /health answer from this state and never wait
 	// behind a call.
 	InFlight *InFlightCall `json:"in_flight,omitempty"`
+	// Abandoned is a call the service stopped waiting for (a test run past
+	// TEST_TIMEOUT, a run cancelled mid-call) that the server may still be
+	// working on: it handles one call at a time, so the next call waits
+	// behind it. It stays until a later call is answered (or the server
+	// restarts). notifications/cancelled was sent for it.
+	Abandoned *InFlightCall `json:"abandoned,omitempty"`
 }
 
 // InFlightCall is a tool call waiting for its answer.

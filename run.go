@@ -237,7 +237,18 @@ const (
 	// (QueuedEvent); it comes first, and again when a run is queued anew
 	// because its worker stopped answering.
 	EventQueued = "queued"
+	// EventImageBusy: the image is still working on a call the service
+	// gave up on (ImageBusyEvent); the run's first call waits behind it.
+	EventImageBusy = "image_busy"
 )
+
+// ImageBusyEvent names the abandoned call the run waits behind.
+type ImageBusyEvent struct {
+	Tool    string    `json:"tool"`
+	Since   time.Time `json:"since"`
+	Seconds float64   `json:"seconds"`
+	Detail  string    `json:"detail"`
+}
 
 // QueuedEvent says where a run stands in a pool's queue.
 type QueuedEvent struct {

@@ -81,7 +81,7 @@ func (s *Server) parseRefactor(c echo.Context) (req wire.RefactorRequest, wrappe
 	}
 	req, wrapped, err = decodeRefactor(body)
 	if err != nil {
-		p := newProblem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
+		p := s.problem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
 		var ke *keyError
 		if errors.As(err, &ke) {
 			p.Errors = []wire.FieldError{fieldError(ke.Field, ke.Field, ke.Message, ke.Type)}
@@ -90,7 +90,7 @@ func (s *Server) parseRefactor(c echo.Context) (req wire.RefactorRequest, wrappe
 	}
 	fields, err := validateRefactor(s.validate, req, wrapped)
 	if err != nil {
-		p := newProblem(c, err)
+		p := s.problem(c, err)
 		p.Errors = fields
 		return req, wrapped, &problemError{p: p}
 	}
@@ -115,8 +115,8 @@ func (s *Server) refusal(c echo.Context, err error) error {
 		s.metrics.busy.Inc()
 		return s.busyProblem(c, err)
 	}
-	p := newProblem(c, err)
-	if k == refactor.ShuttingDown || k == refactor.StoreUnavailable {
+	p := s.problem(c, err)
+	if k == refactor.ShuttingDown {
 		p.RetryAfter = 5
 	}
 	return &problemError{p: p}
@@ -132,7 +132,7 @@ func (s *Server) busyProblem(c echo.Context, err error) error {
 		p.RequestID = requestID(c)
 		return &problemError{p: &p, rendered: r}
 	}
-	p := newProblem(c, err)
+	p := s.problem(c, err)
 	p.RetryAfter = retryAfter
 	p.Detail = "Agent is busy processing another request. Please try again later."
 	return &problemError{p: p, rendered: s.busyBody(p)}
@@ -145,7 +145,7 @@ func (s *Server) runFailure(c echo.Context, res *refactor.Result, err error) err
 
 // failureProblem is the problem body of a failed run.
 func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error) *wire.Problem {
-	p := newProblem(c, err)
+	p := s.problem(c, err)
 	if refactor.KindOf(err) == refactor.ShuttingDown {
 		p.RetryAfter = 5 // stopped by a shutdown before release: safe to send again
 	}
@@ -204,17 +204,26 @@ func newRefactorBody(res *refactor.Result) wire.RefactorBody {
 		b.Review = *res.Review
 	}
 	b.Validation = res.Validation
-	validation := "Not validated: nothing to change."
-	if res.Validation != nil {
-		validation = strings.TrimSpace(string(res.Validation.Verdict) + ": " + res.Validation.Feedback)
-	}
 	b.Result = wire.LegacyResult{
 		CodeReview:       reviewText(b.Review),
 		RefactoredCode:   res.RefactoredCode,
-		ValidationResult: validation,
+		ValidationResult: validationText(res.Validation),
 		ReleaseStatus:    releaseText(res),
 	}
 	return b
+}
+
+// validationText is the original's validation_result: exactly "APPROVED"
+// on approval (its clients test equality), else "NEEDS IMPROVEMENT: " and
+// the feedback. The verdict's details are in the body's own `validation`.
+func validationText(v *refactor.Verdict) string {
+	switch {
+	case v == nil:
+		return "Not validated: nothing to change."
+	case v.Verdict == refactor.VerdictApproved:
+		return "APPROVED"
+	}
+	return strings.TrimSpace("NEEDS IMPROVEMENT: " + v.Feedback)
 }
 
 func reviewText(r refactor.Review) string {
@@ -226,6 +235,10 @@ func reviewText(r refactor.Review) string {
 	return sb.String()
 }
 
+// releaseText is the original's release_status: "RELEASED: <selector>"
+// when the method was compiled into the image (its clients test the
+// prefix); the other outcomes say what happened without that prefix. The
+// details (protocol, side) are in the body's own fields.
 func releaseText(res *refactor.Result) string {
 	switch res.Outcome {
 	case refactor.OutcomeProposed:
@@ -235,5 +248,5 @@ func releaseText(res *refactor.Result) string {
 	case refactor.OutcomeVerified:
 		return fmt.Sprintf("Verified: %s compiled in protocol '%s', its tests passed, and the original was put back; the image holds what it held.", res.Ref, res.Protocol)
 	}
-	return fmt.Sprintf("Released: %s compiled in protocol '%s'.", res.Ref, res.Protocol)
+	return "RELEASED: " + res.Ref.Selector
 }

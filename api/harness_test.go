@@ -63,6 +63,8 @@ type harnessOpts struct {
 	checkpoint func(point string)
 	// queueUI is mounted as a pool's queue browser.
 	queueUI http.Handler
+	// log is the server's logger (default: none).
+	log *zap.Logger
 }
 
 type harness struct {
@@ -127,7 +129,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: refactor.OpenAPI, KeepAlive: o.keepAlive,
 		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: !o.publicListener,
 		QueueUI: o.queueUI,
-	}, pipe, image, audit, prometheus.NewRegistry(), zap.NewNop())
+	}, pipe, image, audit, prometheus.NewRegistry(), orNop(o.log))
 	// The server as refactord runs it: its http.Server and listener.
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Config = srv.HTTPServer()
@@ -275,4 +277,11 @@ func readRepoFile(t *testing.T, rel string) []byte {
 	data, err := os.ReadFile(filepath.Join(root, rel))
 	require.NoError(t, err)
 	return data
+}
+
+func orNop(log *zap.Logger) *zap.Logger {
+	if log == nil {
+		return zap.NewNop()
+	}
+	return log
 }

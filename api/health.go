@@ -42,6 +42,14 @@ func (s *Server) ready(c echo.Context) error {
 			reasons = append(reasons, err.Error())
 		}
 	}
+	if s.opts.Store != nil {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+		err := s.opts.Store.Writable(ctx)
+		cancel()
+		if err != nil {
+			reasons = append(reasons, "the audit trail refuses writes ("+refactor.Public(err)+"): runs are refused with store_unavailable")
+		}
+	}
 	h := s.mcp.Health()
 	if reason := imageNotReady(h); reason != "" {
 		reasons = append(reasons, reason)
@@ -55,13 +63,17 @@ func (s *Server) ready(c echo.Context) error {
 
 // imageNotReady says why the image connection is not ready, "" when it is.
 // A call in flight (however long: a test run may take minutes) means the
-// server is up and working.
+// server is up and working — once the image has answered at all: at
+// start-up the first probe is in flight whether the image is up, refused
+// or hung, and a load balancer must not send runs there until it answers.
 func imageNotReady(h refactor.ImageHealth) string {
 	switch {
 	case !h.Up && h.LastError != "":
 		return "the Pharo MCP server is not running: " + h.LastError
 	case !h.Up:
 		return "the Pharo MCP server is not running"
+	case h.InFlight != nil && h.LastSuccess.IsZero():
+		return fmt.Sprintf("the Pharo image has not answered yet (its first call, %s, has waited %.1f s)", h.InFlight.Tool, h.InFlight.Seconds)
 	case h.InFlight != nil:
 		return ""
 	case !h.Answering && h.LastError != "":

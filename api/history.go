@@ -79,7 +79,7 @@ func (s *Server) revertRefactoring(c echo.Context) error {
 	}
 	run, err := slot.Revert(callersTrace(c.Request().Context(), c.Request()), c.Param("id"), requestID(c))
 	if err != nil {
-		p := newProblem(c, err)
+		p := s.problem(c, err)
 		if run.ID != "" {
 			p.ID = run.ID
 		}

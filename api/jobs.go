@@ -206,7 +206,7 @@ func (c *countedJob) Result() (*refactor.Result, error) {
 func (s *Server) cancelRefactoring(c echo.Context) error {
 	row, err := s.pipe.Cancel(c.Request().Context(), c.Param("id"))
 	if err != nil {
-		p := newProblem(c, err)
+		p := s.problem(c, err)
 		if row.ID != "" {
 			p.ID, p.RunStatus = row.ID, string(row.Status)
 		}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/labstack/echo/v4"
+	"go.uber.org/zap"
 
 	refactor "pharo-refactor"
 )
@@ -94,14 +95,27 @@ var titles = map[refactor.Kind]string{
 	refactor.RequestTimeout:       "Request body not received in time",
 }
 
-// newProblem builds the problem for err. Its detail is the public part of
-// the error: a classified error's message with the context around it, never
-// its cause (which may hold image, provider or database internals and goes
-// to the log); internal errors show nothing of their text.
-func newProblem(c echo.Context, err error) *wire.Problem {
+// problem builds the problem for err: the one way an answer of an error
+// is made. Its detail is the public part of the error: a classified
+// error's message with the context around it, never its cause (which may
+// hold image, provider or database internals and goes to the log);
+// internal errors show nothing of their text, so building one logs its
+// cause with the request id at once — an internal answer without its log
+// line cannot be written. A store that refuses writes is retried after
+// storeRetryAfter.
+func (s *Server) problem(c echo.Context, err error) *wire.Problem {
 	k := refactor.KindOf(err)
 	status := statusOf(err)
+	if k == refactor.Internal {
+		s.log.Error("internal error", zap.String("request_id", requestID(c)), zap.String("method", c.Request().Method),
+			zap.String("path", c.Request().URL.Path), zap.Error(err))
+	}
+	retryAfter := 0
+	if k == refactor.StoreUnavailable {
+		retryAfter = storeRetryAfter
+	}
 	return &wire.Problem{
+		RetryAfter: retryAfter,
 		Type:       "https://refactord.dev/problems/" + string(k),
 		Title:      titles[k],
 		Status:     status,
@@ -111,6 +125,10 @@ func newProblem(c echo.Context, err error) *wire.Problem {
 		RequestID:  requestID(c),
 	}
 }
+
+// storeRetryAfter is the Retry-After of store_unavailable, in seconds: an
+// operator frees space or the database comes back; a client tries again.
+const storeRetryAfter = 5
 
 func publicDetail(err error, k refactor.Kind) string {
 	if k == refactor.Internal {

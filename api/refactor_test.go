@@ -56,7 +56,11 @@ func TestApprovedInRoundOneIsReleasedWithThreeCalls(t *testing.T) {
 			assert.Equal(t, 3.0, out["usage"].(map[string]any)["model_calls"])
 			assert.Equal(t, 3, h.gem.Total(), "exactly 3 requests reached the model")
 			assert.Equal(t, 1.0, out["iterations"])
-			assert.Equal(t, tc.code, out["result"].(map[string]any)["refactored_code"], "the original's result object is kept")
+			legacy := out["result"].(map[string]any)
+			assert.Equal(t, tc.code, legacy["refactored_code"], "the original's result object is kept")
+			assert.Equal(t, "APPROVED", legacy["validation_result"], "the original's exact text: its clients test equality")
+			assert.Equal(t, "RELEASED: "+out["method_name"].(string), legacy["release_status"], "the original's exact text: RELEASED: and the selector")
+			assert.NotNil(t, out["validation"], "the verdict's details stay in the service's own field")
 			assert.Contains(t, string(h.classFile(tc.file)), tc.wantDecl, "the Tonel file holds the new method in its old protocol")
 			for _, r := range h.gem.Requests() {
 				assert.Equal(t, "test-key", r.Header.Get("x-goog-api-key"))
@@ -239,6 +243,11 @@ func TestAPIKeys(t *testing.T) {
 		{"wrong key", map[string]string{"Authorization": "Bearer nope"}, 401},
 		{"not bearer", map[string]string{"Authorization": "Basic " + key}, 401},
 		{"right key", map[string]string{"Authorization": "Bearer " + key}, 404},
+		// The scheme is case-insensitive (RFC 9110 §11.1); the key is not.
+		{"lower-case scheme", map[string]string{"Authorization": "bearer " + key}, 404},
+		{"upper-case scheme", map[string]string{"Authorization": "BEARER " + key}, 404},
+		{"upper-case key", map[string]string{"Authorization": "Bearer " + strings.ToUpper(key)}, 401},
+		{"scheme alone", map[string]string{"Authorization": "bearer"}, 401},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

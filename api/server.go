@@ -9,9 +9,11 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -69,6 +71,15 @@ type Options struct {
 	// QueueUI is a pool's queue browser (River UI), served under
 	// QueueUIPath behind the API keys; nil for one image.
 	QueueUI http.Handler
+	// Store is the audit trail, for /ready: not ready while its storage
+	// refuses writes (a full or read-only DATA_DIR). Nil: not asked.
+	Store Writability
+}
+
+// Writability is what /ready asks of the audit trail: nil while it takes
+// writes, else why not.
+type Writability interface {
+	Writable(ctx context.Context) error
 }
 
 // Database is what /ready asks of a pool's database.
@@ -133,7 +144,7 @@ func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.His
 	// Outermost first: every request is logged; its body is read under a
 	// deadline whoever reads it; a foreign Host or Origin is refused before
 	// anything else looks at the request.
-	e.Use(s.requestID, s.accessLog, s.recoverPanics, s.guardBody, s.checkHost, s.checkOrigin)
+	e.Use(s.requestID, s.accessLog, s.recoverPanics, s.guardBody, s.checkHost, s.checkOrigin, s.uniqueQuery)
 	if cors := s.cors(); cors != nil {
 		e.Use(cors)
 	}
@@ -223,8 +234,8 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				s.log.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"), zap.String("request_id", requestID(c)))
-				err = refactor.Errorf(refactor.Internal, "panic")
+				// Logged once, with the request id, as the internal answer is made.
+				err = refactor.Wrap(refactor.Internal, fmt.Errorf("panic: %v\n%s", p, debug.Stack()), "panic in handler")
 			}
 		}()
 		return next(c)
@@ -257,10 +268,10 @@ func (s *Server) auth(next echo.HandlerFunc) echo.HandlerFunc {
 		if len(s.opts.APIKeys) == 0 {
 			return next(c)
 		}
-		given, ok := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
+		given, ok := bearerToken(c.Request().Header.Get(echo.HeaderAuthorization))
 		match := 0
 		for _, k := range s.opts.APIKeys {
-			match |= subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(k))
+			match |= subtle.ConstantTimeCompare([]byte(given), []byte(k))
 		}
 		if !ok || match != 1 {
 			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="refactord"`)
@@ -268,6 +279,17 @@ func (s *Server) auth(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// bearerToken is the credential of an Authorization header of the Bearer
+// scheme. The scheme's name is case-insensitive (RFC 9110 §11.1): some
+// clients and proxies send "bearer".
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimLeft(header, " "), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
 }
 
 // handleError turns any error into problem+json.
@@ -287,12 +309,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		// Echo's own errors: an unknown route, a wrong method.
 		err = refactor.Wrap(refactor.InvalidRequest, err, "%s %s: %s", c.Request().Method, c.Request().URL.Path, http.StatusText(he.Code))
 	}
-	p := newProblem(c, err)
+	p := s.problem(c, err)
 	if he != nil {
 		p.Title = http.StatusText(he.Code)
-	}
-	if refactor.KindOf(err) == refactor.Internal {
-		s.log.Error("internal error", zap.String("request_id", requestID(c)), zap.Error(err))
 	}
 	if werr := writeProblem(c, p); werr != nil {
 		s.log.Warn("writing an error response failed", zap.Error(werr))

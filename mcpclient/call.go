@@ -39,16 +39,59 @@ func (c *Client) call(ctx context.Context, tool string, args map[string]any, int
 	callCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	done := c.calls.begin(tool)
+	began := time.Now()
 	raw, err := s.callTool(callCtx, tool, args)
 	done()
 	if err != nil {
+		if callCtx.Err() != nil && s.alive() {
+			// Given up on, not lost: the server goes on with it (mcp-go
+			// sent notifications/cancelled, which the real server does
+			// not act on).
+			c.noteAbandoned(s, tool, began)
+		}
 		err = c.transportError(ctx, callCtx, s, tool, limit, err)
 		c.noteOutcome(err)
 		return err
 	}
+	c.answeredSince(began)
 	err = c.decode(tool, raw, into)
 	c.noteOutcome(err)
 	return err
+}
+
+// abandonedCall is a call the client stopped waiting for while the server
+// was still working on it.
+type abandonedCall struct {
+	tool  string
+	since time.Time // when it was sent
+	at    time.Time // when it was given up
+	sess  *session
+}
+
+// noteAbandoned records a call given up on, and has the background probe
+// ask the image at once: its answer comes once the server is done with
+// the abandoned call, and clears it.
+func (c *Client) noteAbandoned(s *session, tool string, began time.Time) {
+	c.mu.Lock()
+	if c.abandoned == nil || c.abandoned.sess != s {
+		c.abandoned = &abandonedCall{tool: tool, since: began, at: time.Now(), sess: s}
+	} else {
+		c.abandoned.at = time.Now() // the oldest stays named; a later answer must follow this one too
+	}
+	c.mu.Unlock()
+	c.log.Warn("stopped waiting for a tool call; the MCP server may still be working on it, and the next call waits behind it",
+		zap.String("tool", tool), zap.Duration("after", time.Since(began)))
+	c.startProbing()
+}
+
+// answeredSince clears the abandoned call once a call sent after it was
+// given up is answered: the server, one call at a time, is done with it.
+func (c *Client) answeredSince(began time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.abandoned != nil && began.After(c.abandoned.at) {
+		c.abandoned = nil
+	}
 }
 
 // callLimit is how long one call may take: a test run has its own budget

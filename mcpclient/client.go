@@ -120,6 +120,9 @@ type Client struct {
 
 	calls  inflight
 	probes *prober
+	// abandoned: the last call given up on while the server worked on
+	// it, until a later call is answered (guarded by mu).
+	abandoned *abandonedCall
 }
 
 // New returns a client; nothing is started until Start or the first call.

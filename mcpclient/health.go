@@ -23,6 +23,9 @@ func (c *Client) Health() refactor.ImageHealth {
 	if h.Up {
 		h.PID = c.sess.pid()
 	}
+	if a := c.abandoned; a != nil && a.sess == c.sess && h.Up {
+		h.Abandoned = &refactor.InFlightCall{Tool: a.tool, Since: a.since, Seconds: time.Since(a.since).Seconds(), Calls: 1}
+	}
 	c.mu.Unlock()
 	h.Answering = !h.LastSuccess.IsZero() && !h.LastSuccess.Before(h.LastErrorAt)
 	h.InFlight = c.calls.oldest(time.Now())
@@ -153,9 +156,16 @@ func (c *Client) probe() {
 		return
 	}
 	limit := min(c.cfg.CallTimeout, probeTimeout)
+	behind := c.Health().Abandoned != nil
+	if behind {
+		limit = c.cfg.CallTimeout // it waits for the abandoned call first
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	_, err := c.ClassExists(ctx, "Object")
+	if refactor.IsKind(err, refactor.Timeout) && behind {
+		return // still busy with the abandoned call, not down
+	}
 	if refactor.IsKind(err, refactor.Timeout) { // the probe's own deadline: the image did not answer
 		err = refactor.Errorf(refactor.PharoUnavailable, "the Pharo image did not answer a probe within %s", limit)
 		c.noteCallError(err)

@@ -46,14 +46,22 @@ type gate struct {
 	turn  chan struct{} // holds a token while a call runs
 	limit time.Duration
 	log   *slog.Logger
+	// finishCancelled: a call the client cancels (notifications/cancelled)
+	// runs on to its end, holding the turn, as the real server's does (its
+	// HTTP call to the image goes on); otherwise it stops at once.
+	finishCancelled bool
 }
 
-func newGate(limit time.Duration, log *slog.Logger) *gate {
+func newGate(limit time.Duration, finishCancelled bool, log *slog.Logger) *gate {
 	if limit <= 0 {
 		limit = DefaultCallLimit
 	}
-	return &gate{turn: make(chan struct{}, 1), limit: limit, log: log}
+	return &gate{turn: make(chan struct{}, 1), limit: limit, log: log, finishCancelled: finishCancelled}
 }
+
+// EnvFinishCancelled makes a cancelled call run on to its end (`pharo-sim
+// serve --finish-cancelled`).
+const EnvFinishCancelled = "PHARO_SIM_FINISH_CANCELLED"
 
 type answer struct {
 	res *mcp.CallToolResult
@@ -75,6 +83,15 @@ func (g *gate) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 			}
 		}
 		defer release()
+		clientCtx := ctx // ended by the client's notifications/cancelled
+		if g.finishCancelled {
+			ctx = context.WithoutCancel(ctx)
+		}
+		stopWatch := context.AfterFunc(clientCtx, func() {
+			g.log.Info("the client cancelled a tool call (notifications/cancelled)", "tool", req.Params.Name,
+				"finishing_it", g.finishCancelled)
+		})
+		defer stopWatch()
 		callCtx, cancel := context.WithTimeout(ctx, g.limit)
 		defer cancel()
 		done := make(chan answer, 1)

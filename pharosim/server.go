@@ -51,6 +51,9 @@ type Options struct {
 	// ClassLibrary answers for the classes the tree does not define; nil
 	// means Pharo 13's (classlib.Default).
 	ClassLibrary *classlib.Library
+	// FinishCancelled runs a call the client cancelled on to its end,
+	// holding the server's one turn, as the real server does.
+	FinishCancelled bool
 }
 
 // Server is the simulated image behind the MCP tool surface of
@@ -96,7 +99,7 @@ func New(opts Options) (*Server, error) {
 	s.mcp = server.NewMCPServer(ServerName, ServerVersion, mcpOpts...)
 	// Outermost of the simulator's own layers: the faults below happen
 	// inside a call's turn and its time limit, as a slow image would.
-	s.mcp.Use(newGate(opts.CallLimit, log).middleware)
+	s.mcp.Use(newGate(opts.CallLimit, opts.FinishCancelled, log).middleware)
 	if opts.Faults.Active() {
 		exit := opts.Exit
 		if exit == nil {

@@ -28,10 +28,21 @@ func (r *run) openRow(ctx context.Context) error {
 		Worker: r.p.opts.Worker, Image: r.p.opts.Image, TraceID: r.res.TraceID,
 	}
 	if err := r.p.audit.Create(ctx, row); err != nil {
-		return refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
+		return auditFailure(err, "recording the run in the audit trail; nothing was run")
 	}
+	r.opened = row
 	r.stageInRow = row.Stage
 	return nil
+}
+
+// auditFailure classifies a write the audit trail refused: its storage
+// refusing writes (store_unavailable, which the store's error says) is
+// the operator's to mend and the client's to retry; anything else is a bug.
+func auditFailure(err error, doing string) error {
+	if refactor.IsKind(err, refactor.StoreUnavailable) {
+		return refactor.Wrap(refactor.StoreUnavailable, err, "%s: the audit trail refuses writes (its storage is full or read-only); retry once it takes writes again", doing)
+	}
+	return refactor.Wrap(refactor.Internal, err, "%s", doing)
 }
 
 // recordStage puts the stage the run reaches into its row, for clients
@@ -49,19 +60,31 @@ func (r *run) recordStage(ctx context.Context, stage string) {
 	r.stageInRow = stage
 }
 
-// closeRow writes everything the run produced. A failure here is logged:
-// the image is already in its final state, and a row left in releasing is
-// reconciled at the next start.
+// closeRow writes everything the run produced. The image is already in
+// its final state: a row the store refuses for its storage is kept in
+// memory, answered to readers and written when the store takes writes
+// again (unrecorded.go); any other failure is logged, and a row left in
+// running or releasing is reconciled at the next start.
 func (r *run) closeRow(ctx context.Context, runErr error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 	defer cancel()
 	row, err := r.p.audit.Get(ctx, r.res.ID)
+	if err != nil && r.opened.ID != "" && refactor.IsKind(err, refactor.StoreUnavailable) {
+		row, err = r.opened, nil // what the run itself wrote at its start
+	}
 	if err != nil {
-		r.log.Error("reading the audit row back failed", zap.Error(err))
+		r.log.Error("reading the audit row back failed; the next start reconciles it", zap.Error(err))
 		return
 	}
 	r.fillRow(&row, runErr)
-	if err := r.p.audit.Update(ctx, row); err != nil {
+	err = r.p.audit.Update(ctx, row)
+	switch {
+	case err == nil:
+	case refactor.IsKind(err, refactor.StoreUnavailable):
+		r.log.Error("the audit trail refused the run's final row; the service holds it and writes it as soon as the store takes writes again",
+			zap.String("status", string(row.Status)), zap.Error(err))
+		r.p.keepUnrecorded(row)
+	default:
 		r.log.Error("updating the audit row failed; the next start reconciles it", zap.Error(err))
 	}
 }

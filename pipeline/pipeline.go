@@ -21,6 +21,9 @@ type Options struct {
 	MaxIterations  int           // MAX_VALIDATION_ITERATIONS
 	Timeout        time.Duration // PIPELINE_TIMEOUT, prefetch to the start of release
 	ReleaseTimeout time.Duration // release is never cut by the client; this bounds it
+	// SettleInterval is how often a final row the audit trail refused is
+	// tried again (default 1s).
+	SettleInterval time.Duration
 	// MaxTestClasses bounds the test classes around a release
 	// (TEST_MAX_CLASSES, default 10); TestPackages are packages besides the
 	// method's own whose TestCases that send the selector also run
@@ -50,9 +53,11 @@ type Pipeline struct {
 	audit  refactor.Audit
 	slot   *runSlot
 	live   *liveRuns
-	opts   Options
-	log    *zap.Logger
-	tracer trace.Tracer
+	// unrecorded: final rows the audit trail refused, written later.
+	unrecorded *unrecorded
+	opts       Options
+	log        *zap.Logger
+	tracer     trace.Tracer
 }
 
 // New returns a pipeline. A nil agents means no model is configured: runs
@@ -73,13 +78,16 @@ func New(image refactor.Image, roles refactor.Agents, audit refactor.Audit, opts
 	if log == nil {
 		log = zap.NewNop()
 	}
+	if opts.SettleInterval <= 0 {
+		opts.SettleInterval = time.Second
+	}
 	if opts.Checkpoint == nil {
 		opts.Checkpoint = func(string) {}
 	}
 	if opts.Tracing == nil {
 		opts.Tracing = noop.NewTracerProvider()
 	}
-	return &Pipeline{image: image, agents: roles, audit: audit, slot: newRunSlot(), live: newLiveRuns(), opts: opts, log: log,
+	return &Pipeline{image: image, agents: roles, audit: audit, slot: newRunSlot(), live: newLiveRuns(), unrecorded: newUnrecorded(), opts: opts, log: log,
 		tracer: opts.Tracing.Tracer("pharo-refactor/pipeline")}
 }
 

@@ -48,7 +48,7 @@ func (r *run) releaseMethod(ctx context.Context) error {
 		return err
 	}
 	if err := r.p.audit.BeginRelease(ctx, r.res.ID, r.res.OriginalCode, r.res.Protocol, code, r.res.Helpers); err != nil {
-		return refactor.Wrap(refactor.Internal, err, "recording the release before compiling; nothing was compiled")
+		return auditFailure(err, "recording the release before compiling; nothing was compiled")
 	}
 	r.p.opts.Checkpoint("after_write_ahead")
 	// The helpers first: the method that sends them comes last, so the
@@ -243,26 +243,53 @@ func (r *run) readBack(ctx context.Context, ref refactor.MethodRef) (string, err
 	return back, err
 }
 
+// restoreAttempts bounds the restores of one rollback (each within the
+// release budget): a compile the image keeps refusing (its file system
+// full) is not tried for the whole budget.
+const restoreAttempts = 5
+
 // restore recompiles the original in its protocol and confirms it by
 // reading it back, then removes the helpers (confirmed gone), each step
 // waiting out a restart of the image connection. The method comes first:
-// while it sends the helpers they stay.
+// while it sends the helpers they stay. The read-back decides, not the
+// compile's answer: a compile of the candidate that failed left the
+// original in place, and a restore refused as well (the image's file
+// system full) is then no failure — the image holds the original. A
+// restore that does not leave the original is tried again, with growing
+// waits, within the release budget.
 func (r *run) restore(ctx context.Context) error {
 	ref := r.req.Ref
-	err := r.untilImageAnswers(ctx, "restoring "+ref.String(), func(ctx context.Context) error {
-		return r.p.image.Install(ctx, ref, r.res.OriginalCode, r.res.Protocol)
-	})
-	if err != nil {
-		return err
+	wait := firstImageRetry
+	for attempt := 1; ; attempt++ {
+		installErr := r.untilImageAnswers(ctx, "restoring "+ref.String(), func(ctx context.Context) error {
+			return r.p.image.Install(ctx, ref, r.res.OriginalCode, r.res.Protocol)
+		})
+		back, readErr := r.readBack(ctx, ref)
+		if readErr == nil && refactor.SameSource(back, r.res.OriginalCode) {
+			if installErr != nil {
+				r.log.Warn("the restore's compile failed, but the image holds the original (read back)", zap.Error(installErr))
+			}
+			return r.p.removeHelpers(ctx, r.log, ref.Class, r.res.Helpers)
+		}
+		err := errors.Join(installErr, readErr)
+		switch {
+		case readErr != nil:
+		case refactor.SameSource(back, r.res.RefactoredCode):
+			err = errors.Join(err, errors.New("the image holds the candidate (read back)"))
+		default:
+			err = errors.Join(err, errors.New("the image holds neither the original nor the candidate (read back)"))
+		}
+		if attempt >= restoreAttempts || ctx.Err() != nil {
+			return err
+		}
+		r.log.Warn("the restore did not leave the original in the image; trying again", zap.Int("attempt", attempt), zap.Error(err))
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(4*wait, maxImageRetry)
 	}
-	back, err := r.readBack(ctx, ref)
-	if err != nil {
-		return err
-	}
-	if !refactor.SameSource(back, r.res.OriginalCode) {
-		return errors.New("the image does not hold the original after restoring it")
-	}
-	return r.p.removeHelpers(ctx, r.log, ref.Class, r.res.Helpers)
 }
 
 func (r *run) untilImageAnswers(ctx context.Context, what string, op func(context.Context) error) error {

@@ -71,14 +71,14 @@ func (p *Pipeline) revert(ctx context.Context, revID, requestID string, orig ref
 		Worker: p.opts.Worker, Image: p.opts.Image, StartedAt: &now, TraceID: traceIDOf(ctx),
 	}
 	if err := p.audit.Create(ctx, row); err != nil {
-		return refactor.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert")
+		return refactor.Run{}, auditFailure(err, "recording the revert; nothing was compiled")
 	}
 	// For the revert, "original" is what the image holds now (the released
 	// source) and "final" is what it will hold (the run's original).
 	// Its helpers are the ones it removes, after the original method (which
 	// does not send them) is back.
 	if err := p.audit.BeginRelease(ctx, revID, orig.FinalSource, orig.OriginalProtocol, orig.OriginalSource, orig.Helpers); err != nil {
-		return refactor.Run{}, refactor.Wrap(refactor.Internal, err, "recording the revert before compiling; nothing was compiled")
+		return refactor.Run{}, auditFailure(err, "recording the revert before compiling; nothing was compiled")
 	}
 	p.opts.Checkpoint("after_write_ahead")
 	err := p.compileAndCheck(ctx, log, ref, orig.OriginalSource, orig.OriginalProtocol)

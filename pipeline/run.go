@@ -123,11 +123,15 @@ type run struct {
 	// wrote it.
 	stageInRow string
 	span       trace.Span // the run's: its trace
+	// opened is the row the run created (empty for a row a pool's queue
+	// created).
+	opened refactor.Run
 }
 
 func (r *run) execute(ctx context.Context) error {
 	runCtx, cancel := context.WithTimeout(ctx, r.p.opts.Timeout)
 	defer cancel()
+	r.sayIfImageBusy()
 	steps := []struct {
 		stage string
 		do    func(context.Context) error
@@ -406,4 +410,27 @@ func addUsage(u *refactor.Usage, s refactor.CallStats) {
 	u.ModelCalls += s.Calls
 	u.InputTokens += s.InputTokens
 	u.OutputTokens += s.OutputTokens
+}
+
+// imageHealth is the image connection's state, where the image has one
+// (mcpclient's client).
+type imageHealth interface {
+	Health() refactor.ImageHealth
+}
+
+// sayIfImageBusy tells the run's followers that its first call waits
+// behind a call the service gave up on and the image is still working on
+// (a test run past TEST_TIMEOUT): a wait they would otherwise not explain.
+func (r *run) sayIfImageBusy() {
+	h, ok := r.p.image.(imageHealth)
+	if !ok {
+		return
+	}
+	a := h.Health().Abandoned
+	if a == nil {
+		return
+	}
+	detail := fmt.Sprintf("the image is still working on %s, given up on %.1f s after it was sent; this run's first call waits behind it", a.Tool, a.Seconds)
+	r.log.Info("the run waits behind an abandoned call", zap.String("tool", a.Tool), zap.Float64("seconds", a.Seconds))
+	r.emit(refactor.EventImageBusy, refactor.ImageBusyEvent{Tool: a.Tool, Since: a.Since, Seconds: a.Seconds, Detail: detail})
 }

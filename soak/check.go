@@ -34,6 +34,7 @@ const (
 	vRevertMismatch    = "revert_mismatch"         // a revert that did not put back exactly the original
 	vHealthDown        = "health_failed"           // /health did not answer 200 while the service was up
 	vResourceLeak      = "resource_leak"           // goroutines, open files or RSS not back to baseline
+	vLoadBelowRate     = "load_below_rate"         // the load phase did not reach minLoadRate answered requests a second
 )
 
 const timeOfDay = "15:04:05.000"
@@ -74,6 +75,7 @@ func Check(h History) []Violation {
 		}
 	}
 	checkResources(h, add)
+	checkLoadRate(h, add)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Step < out[j].Step })
 	return out
 }
@@ -229,4 +231,53 @@ func clip(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
+}
+
+// checkLoadRate holds the load phase to its rate: its requests answered
+// (a request refactord was down for does not count) over the time
+// refactord was up during the phase.
+func checkLoadRate(h History, add func(Violation)) {
+	if h.LoadFrom.IsZero() || !h.LoadTo.After(h.LoadFrom) {
+		return
+	}
+	rate, _ := loadRateOf(h)
+	if rate < minLoadRate {
+		add(Violation{Kind: vLoadBelowRate, Detail: fmt.Sprintf("the load phase made %.1f answered requests a second while refactord was up, want at least %d", rate, minLoadRate)})
+	}
+}
+
+// loadRateOf is the load phase's answered requests a second while
+// refactord was up, and their count.
+func loadRateOf(h History) (float64, int) {
+	up := h.LoadTo.Sub(h.LoadFrom)
+	for _, o := range h.Outages {
+		from, to := maxTime(o.From, h.LoadFrom), minTime(o.To, h.LoadTo)
+		if to.After(from) {
+			up -= to.Sub(from)
+		}
+	}
+	n := 0
+	for _, q := range h.Requests {
+		if isLoad(q.Kind) && q.Err == "" && q.Status != 0 {
+			n++
+		}
+	}
+	if up <= 0 {
+		return 0, n
+	}
+	return float64(n) / up.Seconds(), n
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }

@@ -26,6 +26,8 @@ type History struct {
 	// HealthProbes sent.
 	Health       []HealthProbe
 	HealthProbes int
+	// LoadFrom and LoadTo bound the load phase (load.go).
+	LoadFrom, LoadTo time.Time
 	// Approvals are the validator requests the fake model approved (a
 	// complete answer, finish reason STOP): the text of each prompt,
 	// normalized (see normalize).

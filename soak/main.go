@@ -120,7 +120,7 @@ func run(duration time.Duration, seed int64, out string) (int, error) {
 		return 0, err
 	}
 	defer cleanup()
-	fmt.Fprintf(os.Stderr, "soak: seed %d, %s, %d clients, refactord at %s\n", seed, duration, clients, s.url())
+	fmt.Fprintf(os.Stderr, "soak: seed %d, %s, %d clients and %d load clients (%d requests/s asked), refactord at %s\n", seed, duration, clients, loadClients, loadRate, s.url())
 	began := time.Now()
 	if err := s.drive(ctx); err != nil {
 		return 0, err
@@ -183,7 +183,7 @@ func prepare(duration time.Duration, seed int64) (*soak, func(), error) {
 	s.model = &modelRecorder{fake: s.fake, rec: s.rec, served: map[string]int{}}
 	srv = httptest.NewServer(s.model)
 	s.modelURL = srv.URL
-	s.load = &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: clients * 2}}
+	s.load = &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: (clients + loadClients) * 2}}
 	s.control = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	return s, cleanup, nil
 }
@@ -211,6 +211,11 @@ func (s *soak) drive(ctx context.Context) error {
 		wg.Add(1)
 		go func() { defer wg.Done(); s.client(ctx, loadCtx.Done(), c) }()
 	}
+	for c := range loadClients {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.loadClient(ctx, loadCtx.Done(), c) }()
+	}
+	s.rec.add(func(h *History) { h.LoadFrom = time.Now() })
 	wg.Add(2)
 	go func() { defer wg.Done(); s.probeHealth(loadCtx) }()
 	go func() {
@@ -221,6 +226,7 @@ func (s *soak) drive(ctx context.Context) error {
 		}
 	}()
 	wg.Wait()
+	s.rec.add(func(h *History) { h.LoadTo = time.Now() })
 	select {
 	case err := <-errs:
 		return err

@@ -28,12 +28,16 @@ func modelFault(kind string) bool {
 
 // results is soak/results.json.
 type results struct {
-	Date            string             `json:"date"`
-	Seed            int64              `json:"seed"`
-	DurationSeconds float64            `json:"duration_s"`
-	Replay          string             `json:"replay"`
-	Machine         map[string]any     `json:"machine"`
-	Requests        int                `json:"requests"`
+	Date            string         `json:"date"`
+	Seed            int64          `json:"seed"`
+	DurationSeconds float64        `json:"duration_s"`
+	Replay          string         `json:"replay"`
+	Machine         map[string]any `json:"machine"`
+	Requests        int            `json:"requests"`
+	// LoadRequests are the load phase's answered requests, LoadPerSecond
+	// their rate while refactord was up.
+	LoadRequests    int                `json:"load_requests"`
+	LoadPerSecond   float64            `json:"load_requests_per_s"`
 	RequestsByKind  map[string]int     `json:"requests_by_kind"`
 	FaultsByKind    map[string]int     `json:"faults_by_kind"`
 	ModelScenarios  map[string]int     `json:"model_scenarios"`
@@ -72,6 +76,8 @@ func summarize(s *soak, h History, violations []Violation, elapsed time.Duration
 		RequestsByKind: map[string]int{}, FaultsByKind: map[string]int{}, AnswersByStatus: map[string]int{},
 		Latency: map[string]latency{}, ModelScenarios: s.scenarios, Violations: violations, ViolationCount: len(violations),
 	}
+	rate, n := loadRateOf(h)
+	r.LoadRequests, r.LoadPerSecond = n, float64(int(rate*10+0.5))/10
 	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
 		r.Machine["loadavg_1m_at_end"] = strings.Fields(string(data))[0]
 	}
@@ -169,6 +175,7 @@ func printSummary(r results) {
 		}
 		fmt.Fprintln(w)
 	}
+	fmt.Fprintf(w, "  load phase: %d answered requests, %.1f a second while refactord was up\n", r.LoadRequests, r.LoadPerSecond)
 	section("requests", r.RequestsByKind)
 	section("faults", r.FaultsByKind)
 	section("answers", r.AnswersByStatus)

@@ -49,6 +49,11 @@ type Store struct {
 	stmts *statements
 	// tracer makes the spans of the transactions of a run (Traced).
 	tracer trace.Tracer
+	// dir holds the SQLite database (a probe of its storage is written
+	// there); "" on PostgreSQL.
+	dir string
+	// writes: whether the storage refuses writes now (Writable).
+	writes writeState
 }
 
 // Open opens (creating when needed) the database at path, creating its
@@ -77,7 +82,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, errors.Join(err, r.Close(), w.Close())
 	}
-	return &Store{w: w, r: r, d: sqliteDialect, stmts: stmts, tracer: noop.NewTracerProvider().Tracer("")}, nil
+	return &Store{w: w, r: r, d: sqliteDialect, stmts: stmts, dir: filepath.Dir(abs), tracer: noop.NewTracerProvider().Tracer("")}, nil
 }
 
 // openWriter opens the single-connection write pool and checks that the
@@ -164,7 +169,9 @@ func (s *Store) inTx(ctx context.Context, op, id string, fn func(*txn) error) (e
 		defer func() { endTxSpan(span, err) }()
 	}
 	if s.d == postgresDialect {
-		return s.d.classify(fn(&txn{q: s.w, d: s.d}))
+		err = storageRefused(s.d.classify(fn(&txn{q: s.w, d: s.d})))
+		s.writes.note(err)
+		return err
 	}
 	return s.runTx(ctx, s.w, fn)
 }
@@ -174,8 +181,16 @@ type beginner interface {
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
-// runTx runs fn in a write transaction on db and commits it.
+// runTx runs fn in a write transaction on db and commits it. A write the
+// storage refuses (a full or read-only DATA_DIR) is store_unavailable, and
+// Writable says so until a write or a probe succeeds.
 func (s *Store) runTx(ctx context.Context, db beginner, fn func(*txn) error) error {
+	err := storageRefused(s.commitTx(ctx, db, fn))
+	s.writes.note(err)
+	return err
+}
+
+func (s *Store) commitTx(ctx context.Context, db beginner, fn func(*txn) error) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", s.d.classify(err))

@@ -29,9 +29,11 @@ type serveConfig struct {
 	faults    pharosim.Faults
 	kill      pharosim.KillAt
 	callLimit time.Duration
-	logLevel  slog.Level
-	logFormat string
-	library   string // a class-library index file; "" for the embedded one
+	// finishCancelled: a cancelled call runs on, as on the real server.
+	finishCancelled bool
+	logLevel        slog.Level
+	logFormat       string
+	library         string // a class-library index file; "" for the embedded one
 }
 
 // serve runs the simulated image as an MCP server on stdin/stdout. stdout
@@ -55,7 +57,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Kill: cfg.kill, CallLimit: cfg.callLimit, Log: log, ClassLibrary: lib})
+	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Kill: cfg.kill, CallLimit: cfg.callLimit, FinishCancelled: cfg.finishCancelled, Log: log, ClassLibrary: lib})
 	if err != nil {
 		log.Error("cannot start", "error", err)
 		return 1
@@ -119,6 +121,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		"cut a tool call that runs longer, answering \"Connection error: timed out\" as the real server does (default 30s; "+pharosim.EnvCallLimit+")")
 	fs.StringVar(&cfg.library, "class-library", getenv(envClassLibrary),
 		"a class-library index (pharo-sim index) for the classes the tree does not define, instead of the embedded Pharo 13 one ("+envClassLibrary+")")
+	fs.BoolVar(&cfg.finishCancelled, "finish-cancelled", getenv(pharosim.EnvFinishCancelled) == "1",
+		"run a tool call the client cancelled (notifications/cancelled) on to its end, holding the one turn, as the real server does ("+pharosim.EnvFinishCancelled+"=1)")
 	fs.StringVar(&level, "log-level", level, "debug, info, warn or error")
 	fs.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
 	if err := fs.Parse(args); err != nil {

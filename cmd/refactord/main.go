@@ -219,8 +219,8 @@ func serve(cfg config.Config, traces telemetry.Settings, log, access *zap.Logger
 		AppName: cfg.AppName, Version: shownVersion(cfg), APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: refactor.OpenAPI,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadBodyTimeout: cfg.ReadBodyTimeout,
 		AllowOrigins: cfg.CORSAllowOrigins, LoopbackHosts: cfg.ListensOnLoopback(), AccessLog: access,
-		Database: database, QueueUI: queueUI,
-	}, jobs, image, audit, reg, log.Named("api"))
+		Database: database, QueueUI: queueUI, Store: audit,
+	}, jobs, image, pipe.History(audit), reg, log.Named("api"))
 	// The deferred closes of the store and the MCP connection run only
 	// after listen returns, and listen returns only once no run is left.
 	return listen(ctx, cfg, server, pipe, workers, log)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,4 +61,33 @@ func TestReadyDoesNotWaitBehindATestRun(t *testing.T) {
 	default:
 	}
 	assert.True(t, h.Busy, "the run holds the slot")
+}
+
+// TestNotReadyUntilTheImageAnswered: at start-up the first probe is in
+// flight while the image takes its time (here every call is held 3 s);
+// /ready is 503 saying so until the image has answered once, then 200.
+func TestNotReadyUntilTheImageAnswered(t *testing.T) {
+	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
+	s := launch(t, dir, append(env, "PHARO_MCP_ENV=PHARO_SIM_DELAY=3s")...)
+	var first wire.ReadyBody
+	var firstStatus int
+	require.Eventually(t, func() bool {
+		resp, err := http.Get(s.URL + "/ready")
+		if err != nil {
+			return false // not listening yet
+		}
+		defer resp.Body.Close()
+		firstStatus = resp.StatusCode
+		return json.NewDecoder(resp.Body).Decode(&first) == nil
+	}, 20*time.Second, 10*time.Millisecond, "refactord listens")
+	require.NotNil(t, first.MCP)
+	require.True(t, first.MCP.LastSuccess.IsZero(), "the test needs the first answer still outstanding: %+v", first.MCP)
+	assert.Equal(t, http.StatusServiceUnavailable, firstStatus, "%+v", first)
+	assert.False(t, first.Ready)
+	assert.Contains(t, strings.Join(first.Reasons, "; "), "has not answered yet")
+
+	require.NoError(t, s.WaitFor("/ready", 30*time.Second), "ready once the image answered")
+	h, err := s.Health()
+	require.NoError(t, err)
+	assert.False(t, h.MCP.LastSuccess.IsZero())
 }
