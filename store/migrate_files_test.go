@@ -86,9 +86,6 @@ func withoutHeader(sql string) string {
 // PostgreSQL's files make the tables, columns, constraints, indexes and
 // routines the Go strings of older builds made.
 func TestPostgresMigrationFilesMakeTheSchemaOfTheGoSteps(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a PostgreSQL server")
-	}
 	ctx := context.Background()
 	files, legacy := postgresMigrations(), legacyPostgresMigrations()
 	require.Len(t, files, len(legacy), "one file per step")
