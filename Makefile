@@ -4,7 +4,7 @@ FUZZTIME ?= 3s
 BIN      := bin
 DATA_DIR ?= .data
 
-.PHONY: all build test vet unit fuzz lint bench soak run clean swagger-ui image
+.PHONY: all build test test-fast vet unit fuzz lint bench soak run clean swagger-ui image
 
 all: build
 
@@ -13,6 +13,11 @@ build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
 test: vet unit fuzz
+
+# The fast tier: the unit tests without the race detector, building no
+# binary and starting no subprocess, PostgreSQL or Chromium (-short).
+test-fast:
+	$(GO) test -short -count=1 ./...
 
 vet:
 	$(GO) vet ./...

@@ -13,7 +13,8 @@ import (
 const module = "pharo-refactor"
 
 // TestDependenciesPointDown holds the code map of docs/architecture.md to the
-// imports: the domain at the bottom imports nothing of the module; the
+// imports: the domain at the bottom imports only smalltalk, the leaf that
+// knows the language's name shapes; the
 // pipeline and the api work on the domain, never on the adapters; the
 // adapters never import each other; the client binary stays free of the
 // service's packages. Only cmd/refactord wires the concrete types together.
@@ -25,7 +26,7 @@ func TestDependenciesPointDown(t *testing.T) {
 		forbidden []string // module packages (and their subpackages) it must not import
 		only      []string // when set, the only module packages it may import
 	}{
-		{pkg: module, only: []string{}},
+		{pkg: module, only: []string{module + "/smalltalk"}}, // the Smalltalk name shapes
 		{pkg: module + "/smalltalk", only: []string{}},
 		{pkg: module + "/wire", only: []string{module}},
 		{pkg: module + "/pipeline", forbidden: []string{"api", "agents", "mcpclient", "store", "wire", "pharosim", "config"}},

@@ -2,6 +2,8 @@ package refactor
 
 import (
 	"strings"
+
+	"pharo-refactor/smalltalk"
 )
 
 // MethodRef names one method of the image: a class, a selector and a side.
@@ -37,75 +39,10 @@ const (
 	maxSelectorLen  = 256
 )
 
-// The accepted shapes (docs/pharo-interop.md): class names
-// [A-Z][A-Za-z0-9_]*; selectors unary (an identifier), binary (a run of
-// + - / \ * ~ < > = @ , % | & ? ! and Pharo 13's ± × ÷ ·) or keyword
-// (identifiers each followed by a colon). Identifiers are ASCII only.
-// They are checked by hand rather than by regular expressions: every
-// request is checked, refused ones too, and the expressions were most of
-// the cost of validating one (method_test.go holds them and compares).
-
-func isClassNameShape(s string) bool {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !isIdentifierByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func isSelectorShape(s string) bool {
-	switch {
-	case s == "":
-		return false
-	case isIdentifierStart(s[0]):
-		return isUnaryOrKeyword(s)
-	default:
-		return isBinarySelector(s)
-	}
-}
-
-// isUnaryOrKeyword: one identifier, or identifiers each followed by a
-// colon.
-func isUnaryOrKeyword(s string) bool {
-	for i := 0; i < len(s); {
-		if !isIdentifierStart(s[i]) {
-			return false
-		}
-		j := i + 1
-		for j < len(s) && isIdentifierByte(s[j]) {
-			j++
-		}
-		if j == len(s) {
-			return i == 0 // unary; a keyword selector's last part has its colon
-		}
-		if s[j] != ':' {
-			return false
-		}
-		i = j + 1
-	}
-	return true
-}
-
-func isBinarySelector(s string) bool {
-	for _, r := range s {
-		switch r {
-		case '-', '+', '/', '\\', '*', '~', '<', '>', '=', '@', ',', '%', '|', '&', '?', '!', '±', '×', '÷', '·':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func isIdentifierStart(b byte) bool {
-	return b == '_' || ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z')
-}
-
-func isIdentifierByte(b byte) bool { return isIdentifierStart(b) || ('0' <= b && b <= '9') }
+// The accepted shapes are the Smalltalk ones, checked by package
+// smalltalk (IsClassName, IsSelector): class names [A-Z][A-Za-z0-9_]*;
+// selectors unary, binary or keyword, identifiers ASCII only. The domain
+// adds its bounds and says which rule a name breaks.
 
 // ValidateClassName says, as an invalid_request, why name is not a class
 // name the service accepts; nil when it is one.
@@ -115,7 +52,7 @@ func ValidateClassName(name string) error {
 		return Errorf(InvalidRequest, "the class name is empty")
 	case len(name) > maxClassNameLen:
 		return Errorf(InvalidRequest, "the class name is longer than %d characters", maxClassNameLen)
-	case !isClassNameShape(name):
+	case !smalltalk.IsClassName(name):
 		return Errorf(InvalidRequest, "%q is not a class name (a capital letter, then letters, digits or _)", name)
 	}
 	return nil
@@ -129,7 +66,7 @@ func ValidateSelector(sel string) error {
 		return Errorf(InvalidRequest, "the selector is empty")
 	case len(sel) > maxSelectorLen:
 		return Errorf(InvalidRequest, "the selector is longer than %d characters", maxSelectorLen)
-	case !isSelectorShape(sel):
+	case !smalltalk.IsSelector(sel):
 		return Errorf(InvalidRequest, "%q is not a selector (unary foo, binary +, keyword at:put:)", sel)
 	}
 	return nil

@@ -1,51 +1,44 @@
 package refactor
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 )
 
-// The shapes as regular expressions, as they were checked before the
-// hand-written checks: the reference those are compared with.
-var (
-	classNameRE = regexp.MustCompile(`^[A-Z][A-Za-z0-9_]*$`)
-	selectorRE  = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*|[-+/\\*~<>=@,%|&?!±×÷·]+|(?:[A-Za-z_][A-Za-z0-9_]*:)+)$`)
-)
-
-// TestNameShapesMatchTheirExpressions: the hand-written checks accept
-// exactly what the expressions accept, on named cases and on every string of
-// up to four pieces of an alphabet covering each class of character (and a
-// stray UTF-8 byte).
-func TestNameShapesMatchTheirExpressions(t *testing.T) {
-	named := []string{
-		"", "Calculator", "calculator", "Foo_Bar9", "9Foo", "Foo bar", "Foo\n", "Foo:",
-		"sum:with:", "sum:with", "sum", "_x", "x:y", ":", "a::", "at:put:", "at::put:",
-		"+", "->", "~=", "±", "×÷·", "+a", "a+", "ÿ", "\xff", "+\xff", "Ä", "sum:\n",
+// TestValidateNames: the domain accepts the Smalltalk shapes within its
+// bounds and refuses the rest as invalid_request, saying which rule the
+// name breaks (the shapes themselves are tested in package smalltalk).
+func TestValidateNames(t *testing.T) {
+	cases := []struct {
+		name      string
+		ref       MethodRef
+		wantError string // "" when valid
+	}{
+		{name: "unary", ref: MethodRef{Class: "Calculator", Selector: "sum"}},
+		{name: "keyword", ref: MethodRef{Class: "Calculator", Selector: "sum:with:"}},
+		{name: "binary", ref: MethodRef{Class: "Calculator", Selector: "±"}},
+		{name: "longest class name", ref: MethodRef{Class: "C" + strings.Repeat("x", maxClassNameLen-1), Selector: "sum"}},
+		{name: "longest selector", ref: MethodRef{Class: "Calculator", Selector: strings.Repeat("x", maxSelectorLen)}},
+		{name: "empty class", ref: MethodRef{Selector: "sum"}, wantError: "the class name is empty"},
+		{name: "class too long", ref: MethodRef{Class: "C" + strings.Repeat("x", maxClassNameLen), Selector: "sum"}, wantError: "longer than 256"},
+		{name: "lower-case class", ref: MethodRef{Class: "calculator", Selector: "sum"}, wantError: `"calculator" is not a class name`},
+		{name: "empty selector", ref: MethodRef{Class: "Calculator"}, wantError: "the selector is empty"},
+		{name: "selector too long", ref: MethodRef{Class: "Calculator", Selector: strings.Repeat("x", maxSelectorLen+1)}, wantError: "longer than 256"},
+		{name: "keyword without its colon", ref: MethodRef{Class: "Calculator", Selector: "sum:with"}, wantError: `"sum:with" is not a selector`},
+		{name: "code as selector", ref: MethodRef{Class: "Calculator", Selector: "sum. Smalltalk quit"}, wantError: "is not a selector"},
 	}
-	for _, s := range named {
-		assert.Equal(t, classNameRE.MatchString(s), isClassNameShape(s), "class name %q", s)
-		assert.Equal(t, selectorRE.MatchString(s), isSelectorShape(s), "selector %q", s)
-	}
-	alphabet := []string{"A", "z", "_", "7", ":", "+", "\\", "±", "·", " ", "é", "\xff", "\n", "-"}
-	words := []string{""}
-	for range 4 {
-		var next []string
-		for _, w := range words {
-			for _, a := range alphabet {
-				next = append(next, w+a)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.ref.Validate()
+			if tc.wantError == "" {
+				assert.NoError(t, err)
+				assert.True(t, IsClassName(tc.ref.Class) && IsSelector(tc.ref.Selector))
+				return
 			}
-		}
-		for _, s := range next {
-			if classNameRE.MatchString(s) != isClassNameShape(s) || selectorRE.MatchString(s) != isSelectorShape(s) {
-				t.Errorf("%q: class name %v (expression %v), selector %v (expression %v)", s,
-					isClassNameShape(s), classNameRE.MatchString(s), isSelectorShape(s), selectorRE.MatchString(s))
-			}
-		}
-		words = next
+			assert.ErrorContains(t, err, tc.wantError)
+			assert.Equal(t, InvalidRequest, KindOf(err))
+		})
 	}
-	assert.Len(t, words, len(alphabet)*len(alphabet)*len(alphabet)*len(alphabet))
-	assert.True(t, isSelectorShape(strings.Repeat("ab:", 80)), "a long keyword selector")
 }

@@ -67,6 +67,7 @@ func TestMutatingRoutesTakeOnlyJSON(t *testing.T) {
 	}
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case owns its harness: its port, image and store
 			h := newHarness(t, harnessOpts{})
 			before := h.classFile("Calculator")
 			h.scriptApproval()
@@ -239,6 +240,7 @@ func TestKeysAreExactAndUnique(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case owns its harness: its port, image and store
 			h := newHarness(t, harnessOpts{})
 			before := h.classFile("Calculator")
 			h.scriptApproval()
@@ -327,15 +329,20 @@ func TestRefusedBeforeTheBodyIsRead(t *testing.T) {
 		{"foreign origin", "Content-Type: application/json\r\nOrigin: https://evil.example\r\nAuthorization: Bearer " + key + "\r\n", http.StatusForbidden},
 		{"text/plain", "Content-Type: text/plain\r\nAuthorization: Bearer " + key + "\r\n", http.StatusUnsupportedMediaType},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			conn := testenv.Dial(t, h.url, stalledPost("/api/v1/refactor", tc.header))
-			resp, data := h.readAnswer(conn, http.MethodPost, "/api/v1/refactor", 20*time.Second)
-			assert.Equal(t, tc.status, resp.StatusCode, "%s", data)
-			assert.True(t, resp.Close, "the unread body is not waited for: the connection closes")
-			assert.True(t, testenv.ClosedWithin(t, conn, 20*time.Second))
-		})
-	}
+	// The cases run side by side, each on its own connection; the checks
+	// after them wait for the group.
+	t.Run("cases", func(t *testing.T) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				conn := testenv.Dial(t, h.url, stalledPost("/api/v1/refactor", tc.header))
+				resp, data := h.readAnswer(conn, http.MethodPost, "/api/v1/refactor", 20*time.Second)
+				assert.Equal(t, tc.status, resp.StatusCode, "%s", data)
+				assert.True(t, resp.Close, "the unread body is not waited for: the connection closes")
+				assert.True(t, testenv.ClosedWithin(t, conn, 20*time.Second))
+			})
+		}
+	})
 	assert.Zero(t, h.metric(`refactord_http_stalled_clients_total{phase="body"}`), "refused, not stalled")
 	h.nothingHappened(before)
 }

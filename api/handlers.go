@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	refactor "pharo-refactor"
+	"pharo-refactor/internal/strictjson"
 )
 
 // refactor starts one refactoring as a job and answers as the client asked:
@@ -82,7 +83,7 @@ func (s *Server) parseRefactor(c echo.Context) (req wire.RefactorRequest, wrappe
 	req, wrapped, err = decodeRefactor(body)
 	if err != nil {
 		p := s.problem(c, malformed(refactor.Errorf(refactor.InvalidRequest, "%s", err.Error())))
-		var ke *keyError
+		var ke *strictjson.KeyError
 		if errors.As(err, &ke) {
 			p.Errors = []wire.FieldError{fieldError(ke.Field, ke.Field, ke.Message, ke.Type)}
 		}

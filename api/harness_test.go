@@ -27,26 +27,40 @@ import (
 	"pharo-refactor/api"
 	"pharo-refactor/internal/testenv"
 	"pharo-refactor/mcpclient"
+	"pharo-refactor/pharosim"
 	"pharo-refactor/pipeline"
 	"pharo-refactor/store"
 )
 
-var pharoSim string
+// bins builds the pharo-sim binary when a test first runs it as a
+// subprocess.
+var bins testenv.Binaries
 
-func TestMain(m *testing.M) {
-	testenv.RunWithBinaries(m, func(p map[string]string) { pharoSim = p["pharo-sim"] }, "pharo-sim")
+func TestMain(m *testing.M) { os.Exit(bins.Run(m)) }
+
+// pharoSim is the pharo-sim binary (built once; skips t under -short).
+func pharoSim(t testing.TB) string {
+	t.Helper()
+	return bins.Path(t, "pharo-sim")
 }
 
 type harnessOpts struct {
 	maxIterations int
 	timeout       time.Duration
 	apiKeys       []string
-	simEnv        []string
-	simArgs       []string // replaces serve --dir DIR
-	modelRetries  int
-	maxBody       int64
-	keepAlive     time.Duration
-	image         string // a Tonel tree (repo-relative) instead of the sample image
+	// simEnv is pharo-sim's environment: its faults and call limit (read
+	// in process as the subprocess reads them), or what simCommand needs.
+	simEnv  []string
+	simArgs []string // replaces serve --dir DIR; implies the subprocess
+	// subprocess runs pharo-sim as a process of its own, as refactord
+	// does, instead of in the test's process (implied by simArgs,
+	// simCommand and a kill fault in simEnv): for tests that kill it or
+	// watch it start.
+	subprocess   bool
+	modelRetries int
+	maxBody      int64
+	keepAlive    time.Duration
+	image        string // a Tonel tree (repo-relative) instead of the sample image
 	// simCommand replaces the pharo-sim binary as the MCP command (a
 	// launcher wrapping it); "" means pharo-sim itself.
 	simCommand     string
@@ -65,6 +79,44 @@ type harnessOpts struct {
 	queueUI http.Handler
 	// log is the server's logger (default: none).
 	log *zap.Logger
+}
+
+// startImage answers the image connection the harness serves: pharosim
+// in this process, or pharo-sim as a subprocess when o asks for one.
+func startImage(t *testing.T, dir string, o harnessOpts) *mcpclient.Client {
+	t.Helper()
+	env := map[string]string{}
+	for _, kv := range o.simEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	if o.subprocess || o.simArgs != nil || o.simCommand != "" || env[pharosim.EnvKillAt] != "" || env[pharosim.EnvExitAfter] != "" {
+		args := o.simArgs
+		if args == nil {
+			args = []string{"serve", "--dir", dir}
+		}
+		command := o.simCommand
+		if command == "" {
+			command = pharoSim(t)
+		}
+		image, err := mcpclient.New(mcpclient.Config{Command: command, Args: args, Env: o.simEnv, StopGrace: time.Second, BackoffMin: time.Hour,
+			ProbeInterval: 30 * time.Second})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = image.Close() })
+		return image
+	}
+	getenv := func(k string) string { return env[k] }
+	faults, err := pharosim.FaultsFromEnv(getenv)
+	require.NoError(t, err)
+	callLimit, err := pharosim.CallLimitFromEnv(getenv)
+	require.NoError(t, err)
+	sim, err := pharosim.New(pharosim.Options{Dir: dir, Faults: faults, CallLimit: callLimit})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sim.Close() })
+	image, err := mcpclient.New(mcpclient.Config{InProcess: sim.MCPServer(), BackoffMin: time.Hour, ProbeInterval: 30 * time.Second})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = image.Close() })
+	return image
 }
 
 type harness struct {
@@ -87,18 +139,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		o.image = "examples/sample-image"
 	}
 	require.NoError(t, testenv.CopyTree(o.image, dir))
-	args := o.simArgs
-	if args == nil {
-		args = []string{"serve", "--dir", dir}
-	}
-	command := pharoSim
-	if o.simCommand != "" {
-		command = o.simCommand
-	}
-	image, err := mcpclient.New(mcpclient.Config{Command: command, Args: args, Env: o.simEnv, StopGrace: time.Second, BackoffMin: time.Hour,
-		ProbeInterval: 30 * time.Second})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = image.Close() })
+	image := startImage(t, dir, o)
 	// As refactord starts: the server now (a failure is not fatal), and
 	// its first probe tells /ready whether the image answers.
 	if image.Start(context.Background()) == nil {

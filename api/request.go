@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	refactor "pharo-refactor"
+	"pharo-refactor/internal/strictjson"
 )
 
 // newValidator registers the Smalltalk tags.
@@ -54,51 +54,17 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 	return body, nil
 }
 
+// requestDecoder reads either body form of a refactor request strictly
+// (package strictjson says how); it is built once and only read after.
+var requestDecoder = strictjson.New[wire.RefactorRequest](wrapperKey)
+
 // decodeRefactor parses either body form strictly: a key given twice (at
 // any depth), a key that is not exactly a field's name, trailing data and
-// wrong types are refused. It reports whether the body was wrapped. A
-// well-formed body is read in one pass (decodeonce.go); the others go
-// through strictDecode, which says what is wrong with them.
+// wrong types are refused. It reports whether the body was wrapped.
 func decodeRefactor(body []byte) (req wire.RefactorRequest, wrapped bool, err error) {
-	if req, wrapped, ok := decodeOnce(body); ok {
-		return req, wrapped, nil
-	}
-	return strictDecode(body)
-}
-
-// strictDecode checks the keys, then decodes.
-func strictDecode(body []byte) (req wire.RefactorRequest, wrapped bool, err error) {
-	if err := checkJSONKeys(body); err != nil {
-		return req, false, err
-	}
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(body, &probe); err != nil || probe == nil {
-		return req, false, errors.New("the body is not a JSON object")
-	}
-	fields := reflect.TypeOf(wire.RefactorRequest{})
-	inner := body
-	if obj, ok := probe[wrapperKey]; ok {
-		if len(probe) != 1 {
-			return req, true, errors.New(`"refactor_request" must be the only field when present`)
-		}
-		var keys map[string]json.RawMessage
-		if err := json.Unmarshal(obj, &keys); err != nil || keys == nil {
-			return req, true, errors.New(`"refactor_request" must be a JSON object`)
-		}
-		if err := exactKeys(keys, fields, wrapperKey); err != nil {
-			return req, true, err
-		}
-		inner, wrapped = obj, true
-	} else if err := exactKeys(probe, fields, "", wrapperKey); err != nil {
-		return req, false, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(inner))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		return req, wrapped, typeError(err, wrapped)
-	}
-	if dec.More() {
-		return req, wrapped, errors.New("trailing data after the JSON object")
+	req, wrapped, err = requestDecoder.Decode(body)
+	if err != nil {
+		return req, wrapped, err
 	}
 	return normalizeNames(req), wrapped, nil
 }
@@ -114,33 +80,6 @@ func normalizeNames(req wire.RefactorRequest) wire.RefactorRequest {
 	return req
 }
 
-// typeError names the field of a value of the wrong JSON type.
-func typeError(err error, wrapped bool) error {
-	var ute *json.UnmarshalTypeError
-	if !errors.As(err, &ute) || ute.Field == "" {
-		return fmt.Errorf("the body does not match the request schema: %w", err)
-	}
-	want := map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: "true or false"}[ute.Type.Kind()]
-	if want == "" {
-		want = "of type " + ute.Type.String()
-	}
-	field := ute.Field
-	if wrapped {
-		field = joinPath(wrapperKey, field)
-	}
-	return &keyError{Field: field, Message: fmt.Sprintf("must be %s, not a JSON %s", want, ute.Value), Type: jsonTypeError(ute.Type.Kind())}
-}
-
-func jsonTypeError(k reflect.Kind) string {
-	switch k {
-	case reflect.String:
-		return "string_type"
-	case reflect.Bool:
-		return "bool_type"
-	}
-	return "type_error"
-}
-
 // wrapperKey wraps the request as the original's clients send it.
 const wrapperKey = "refactor_request"
 
@@ -150,7 +89,7 @@ func validateRefactor(v *validator.Validate, req wire.RefactorRequest, wrapped b
 	add := func(field, message, typ string) {
 		path := field
 		if wrapped {
-			path = joinPath(wrapperKey, path)
+			path = wrapperKey + "." + path
 		}
 		out = append(out, fieldError(field, path, message, typ))
 	}

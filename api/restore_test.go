@@ -34,7 +34,7 @@ const compileCall = 6
 func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
 	launcher, marker := stayDownLauncher(t)
 	h := newHarness(t, harnessOpts{maxIterations: 1, releaseTimeout: 800 * time.Millisecond, simCommand: launcher,
-		simEnv: []string{"KILL_MARKER=" + marker, "PHARO_SIM=" + pharoSim,
+		simEnv: []string{"KILL_MARKER=" + marker, "PHARO_SIM=" + pharoSim(t),
 			"PHARO_SIM_KILL_AT=" + strconv.Itoa(compileCall) + ":after", "PHARO_SIM_KILL_MARKER=" + marker}})
 	before := h.classFile("Calculator")
 
@@ -81,7 +81,7 @@ func (h *harness) rolledBackAtNextStart(marker, id string, before []byte, notes 
 // refactord does, on a fresh image connection to the harness's tree.
 func (h *harness) reconcileAtNextStart() []pipeline.Reconciled {
 	h.t.Helper()
-	image, err := mcpclient.New(mcpclient.Config{Command: pharoSim, Args: []string{"serve", "--dir", h.dir}, StopGrace: time.Second})
+	image, err := mcpclient.New(mcpclient.Config{Command: pharoSim(h.t), Args: []string{"serve", "--dir", h.dir}, StopGrace: time.Second})
 	require.NoError(h.t, err)
 	h.t.Cleanup(func() { _ = image.Close() })
 	settled, err := pipeline.New(image, nil, h.audit, pipeline.Options{}, zap.NewNop()).Reconcile(context.Background())

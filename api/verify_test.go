@@ -117,7 +117,7 @@ func TestVerifyThatCannotPutBackIsSettledAtTheNextStart(t *testing.T) {
 		}
 	}
 	h = newHarness(t, harnessOpts{maxIterations: 1, releaseTimeout: 800 * time.Millisecond, simCommand: launcher,
-		simEnv: []string{"KILL_MARKER=" + marker, "PHARO_SIM=" + pharoSim}, checkpoint: killImage})
+		simEnv: []string{"KILL_MARKER=" + marker, "PHARO_SIM=" + pharoSim(t)}, checkpoint: killImage})
 	before := h.classFile("Calculator")
 
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))

@@ -19,7 +19,7 @@ func TestCallAfterADeathReachesANewServer(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, testenv.CopyTree("examples/sample-image", dir))
 	launcher := `"$0" "$@"; exec >&- <&-; sleep 5`
-	c, err := New(Config{Command: "sh", Args: []string{"-c", launcher, pharoSim, "serve", "--dir", dir},
+	c, err := New(Config{Command: "sh", Args: []string{"-c", launcher, pharoSim(t), "serve", "--dir", dir},
 		Env: []string{"PHARO_SIM_EXIT_AFTER=1"}, StopGrace: 200 * time.Millisecond})
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, c.Close()) })

@@ -14,6 +14,7 @@ import (
 
 	refactor "pharo-refactor"
 	"pharo-refactor/internal/testenv"
+	"pharo-refactor/pharosim"
 )
 
 // startSim starts a client on a fresh copy of the sample image.
@@ -24,10 +25,35 @@ func startSim(t *testing.T, env ...string) (*Client, string) {
 	return startSimOn(t, dir, Config{Env: env}), dir
 }
 
+// startSimOn starts a client of pharo-sim serving dir: a subprocess, or
+// under -short the same server in this process (its faults read from
+// cfg.Env as the subprocess reads them from its environment).
 func startSimOn(t *testing.T, dir string, cfg Config) *Client {
 	t.Helper()
-	cfg.Command, cfg.Args = pharoSim, []string{"serve", "--dir", dir}
+	if testing.Short() {
+		return startInProcess(t, dir, cfg)
+	}
+	cfg.Command, cfg.Args = pharoSim(t), []string{"serve", "--dir", dir}
 	cfg.StopGrace = time.Second
+	c, err := New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, c.Close()) })
+	return c
+}
+
+func startInProcess(t *testing.T, dir string, cfg Config) *Client {
+	t.Helper()
+	env := map[string]string{}
+	for _, kv := range cfg.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	faults, err := pharosim.FaultsFromEnv(func(k string) string { return env[k] })
+	require.NoError(t, err)
+	sim, err := pharosim.New(pharosim.Options{Dir: dir, Faults: faults})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, sim.Close()) })
+	cfg.Env, cfg.InProcess = nil, sim.MCPServer()
 	c, err := New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, c.Close()) })
@@ -213,6 +239,7 @@ func TestInjectionShapedNamesRejected(t *testing.T) {
 }
 
 func TestKilledMidCallFailsFastAndRestarts(t *testing.T) {
+	testenv.SkipShort(t, "kills the pharo-sim process")
 	dir := t.TempDir()
 	require.NoError(t, testenv.CopyTree("examples/sample-image", dir))
 	// Every call takes 20 s in the image; the test kills the server
@@ -246,6 +273,7 @@ func TestKilledMidCallFailsFastAndRestarts(t *testing.T) {
 }
 
 func TestNextCallSucceedsAfterCrash(t *testing.T) {
+	testenv.SkipShort(t, "kills the pharo-sim process")
 	c, _ := startSim(t)
 	ctx := ctxT(t)
 	require.NoError(t, c.Start(ctx))
@@ -308,7 +336,7 @@ func TestBadCommand(t *testing.T) {
 func TestCrashLoopBacksOff(t *testing.T) {
 	// A server that cannot start (its image folder is missing) exits
 	// during the handshake, every time.
-	c, err := New(Config{Command: pharoSim, Args: []string{"serve", "--dir", filepath.Join(t.TempDir(), "missing")},
+	c, err := New(Config{Command: pharoSim(t), Args: []string{"serve", "--dir", filepath.Join(t.TempDir(), "missing")},
 		BackoffMin: time.Hour, StopGrace: time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, c.Close()) })

@@ -1,14 +1,19 @@
 package mcpclient
 
 import (
+	"os"
 	"testing"
 
 	"pharo-refactor/internal/testenv"
 )
 
-// pharoSim is the pharo-sim binary built once for this test process.
-var pharoSim string
+// bins builds the pharo-sim binary when a test first runs it.
+var bins testenv.Binaries
 
-func TestMain(m *testing.M) {
-	testenv.RunWithBinaries(m, func(p map[string]string) { pharoSim = p["pharo-sim"] }, "pharo-sim")
+func TestMain(m *testing.M) { os.Exit(bins.Run(m)) }
+
+// pharoSim is the pharo-sim binary (built once; skips t under -short).
+func pharoSim(t *testing.T) string {
+	t.Helper()
+	return bins.Path(t, "pharo-sim")
 }

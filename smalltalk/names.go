@@ -36,7 +36,9 @@ func isIdentTail(s string) bool {
 // or keyword (one or more identifiers each followed by a colon, like
 // at:put:). Identifiers are ASCII only, since these strings end up inside
 // Smalltalk expressions; QuoteSymbol writes the non-ASCII binary ones in the
-// quoted form every Pharo version reads.
+// quoted form every Pharo version reads. It is the one check of selectors
+// in the module (the service validates every request with it, refused
+// ones too), so it walks s once and allocates nothing.
 func IsSelector(s string) bool { return NumArgs(s) >= 0 }
 
 // NumArgs is the number of arguments a selector takes: 0 for unary, 1 for
@@ -46,20 +48,39 @@ func NumArgs(selector string) int {
 	switch {
 	case selector == "":
 		return -1
-	case IsIdentifier(selector):
-		return 0
+	case charClass[selector[0]] == cLetter:
+		return unaryOrKeywordArgs(selector)
 	case isBinarySelector(selector):
 		return 1
-	case !strings.HasSuffix(selector, ":"):
-		return -1
 	}
-	parts := strings.Split(selector[:len(selector)-1], ":")
-	for _, p := range parts {
-		if !IsIdentifier(p) {
+	return -1
+}
+
+// unaryOrKeywordArgs: 0 for one identifier, n for n identifiers each
+// followed by a colon, -1 for anything else.
+func unaryOrKeywordArgs(s string) int {
+	keywords := 0
+	for i := 0; i < len(s); {
+		if charClass[s[i]] != cLetter {
 			return -1
 		}
+		j := i + 1
+		for j < len(s) && (charClass[s[j]] == cLetter || charClass[s[j]] == cDigit) {
+			j++
+		}
+		if j == len(s) {
+			if i == 0 {
+				return 0 // unary; a keyword selector's last part has its colon
+			}
+			return -1
+		}
+		if s[j] != ':' {
+			return -1
+		}
+		keywords++
+		i = j + 1
 	}
-	return len(parts)
+	return keywords
 }
 
 func isBinarySelector(s string) bool {

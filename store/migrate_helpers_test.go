@@ -25,6 +25,13 @@ func stepsBefore(t *testing.T, name string) []migration {
 	return nil
 }
 
+// step is the schema step named name.
+func step(t *testing.T, name string) migration {
+	t.Helper()
+	steps := stepsBefore(t, name)
+	return migrations()[len(steps)]
+}
+
 // writerAt creates a database at path with the schema steps given, as an
 // older build left it, and answers a writer on it (the caller closes it).
 func writerAt(t *testing.T, ctx context.Context, path string, steps []migration) *sql.DB {

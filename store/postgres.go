@@ -17,7 +17,7 @@ import (
 // PostgreSQL holds the trail of a pool of workers (DATABASE_URL): every
 // instance of the pool reads and writes the same rows, so that the history,
 // a revert and the metrics work from any of them. The store is the same
-// code as on SQLite (dialect.go), on the schema of migrate_postgres.go.
+// code as on SQLite (dialect.go), on the schema of migrations/postgres.
 
 // maxPostgresConns bounds this instance's connections; a pool of a few
 // workers stays far below PostgreSQL's default max_connections (100).

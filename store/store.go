@@ -6,8 +6,9 @@
 // committed row survives a SIGKILL of the service; the write-ahead row of a
 // release (BeginRelease) also survives a power loss of the machine, because
 // its commit is synced to stable storage (writeahead.go says why the others
-// need not be). The schema is versioned in code (migrate.go); PostgreSQL
-// (a pool of workers) has its own history (migrate_postgres.go).
+// need not be). The schema is versioned as SQL files, one per step
+// (migrations/sqlite, applied by migrate.go); PostgreSQL (a pool of
+// workers) has its own history (migrations/postgres).
 // Rows are never deleted: the store has no delete operation and the schema
 // refuses DELETE statements.
 //

@@ -172,7 +172,7 @@ func TestServeWithAnotherClassLibrary(t *testing.T) {
 func TestServeRefusesABrokenClassLibrary(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.idx")
 	require.NoError(t, os.WriteFile(bad, []byte("pharo-sim class library 1\nsource\tx\ty\tz\nC\tFoo\n"), 0o644))
-	cmd := exec.Command(simBinary, "serve", "--dir", testenv.SimTree(t), "--class-library", bad)
+	cmd := exec.Command(simBinary(t), "serve", "--dir", testenv.SimTree(t), "--class-library", bad)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.Stdin = strings.NewReader("")

@@ -105,7 +105,7 @@ func TestVerbDispatch(t *testing.T) {
 // Speak raw JSON-RPC to the binary: stdout must hold nothing but MCP
 // frames, logs go to stderr, and closing stdin ends the process with 0.
 func TestStdoutCarriesOnlyFramesAndEOFStops(t *testing.T) {
-	cmd := exec.Command(simBinary, "serve", "--dir", testenv.SimTree(t), "--log-level", "debug")
+	cmd := exec.Command(simBinary(t), "serve", "--dir", testenv.SimTree(t), "--log-level", "debug")
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()

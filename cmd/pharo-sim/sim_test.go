@@ -17,11 +17,15 @@ import (
 	"pharo-refactor/internal/testenv"
 )
 
-// simBinary is the pharo-sim binary built once by TestMain.
-var simBinary string
+// bins builds the pharo-sim binary when a test first runs it.
+var bins testenv.Binaries
 
-func TestMain(m *testing.M) {
-	testenv.RunWithBinaries(m, func(p map[string]string) { simBinary = p["pharo-sim"] }, "pharo-sim")
+func TestMain(m *testing.M) { os.Exit(bins.Run(m)) }
+
+// simBinary is the pharo-sim binary (built once; skips t under -short).
+func simBinary(t testing.TB) string {
+	t.Helper()
+	return bins.Path(t, "pharo-sim")
 }
 
 // sim is a running pharo-sim subprocess driven by mcp-go's stdio client.
@@ -45,7 +49,7 @@ func startSim(t *testing.T, env []string, args ...string) *sim {
 		s.mu.Unlock()
 		return cmd, nil
 	}
-	c, err := client.NewStdioMCPClientWithOptions(simBinary, env, append([]string{"serve"}, args...),
+	c, err := client.NewStdioMCPClientWithOptions(simBinary(t), env, append([]string{"serve"}, args...),
 		transport.WithCommandFunc(keep), transport.WithCommandStderrWriter(s.stderr))
 	require.NoError(t, err)
 	s.client = c

@@ -468,7 +468,7 @@ func TestTheBuiltBinary(t *testing.T) {
 
 func runBinary(t *testing.T, env []string, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(built.refactorctl, args...)
+	cmd := exec.Command(built.refactorctl(t), args...)
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr testenv.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -15,18 +15,17 @@ import (
 	"pharo-refactor/internal/testenv"
 )
 
-// bins are the binaries TestMain builds: refactord, pharo-sim, refactorctl.
-type bins struct{ refactord, pharoSim, refactorctl string }
+// built builds refactord, pharo-sim and refactorctl when a test first
+// runs them.
+var built binaries
 
-// built is written once by TestMain before any test runs and only read
-// afterwards.
-var built bins
+type binaries struct{ testenv.Binaries }
 
-func TestMain(m *testing.M) {
-	testenv.RunWithBinaries(m, func(p map[string]string) {
-		built = bins{refactord: p["refactord"], pharoSim: p["pharo-sim"], refactorctl: p["refactorctl"]}
-	}, "refactord", "pharo-sim", "refactorctl")
-}
+func (b *binaries) refactord(t testing.TB) string   { t.Helper(); return b.Path(t, "refactord") }
+func (b *binaries) pharoSim(t testing.TB) string    { t.Helper(); return b.Path(t, "pharo-sim") }
+func (b *binaries) refactorctl(t testing.TB) string { t.Helper(); return b.Path(t, "refactorctl") }
+
+func TestMain(m *testing.M) { os.Exit(built.Run(m)) }
 
 // Valid refactorings of the sample image's methods: they parse, keep the
 // selector, declare every name and keep the methods' tests green.
@@ -62,9 +61,9 @@ func startService(t *testing.T, script testenv.Script, o serviceOpts) *service {
 	}
 	model, err := script.Env(dir, o.repeat)
 	require.NoError(t, err)
-	env := append(testenv.ServiceEnv(built.pharoSim, image, filepath.Join(dir, "data")), model...)
+	env := append(testenv.ServiceEnv(built.pharoSim(t), image, filepath.Join(dir, "data")), model...)
 	env = append(append(env, "MODEL_MAX_RETRIES=0", "SHUTDOWN_GRACE=1s", "LOG_LEVEL=warn"), o.env...)
-	svc := &service{Service: testenv.LaunchService(t, testenv.ServiceConfig{Binary: built.refactord, Dir: dir, Env: env}), image: image}
+	svc := &service{Service: testenv.LaunchService(t, testenv.ServiceConfig{Binary: built.refactord(t), Dir: dir, Env: env}), image: image}
 	require.NoError(t, svc.WaitFor("/ready", 30*time.Second))
 	return svc
 }

@@ -37,7 +37,7 @@ func TestDocsInABrowser(t *testing.T) {
 	image := filepath.Join(dir, "image")
 	require.NoError(t, testenv.CopyTree("examples/sample-image", image))
 	before := mustRead(t, calculatorFile(dir))
-	env := append(testenv.ServiceEnv(bins.pharoSim, image, filepath.Join(dir, "data")),
+	env := append(testenv.ServiceEnv(bins.pharoSim(t), image, filepath.Join(dir, "data")),
 		"MODEL_PROVIDER=scripted", "SCRIPTED_MODEL_FILE="+filepath.Join(root, "examples", "sample-image", "demo-model.json"))
 	s := start(t, dir, env...)
 

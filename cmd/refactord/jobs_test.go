@@ -93,7 +93,7 @@ CORS_ORIGINS=*
 CORS_ALLOW_CREDENTIALS=true
 CORS_ALLOW_METHODS=*
 CORS_ALLOW_HEADERS=*
-`, bins.pharoSim, dir)
+`, bins.pharoSim(t), dir)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte(dotenv), 0o600))
 	s := start(t, dir, append(model, "DATA_DIR="+filepath.Join(dir, "data"))...)
 

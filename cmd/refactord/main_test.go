@@ -20,13 +20,15 @@ import (
 	"pharo-refactor/internal/testenv"
 )
 
-var bins struct{ refactord, pharoSim string }
+// bins builds refactord and pharo-sim when a test first runs them.
+var bins binaries
 
-func TestMain(m *testing.M) {
-	testenv.RunWithBinaries(m, func(p map[string]string) {
-		bins.refactord, bins.pharoSim = p["refactord"], p["pharo-sim"]
-	}, "refactord", "pharo-sim")
-}
+type binaries struct{ testenv.Binaries }
+
+func (b *binaries) refactord(t testing.TB) string { t.Helper(); return b.Path(t, "refactord") }
+func (b *binaries) pharoSim(t testing.TB) string  { t.Helper(); return b.Path(t, "pharo-sim") }
+
+func TestMain(m *testing.M) { os.Exit(bins.Run(m)) }
 
 // service is refactord running as a real subprocess.
 type service struct {
@@ -46,7 +48,7 @@ func start(t *testing.T, dir string, env ...string) *service {
 // otherwise).
 func launch(t *testing.T, dir string, env ...string) *service {
 	t.Helper()
-	cfg := testenv.ServiceConfig{Binary: bins.refactord, Dir: dir, Env: append([]string{"LOG_LEVEL=debug"}, env...)}
+	cfg := testenv.ServiceConfig{Binary: bins.refactord(t), Dir: dir, Env: append([]string{"LOG_LEVEL=debug"}, env...)}
 	return &service{Service: testenv.LaunchService(t, cfg), t: t}
 }
 
@@ -82,7 +84,7 @@ func imageEnv(t *testing.T, script testenv.Script) (string, []string) {
 	require.NoError(t, testenv.CopyTree("examples/sample-image", image))
 	model, err := script.Env(dir, true)
 	require.NoError(t, err)
-	return dir, append(testenv.ServiceEnv(bins.pharoSim, image, filepath.Join(dir, "data")), model...)
+	return dir, append(testenv.ServiceEnv(bins.pharoSim(t), image, filepath.Join(dir, "data")), model...)
 }
 
 // answerTheSum is a refactoring of Calculator>>sum:with: that keeps its
@@ -180,7 +182,7 @@ func TestReadmeCurlAfterMakeRun(t *testing.T) {
 
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bin"), 0o755))
-	require.NoError(t, os.Symlink(bins.pharoSim, filepath.Join(dir, "bin", "pharo-sim")))
+	require.NoError(t, os.Symlink(bins.pharoSim(t), filepath.Join(dir, "bin", "pharo-sim")))
 	require.NoError(t, testenv.CopyTree("examples/sample-image", filepath.Join(dir, "examples", "sample-image")))
 	require.NoError(t, testenv.CopyTree("examples/sample-image", filepath.Join(dir, ".data", "image")))
 	s := start(t, dir) // no key, no model settings: the scripted demo model

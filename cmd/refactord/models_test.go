@@ -21,7 +21,7 @@ func modelEnv(t *testing.T, settings ...string) (string, []string) {
 	dir := t.TempDir()
 	image := filepath.Join(dir, "image")
 	require.NoError(t, testenv.CopyTree("examples/sample-image", image))
-	return dir, append(testenv.ServiceEnv(bins.pharoSim, image, filepath.Join(dir, "data")), settings...)
+	return dir, append(testenv.ServiceEnv(bins.pharoSim(t), image, filepath.Join(dir, "data")), settings...)
 }
 
 // Real OpenAI-compatible servers differ from OpenAI; each, configured

@@ -25,9 +25,9 @@ func render(t *testing.T, prepare func(image string), env []string, args ...stri
 	if prepare != nil {
 		prepare(image)
 	}
-	cmd := exec.Command(bins.refactord, append([]string{"prompts", "render", "--image", image}, args...)...)
+	cmd := exec.Command(bins.refactord(t), append([]string{"prompts", "render", "--image", image}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "PHARO_MCP_COMMAND=" + bins.pharoSim}, env...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "PHARO_MCP_COMMAND=" + bins.pharoSim(t)}, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -18,7 +18,7 @@ import (
 // served contract all name the version internal/version holds.
 func TestOneVersionEverywhere(t *testing.T) {
 	for _, arg := range []string{"--version", "-version", "version"} {
-		out, err := exec.Command(bins.refactord, arg).Output()
+		out, err := exec.Command(bins.refactord(t), arg).Output()
 		require.NoError(t, err, arg)
 		assert.Equal(t, "refactord "+version.Version+"\n", string(out), arg)
 	}

@@ -57,9 +57,10 @@ func Chromium() string {
 
 // StartBrowser starts headless chromium at path with a fresh profile; it
 // is closed (with every process it started) when the test ends, its output
-// printed when the test failed.
+// printed when the test failed. Under -short it skips the test.
 func StartBrowser(t testing.TB, path string) *Browser {
 	t.Helper()
+	SkipShort(t, "starts Chromium")
 	args := []string{
 		"--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -64,10 +64,11 @@ func versionOf(initdb string) int {
 }
 
 // RequirePostgres answers the binaries' directory, or skips the test
-// loudly; in CI (CI=true) a missing PostgreSQL fails the test instead, so
+// loudly (and always under -short, whose tier starts no server); in CI (CI=true) a missing PostgreSQL fails the test instead, so
 // that the tests of the pool are never skipped there unnoticed.
 func RequirePostgres(t testing.TB) string {
 	t.Helper()
+	SkipShort(t, "starts a PostgreSQL server")
 	bin := PostgresBin()
 	if bin != "" {
 		return bin

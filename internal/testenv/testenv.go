@@ -1,5 +1,6 @@
 // Package testenv holds the helpers the tests share (and the benchmarks
-// reuse): the repository's binaries built once per test process, copies of
+// reuse): the repository's binaries built once per test process when a
+// test first needs one (Binaries), copies of
 // the sample image, refactord as a subprocess (Service), fake model servers
 // that tell the roles apart by agents.RoleHeader (FakeGemini, FakeOpenAI),
 // and the scripted answers of each role (Reply, Script).
@@ -134,6 +135,7 @@ func (f *RecordingTools) Seen() []string {
 
 // RunWithBinaries is a whole TestMain: it builds the named binaries once,
 // hands their paths to use, runs the tests, removes the binaries and exits.
+// Binaries builds them only when a test asks, and never under -short.
 func RunWithBinaries(m *testing.M, use func(paths map[string]string), names ...string) {
 	paths, cleanup, err := binaries(names...)
 	if err != nil {
@@ -144,6 +146,68 @@ func RunWithBinaries(m *testing.M, use func(paths map[string]string), names ...s
 	code := m.Run()
 	cleanup()
 	os.Exit(code)
+}
+
+// Binaries builds the repository's commands the first time a test of the
+// process asks for one, each once, into one temporary directory that Run
+// removes. The zero value is ready to use.
+type Binaries struct {
+	mu    sync.Mutex
+	dir   string
+	paths map[string]string
+}
+
+// Path answers the path of ./cmd/NAME, building it on first use. The
+// fast tier (-short) starts no subprocess, so there it skips t instead.
+func (b *Binaries) Path(t testing.TB, name string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: runs the %s binary as a subprocess", name)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if path, ok := b.paths[name]; ok {
+		return path
+	}
+	if b.dir == "" {
+		dir, err := os.MkdirTemp("", "pharo-refactor-bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.dir = dir
+	}
+	path, err := build(b.dir, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.paths == nil {
+		b.paths = map[string]string{}
+	}
+	b.paths[name] = path
+	return path
+}
+
+// Run is a whole TestMain: it runs the tests, removes what Path built and
+// answers the exit code.
+func (b *Binaries) Run(m *testing.M) int {
+	code := m.Run()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dir != "" {
+		if err := os.RemoveAll(b.dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}
+	return code
+}
+
+// SkipShort skips t in the fast tier (-short), saying why: what the test
+// needs that the fast tier does without.
+func SkipShort(t testing.TB, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: " + why)
+	}
 }
 
 // SimTree copies what pharo-sim's tests load into a fresh directory and

@@ -1,11 +1,9 @@
-package api
+package strictjson
 
 import (
 	"bytes"
 	"reflect"
 	"unicode/utf8"
-
-	wire "pharo-refactor/wire"
 )
 
 // A well-formed request body is read in one pass: every refused client on
@@ -16,31 +14,18 @@ import (
 // wrapper alone — and sets the fields from plain scalars: strings without
 // escapes, true, false, null. Anything else (a rule broken, an escape, a
 // number, a nested value, a scalar of another type than its field) it
-// leaves to decodeRefactor's strict passes, which say precisely what is
+// leaves to the strict passes (strict.go), which say precisely what is
 // wrong or read it as encoding/json does; so it never accepts what they
 // would refuse, and a fuzz target holds the two to the same answer.
 
-// requestFields are the JSON names of wire.RefactorRequest's fields and
-// their indexes.
-var requestFields = fieldIndexes(reflect.TypeOf(wire.RefactorRequest{}))
-
-func fieldIndexes(typ reflect.Type) map[string]int {
-	out := map[string]int{}
-	for i := range typ.NumField() {
-		if name := jsonName(typ.Field(i).Tag.Get("json")); name != "" && name != "-" {
-			out[name] = i
-		}
-	}
-	return out
-}
-
-// decodeOnce answers the request when body is a well-formed request of
-// plain scalars, and whether it was wrapped; ok false sends the body to the strict passes.
-func decodeOnce(body []byte) (req wire.RefactorRequest, wrapped, ok bool) {
-	sc := scan{b: body}
-	v := reflect.ValueOf(&req).Elem()
+// decodeOnce answers the value when body is a well-formed one of plain
+// scalars, and whether it was wrapped; ok false sends the body to the
+// strict passes.
+func (d *Decoder[T]) decodeOnce(body []byte) (out T, wrapped, ok bool) {
+	sc := scan{b: body, fields: d.fields}
+	v := reflect.ValueOf(&out).Elem()
 	if !sc.object(func(key string, first bool) bool {
-		if key != wrapperKey {
+		if key != d.wrapper || d.wrapper == "" {
 			return sc.field(v, key)
 		}
 		// The wrapper must be the body's only key, holding the request.
@@ -48,20 +33,21 @@ func decodeOnce(body []byte) (req wire.RefactorRequest, wrapped, ok bool) {
 		sc.space()
 		return first && sc.object(func(key string, _ bool) bool { return sc.field(v, key) }) && sc.closing('}')
 	}) {
-		return req, false, false
+		return out, false, false
 	}
 	sc.space()
 	if sc.i != len(sc.b) {
-		return req, false, false // trailing data
+		return out, false, false // trailing data
 	}
-	return normalizeNames(req), wrapped, true
+	return out, wrapped, true
 }
 
 // scan reads a body byte by byte; every method answers false on what the
 // one pass does not take.
 type scan struct {
-	b []byte
-	i int
+	b      []byte
+	i      int
+	fields map[string]int // each JSON name's field index
 }
 
 func (s *scan) space() {
@@ -96,7 +82,7 @@ func (s *scan) object(member func(key string, first bool) bool) bool {
 	if s.next('}') {
 		return true
 	}
-	seen := make(map[string]bool, len(requestFields))
+	seen := make(map[string]bool, len(s.fields))
 	for first := true; ; first = false {
 		key, ok := s.str()
 		if !ok || seen[key] || !s.next(':') {
@@ -134,9 +120,9 @@ func (s *scan) str() (string, bool) {
 	return "", false
 }
 
-// field reads the value of the request field named key.
+// field reads the value of the field named key.
 func (s *scan) field(v reflect.Value, key string) bool {
-	i, known := requestFields[key]
+	i, known := s.fields[key]
 	if !known {
 		return false
 	}

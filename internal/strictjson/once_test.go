@@ -1,11 +1,16 @@
-package api
+package strictjson
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"pharo-refactor/wire"
 )
+
+// requests decodes the service's request, the type the decoder was made for.
+var requests = New[wire.RefactorRequest]("refactor_request")
 
 // decodeSeeds are bodies well-formed and not: the fuzz targets start from
 // them, and every one is checked as a case.
@@ -65,11 +70,11 @@ func FuzzDecodeOnce(f *testing.F) {
 // agreesWithStrict checks one body and reports whether the one pass took it.
 func agreesWithStrict(t *testing.T, body []byte) bool {
 	t.Helper()
-	once, onceWrapped, ok := decodeOnce(body)
+	once, onceWrapped, ok := requests.decodeOnce(body)
 	if !ok {
 		return false
 	}
-	strict, strictWrapped, err := strictDecode(body)
+	strict, strictWrapped, err := requests.strictDecode(body)
 	require.NoError(t, err, "the one pass accepted what the strict passes refuse")
 	assert.Equal(t, strict, once)
 	assert.Equal(t, strictWrapped, onceWrapped, "both say whether the body was wrapped")
