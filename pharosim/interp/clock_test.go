@@ -68,6 +68,8 @@ func TestClock(t *testing.T) {
 		{"(DateAndTime year: 2012 month: 6 day: 8 hour: 23 minute: 30 second: 0 offset: -2 hours) asDate printString", "'8 June 2012'"},
 		{"(DateAndTime year: 2012 month: 6 day: 8 hour: 23 minute: 30 second: 0 offset: -2 hours) asTime printString", "'11:30 pm'"},
 		{"(DateAndTime fromUnixTime: 0) printString", "'1970-01-01T00:00:00+00:00'"},
+		{"(DateAndTime fromSeconds: 86400 offset: 2 hours) printString", "'1901-01-02T02:00:00+02:00'"},
+		{"(DateAndTime year: 1901 month: 1 day: 2 hour: 2 minute: 0 second: 0 offset: 2 hours) asSeconds", "86400"},
 		{"(DateAndTime year: 1970 month: 1 day: 2 hour: 1 minute: 0 second: 0 offset: 1 hour) asUnixTime", "86400"},
 		// arithmetic
 		{"((Date year: 2012 month: 12 day: 20) addDays: 30) printString", "'19 January 2013'"},
