@@ -74,6 +74,9 @@ func TestClock(t *testing.T) {
 		// arithmetic
 		{"((Date year: 2012 month: 12 day: 20) addDays: 30) printString", "'19 January 2013'"},
 		{"(Date year: 2013 month: 3 day: 1) subtractDate: (Date year: 2012 month: 3 day: 1)", "365"},
+		{"((Date year: 2013 month: 3 day: 1) - 12 hours) printString", "'28 February 2013'"},
+		{"((Date year: 2013 month: 3 day: 1) + 36 hours) printString", "'2 March 2013'"},
+		{"((Date year: 2013 month: 3 day: 1) - (Date year: 2013 month: 2 day: 27)) printString", "'2:00:00:00'"},
 		{"((Date year: 2012 month: 1 day: 31) addMonths: 1) printString", "'29 February 2012'"},
 		{"((DateAndTime year: 2012 month: 12 day: 31 hour: 23 minute: 59 second: 59 offset: 0 hours) + 1 second) printString", "'2013-01-01T00:00:00+00:00'"},
 		{"((DateAndTime year: 2012 month: 3 day: 1 hour: 0 minute: 0 second: 0 offset: 0 hours) - (DateAndTime year: 2012 month: 2 day: 28 hour: 12 minute: 0 second: 0 offset: 0 hours)) printString", "'1:12:00:00'"},
