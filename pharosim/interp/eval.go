@@ -551,8 +551,8 @@ var lacking = map[string]string{
 	"FileSystem": "files", "FileReference": "files", "FileStream": "files", "File": "files", "FileLocator": "files",
 	"Socket": "network", "ZnClient": "network", "ZnServer": "network", "ZnUrl": "network", "NetNameResolver": "network",
 	"Processor": "processes", "Process": "processes", "Semaphore": "processes", "Mutex": "processes", "Delay": "processes", "SharedQueue": "processes",
-	"Date": "clock", "Time": "clock", "DateAndTime": "clock", "Duration": "clock", "Random": "random numbers",
-	"World": "UI", "UIManager": "UI", "Morph": "UI", "SpPresenter": "UI", "Display": "UI",
+	"Random": "random numbers", "World": "UI",
+	"UIManager": "UI", "Morph": "UI", "SpPresenter": "UI", "Display": "UI",
 }
 
 func (in *Interp) literal(n *smalltalk.Literal) Object {

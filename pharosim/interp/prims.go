@@ -429,6 +429,9 @@ func init() {
 		// streams of the transcript, kept for the report
 		"transcriptShow": func(in *Interp, r Object, a []Object) (Object, bool) { return r, true },
 	}
+	for name, p := range clockPrimitives {
+		primitives[name] = p
+	}
 }
 
 func str(o Object) string { return string(runesOf(o)) }
