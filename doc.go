@@ -5,7 +5,8 @@
 // the method's tests and a write-ahead audit trail that makes every change
 // revertible.
 //
-// The package sits at the bottom of the module and imports nothing of it:
+// The package sits at the bottom of the module and imports only smalltalk,
+// the leaf that knows the language's name shapes:
 // it holds what every other package agrees on — a method's identity and its
 // one validation, the error kinds, a run's request, result and events, the
 // audit row — and the interfaces of what a run needs (Image, Agents, Audit,
