@@ -70,10 +70,9 @@ type Method struct {
 	source    string
 	primitive string
 	prim      primitive // the Go function primitive names
-	refs      map[*smalltalk.Variable]varRef
-	nTemps    int                      // method frame: args then temps
-	blocks    map[*smalltalk.Block]int // frame size of each block
-	nlr       bool                     // a block in it returns from the method
+	body      stmt      // the compiled body
+	nTemps    int       // method frame: args then temps
+	nlr       bool      // a block in it returns from the method
 	pragmas   []string
 	err       error // a method that does not parse
 }
@@ -81,6 +80,7 @@ type Method struct {
 // Block is a BlockClosure.
 type Block struct {
 	node  *smalltalk.Block
+	code  *blockCode
 	outer *frame
 	home  *frame
 	m     *Method
