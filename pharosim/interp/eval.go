@@ -25,6 +25,7 @@ type Interp struct {
 	hashes       map[*Instance]int64
 	states       map[*Instance]*excState
 	known        knownClasses
+	free         []*frame // frames released for reuse
 }
 
 // Limits bound a computation.
@@ -186,14 +187,30 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 			return v
 		}
 	}
+	f := in.methodFrame(m, rcv)
+	copy(f.vars, args)
+	return in.run(f)
+}
+
+// methodFrame makes the frame of a method's activation.
+func (in *Interp) methodFrame(m *Method, rcv Object) *frame {
+	f := in.newFrame(m.nTemps, nil, rcv, m, nil)
+	f.home = f
+	return f
+}
+
+// plain tells whether a method runs its body without trying a primitive
+// first: a send site then evaluates its arguments into the new frame.
+func (m *Method) plain() bool { return m.err == nil && m.primitive == "" }
+
+// run runs a method's body in its frame, its arguments in place.
+func (in *Interp) run(f *frame) (result Object) {
+	m, rcv := f.m, f.self
 	in.depth++
 	if in.depth > maxDepth {
 		in.depth = 0
 		panic(&abort{"the stack grew too deep (an endless recursion?)"})
 	}
-	f := newFrame(m.nTemps, nil, rcv, m, nil)
-	f.home = f
-	copy(f.vars, args)
 	defer func() {
 		in.depth--
 		f.dead = true
@@ -210,6 +227,7 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 		}()
 	}
 	v, returned := m.body(in, f)
+	in.release(f)
 	if returned {
 		return v
 	}
@@ -222,9 +240,11 @@ func (in *Interp) runInline(b *blockCode, f *frame, args ...Object) (Object, boo
 	if !b.own {
 		return b.body(in, f)
 	}
-	bf := newFrame(b.size, f, f.self, f.m, f.home)
+	bf := in.newFrame(b.size, f, f.self, f.m, f.home)
 	copy(bf.vars, args)
-	return b.body(in, bf)
+	v, returned := b.body(in, bf)
+	in.release(bf)
+	return v, returned
 }
 
 // callBlock runs a block with arguments.
@@ -236,10 +256,13 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	}
 	bf := b.outer
 	if bc.own {
-		bf = newFrame(bc.size, b.outer, b.outer.self, b.m, b.home)
+		bf = in.newFrame(bc.size, b.outer, b.outer.self, b.m, b.home)
 		copy(bf.vars, args)
 	}
 	v, returned := bc.body(in, bf)
+	if bc.own {
+		in.release(bf)
+	}
 	if returned {
 		if b.home.dead {
 			return in.signalError("BlockCannotReturn", "the block's method has already returned")

@@ -158,7 +158,9 @@ func (c *compiler) expr(n smalltalk.Node, sc *scope, inBlock bool) code {
 	case *smalltalk.Block:
 		bc := c.block(n, sc)
 		m := c.m
-		return func(in *Interp, f *frame) Object { return &Block{node: n, code: bc, outer: f, home: f.home, m: m} }
+		return func(in *Interp, f *frame) Object {
+			return &Block{node: n, code: bc, outer: capture(f), home: f.home, m: m}
+		}
 	case *smalltalk.DynamicArray:
 		elems := c.exprs(n.Elements, sc, inBlock)
 		return func(in *Interp, f *frame) Object { return in.newArray(evalAll(in, f, elems)) }
@@ -269,12 +271,28 @@ func (c *compiler) sendTo(sel string, argNodes []smalltalk.Node, super bool, sc 
 			if m == nil {
 				return in.doesNotUnderstand(rcv, sel, []Object{a})
 			}
+			if m.plain() {
+				mf := in.methodFrame(m, rcv)
+				mf.vars[0] = a
+				return in.run(mf)
+			}
 			return in.invoke(m, rcv, []Object{a})
 		}
 	}
 	return func(in *Interp, rcv Object, f *frame) Object {
-		a := evalAll(in, f, args)
+		// The receiver's class decides the method before the arguments
+		// run (nothing they do changes it): a plain method's frame then
+		// takes them without an intermediate slice.
 		m := lookup(in, rcv)
+		if m != nil && m.plain() {
+			mf := in.methodFrame(m, rcv)
+			for i, arg := range args {
+				mf.vars[i] = arg(in, f)
+			}
+			in.step()
+			return in.run(mf)
+		}
+		a := evalAll(in, f, args)
 		in.step()
 		if m == nil {
 			return in.doesNotUnderstand(rcv, sel, a)
@@ -474,14 +492,21 @@ func (c *compiler) inlined(n *smalltalk.Message, sc *scope, inBlock bool) stmt {
 				in.step()
 				// a frame per turn only when a block may keep it
 				if bf == nil || body.captures {
-					bf = newFrame(body.size, f, f.self, f.m, f.home)
+					if bf != nil {
+						in.release(bf)
+					}
+					bf = in.newFrame(body.size, f, f.self, f.m, f.home)
 				} else {
 					clear(bf.vars)
 				}
 				bf.vars[0] = i
 				if v, returned := body.body(in, bf); returned {
+					in.release(bf)
 					return v, true
 				}
+			}
+			if bf != nil {
+				in.release(bf)
 			}
 			return r, false
 		}
@@ -514,7 +539,9 @@ func (c *compiler) exprsReusingBlocks(ns []smalltalk.Node, lits []*blockCode, sc
 	for i, n := range ns {
 		if bc := lits[i]; bc != nil {
 			node := n.(*smalltalk.Block)
-			out[i] = func(in *Interp, f *frame) Object { return &Block{node: node, code: bc, outer: f, home: f.home, m: m} }
+			out[i] = func(in *Interp, f *frame) Object {
+				return &Block{node: node, code: bc, outer: capture(f), home: f.home, m: m}
+			}
 			continue
 		}
 		out[i] = c.expr(n, sc, inBlock)
@@ -597,7 +624,7 @@ func (c *compiler) read(name string, sc *scope) code {
 	case "self", "super":
 		return func(in *Interp, f *frame) Object { return f.self }
 	case "thisContext":
-		return func(in *Interp, f *frame) Object { return &Context{f: f} }
+		return func(in *Interp, f *frame) Object { return &Context{f: capture(f)} }
 	case "nil":
 		return func(*Interp, *frame) Object { return nil }
 	case "true":
