@@ -187,6 +187,9 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 			return v
 		}
 	}
+	if m.quick != nil {
+		return m.quick(in, rcv)
+	}
 	f := in.methodFrame(m, rcv)
 	copy(f.vars, args)
 	return in.run(f)

@@ -71,10 +71,13 @@ type Method struct {
 	primitive string
 	prim      primitive // the Go function primitive names
 	body      stmt      // the compiled body
-	nTemps    int       // method frame: args then temps
-	nlr       bool      // a block in it returns from the method
-	pragmas   []string
-	err       error // a method that does not parse
+	// quick answers without a frame for a method that only answers self,
+	// an instance variable or a literal
+	quick   func(in *Interp, rcv Object) Object
+	nTemps  int  // method frame: args then temps
+	nlr     bool // a block in it returns from the method
+	pragmas []string
+	err     error // a method that does not parse
 }
 
 // Block is a BlockClosure.

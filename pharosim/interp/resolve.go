@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 
 	"pharo-refactor/smalltalk"
 )
@@ -69,7 +70,35 @@ func compile(class *Class, source string) *Method {
 		c.ivars[n] = i
 	}
 	m.body = c.seq(ast.Body, sc, false)
+	m.quick = c.quick(ast)
 	return m
+}
+
+// quick compiles a method that only answers self, an instance variable or
+// a literal into a function of its receiver: it runs without a frame, as
+// the quick methods of Pharo's virtual machine do.
+func (c *compiler) quick(ast *smalltalk.Method) func(in *Interp, rcv Object) Object {
+	if c.m.primitive != "" || len(ast.Temps) != 0 || len(ast.Body.Statements) != 1 {
+		return nil
+	}
+	r, ok := ast.Body.Statements[0].(*smalltalk.Return)
+	if !ok {
+		return nil
+	}
+	switch v := r.Value.(type) {
+	case *smalltalk.Variable:
+		if v.Name == "self" {
+			return func(in *Interp, rcv Object) Object { return rcv }
+		}
+		if i, ok := c.ivars[v.Name]; ok && !slices.ContainsFunc(ast.Args, func(a *smalltalk.Variable) bool { return a.Name == v.Name }) {
+			return func(in *Interp, rcv Object) Object { return in.ivars(rcv)[i] }
+		}
+	case *smalltalk.Literal:
+		// a literal's code does not read its frame
+		lit := c.expr(v, nil, false)
+		return func(in *Interp, rcv Object) Object { return lit(in, nil) }
+	}
+	return nil
 }
 
 type compiler struct {
@@ -254,6 +283,14 @@ func (c *compiler) sendTo(sel string, argNodes []smalltalk.Node, super bool, sc 
 	if len(args) == 1 {
 		arg := args[0]
 		fast := smallIntegerOp(sel)
+		if sel == "==" {
+			// Pharo's compiler never sends ==: it compares identity in place.
+			return func(in *Interp, rcv Object, f *frame) Object {
+				a := arg(in, f)
+				in.step()
+				return identical(rcv, a)
+			}
+		}
 		return func(in *Interp, rcv Object, f *frame) Object {
 			a := arg(in, f)
 			if fast != nil {
@@ -271,6 +308,9 @@ func (c *compiler) sendTo(sel string, argNodes []smalltalk.Node, super bool, sc 
 			if m == nil {
 				return in.doesNotUnderstand(rcv, sel, []Object{a})
 			}
+			if m.quick != nil {
+				return m.quick(in, rcv)
+			}
 			if m.plain() {
 				mf := in.methodFrame(m, rcv)
 				mf.vars[0] = a
@@ -284,6 +324,13 @@ func (c *compiler) sendTo(sel string, argNodes []smalltalk.Node, super bool, sc 
 		// run (nothing they do changes it): a plain method's frame then
 		// takes them without an intermediate slice.
 		m := lookup(in, rcv)
+		if m != nil && m.quick != nil {
+			for _, arg := range args {
+				arg(in, f)
+			}
+			in.step()
+			return m.quick(in, rcv)
+		}
 		if m != nil && m.plain() {
 			mf := in.methodFrame(m, rcv)
 			for i, arg := range args {
