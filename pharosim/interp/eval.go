@@ -26,6 +26,9 @@ type Interp struct {
 	states       map[*Instance]*excState
 	known        knownClasses
 	free         []*frame // frames released for reuse
+	// argStack holds the arguments of primitive calls: a primitive reads
+	// them while it runs and keeps none, so they need no slice of their own.
+	argStack []Object
 }
 
 // Limits bound a computation.
@@ -193,6 +196,25 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 	f := in.methodFrame(m, rcv)
 	copy(f.vars, args)
 	return in.run(f)
+}
+
+// invokePushed invokes a method with one argument passed on the
+// argument stack.
+func (in *Interp) invokePushed(m *Method, rcv, arg Object) Object {
+	base := len(in.argStack)
+	in.argStack = append(in.argStack, arg)
+	return in.invokeFromStack(m, rcv, base)
+}
+
+// invokeFromStack invokes a method with the arguments pushed from base on;
+// they are popped when it returns (a run that unwinds past it leaves them,
+// and whoever pushed below truncates to its own base).
+func (in *Interp) invokeFromStack(m *Method, rcv Object, base int) Object {
+	top := len(in.argStack)
+	v := in.invoke(m, rcv, in.argStack[base:top:top])
+	clear(in.argStack[base:top])
+	in.argStack = in.argStack[:base]
+	return v
 }
 
 // methodFrame makes the frame of a method's activation.

@@ -316,7 +316,7 @@ func (c *compiler) sendTo(sel string, argNodes []smalltalk.Node, super bool, sc 
 				mf.vars[0] = a
 				return in.run(mf)
 			}
-			return in.invoke(m, rcv, []Object{a})
+			return in.invokePushed(m, rcv, a)
 		}
 	}
 	return func(in *Interp, rcv Object, f *frame) Object {
@@ -339,12 +339,20 @@ func (c *compiler) sendTo(sel string, argNodes []smalltalk.Node, super bool, sc 
 			in.step()
 			return in.run(mf)
 		}
-		a := evalAll(in, f, args)
-		in.step()
 		if m == nil {
+			a := evalAll(in, f, args)
+			in.step()
 			return in.doesNotUnderstand(rcv, sel, a)
 		}
-		return in.invoke(m, rcv, a)
+		base := len(in.argStack)
+		for i, arg := range args {
+			v := arg(in, f)
+			// an exception handled while the argument ran may have left
+			// entries above the ones pushed so far
+			in.argStack = append(in.argStack[:base+i], v)
+		}
+		in.step()
+		return in.invokeFromStack(m, rcv, base)
 	}
 }
 
