@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -56,5 +57,52 @@ func testsSuite(e env) ([]figure, error) {
 		figs = append(figs, figure{"tests_real_" + tc.class + "_ms", measure.Millis(s.P50), "ms",
 			fmt.Sprintf("run_class_test's work on the interpreter (%s), median of %d, max %.1f ms; %s; goal < 1000", tc.tree, s.N, measure.Millis(s.Max), summary)})
 	}
+	if dir := os.Getenv("BENCH_NEOJSON"); dir != "" {
+		fig, err := neoJSONPackage(dir)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, fig)
+	}
 	return figs, nil
+}
+
+// neoJSONPackage times run_package_test's work for NeoJSON's test package
+// (Neo-JSON-Tests) on the interpreter, when BENCH_NEOJSON names a checkout
+// of github.com/svenvc/NeoJSON; the tree is not part of this repository.
+func neoJSONPackage(dir string) (figure, error) {
+	const pkg = "Neo-JSON-Tests"
+	img, err := pharosim.LoadImage(filepath.Join(dir, "repository"), nil)
+	if err != nil {
+		return figure{}, fmt.Errorf("BENCH_NEOJSON: %w", err)
+	}
+	defer func() { _ = img.Close() }()
+	names, err := img.PackageClasses(pkg)
+	if err != nil {
+		return figure{}, fmt.Errorf("BENCH_NEOJSON: %w", err)
+	}
+	var classes []string
+	for _, n := range names {
+		if img.IsTestCase(n) {
+			classes = append(classes, n)
+		}
+	}
+	none, err := pharosim.ParseOracle([]byte(`{}`))
+	if err != nil {
+		return figure{}, err
+	}
+	var samples measure.Samples
+	var summary string
+	for range 3 {
+		start := time.Now()
+		r, err := img.RunTestsFor(context.Background(), none, classes)
+		if err != nil {
+			return figure{}, err
+		}
+		samples = append(samples, time.Since(start))
+		summary = r.Summary()
+	}
+	s, _ := measure.Summarize(samples)
+	return figure{"tests_real_NeoJSON_package_ms", measure.Millis(s.P50), "ms",
+		fmt.Sprintf("run_package_test's work on the interpreter (%s, %d test classes), median of %d, max %.1f ms; %s; goal < 1000", pkg, len(classes), s.N, measure.Millis(s.Max), summary)}, nil
 }

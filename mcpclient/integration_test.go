@@ -144,7 +144,7 @@ func TestInstallRemoveAndTestsFlip(t *testing.T) {
 
 	rep, err := c.RunTests(ctx, "CalculatorTest")
 	require.NoError(t, err)
-	assert.NotZero(t, rep.Failures+rep.Errors, "the oracle fails testSum once sum:with: stops adding")
+	assert.NotZero(t, rep.Failures+rep.Errors, "testSum fails for real once sum:with: stops adding")
 	assert.Contains(t, rep.FailedTests, "CalculatorTest>>#testSum")
 
 	added := refactor.MethodRef{Class: "Calculator", Selector: "double:"}

@@ -84,21 +84,29 @@ func realOutcome(o interp.Outcome) outcome {
 
 // RunTestsFor runs the tests of the named classes: by the oracle for the
 // classes it declares, on the interpreter for the others, in the order
-// given.
+// given. Classes that run for real one after another share one
+// interpreter, as a package's test classes share one image: building it
+// is most of what a small class costs.
 func (img *Image) RunTestsFor(ctx context.Context, o *Oracle, classes []string) (TestResult, error) {
 	img.mu.Lock()
 	defer img.mu.Unlock()
 	img.refresh()
 	var r TestResult
+	var batch []string
 	for _, name := range classes {
-		if _, declared := o.Class(name); declared {
-			part := o.Run([]string{name}, img.sourceLookup, img.printTest)
-			r.merge(part)
+		if _, declared := o.Class(name); !declared {
+			batch = append(batch, name)
 			continue
 		}
-		if err := img.runReal(ctx, []string{name}, &r); err != nil {
+		if err := img.runReal(ctx, batch, &r); err != nil {
 			return TestResult{}, err
 		}
+		batch = nil
+		part := o.Run([]string{name}, img.sourceLookup, img.printTest)
+		r.merge(part)
+	}
+	if err := img.runReal(ctx, batch, &r); err != nil {
+		return TestResult{}, err
 	}
 	return r, nil
 }

@@ -67,7 +67,9 @@ func TestRealRunStopsAtTheCallLimit(t *testing.T) {
 	t.Cleanup(func() { _ = img.Close() })
 	none, err := pharosim.ParseOracle([]byte(`{}`))
 	require.NoError(t, err)
-	_, err = img.Compile("Ledger", pharosim.InstanceSide, "total\n\t| sum |\n\tsum := 0.\n\t[ sum >= 0 ] whileTrue: [ sum := sum + 1 ].\n\t^ sum", "")
+	// Each turn makes a large string: the loop reaches the deadline long
+	// before its step budget, however fast the interpreter runs.
+	_, err = img.Compile("Ledger", pharosim.InstanceSide, "total\n\t| sum |\n\tsum := 0.\n\t[ sum >= 0 ] whileTrue: [ sum := sum + (String new: 100000) size ].\n\t^ sum", "")
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

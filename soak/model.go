@@ -52,7 +52,8 @@ func methodKey(class string, classSide bool, selector string) string {
 }
 
 // targets are the sample image's methods the soak works on: their tests
-// in the image's oracle pass for the candidates the soak writes.
+// (CalculatorTest, which pharo-sim runs for real) pass for the candidates
+// the soak writes, and fail for the ones Break makes.
 func targets() []target {
 	return []target{
 		{Class: "Calculator", Selector: "sum:with:", Break: func(s string) string { return strings.Replace(s, "+", "-", 1) }},

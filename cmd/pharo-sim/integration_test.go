@@ -319,7 +319,10 @@ func TestCompileWritesTheFileAndKeepsTheRest(t *testing.T) {
 	}
 }
 
-func TestOracleFlipsWithTheSource(t *testing.T) {
+// TestTestsFlipWithTheSource: the sample image's CalculatorTest runs for
+// real, so a compile that breaks a method turns its test red at once, and
+// repairing it turns it green.
+func TestTestsFlipWithTheSource(t *testing.T) {
 	s := startSim(t, nil, "--dir", testenv.SimTree(t))
 	run := func(tool, arg, value string) string {
 		var text string

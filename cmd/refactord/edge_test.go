@@ -290,7 +290,7 @@ func TestEveryRequestIsLogged(t *testing.T) {
 // begun release when the grace ended is stopped and says so.
 func TestGraceEndingMidRelease(t *testing.T) {
 	const released = "sum: a with: b\n\t\"Answer the sum\"\n\n\t^ a + b"
-	const breaksTestSum = "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b negated"
+	const breaksTestSum = "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b"
 	cases := []struct {
 		name       string
 		script     testenv.Script

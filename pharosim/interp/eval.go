@@ -24,8 +24,11 @@ type Interp struct {
 	nextHash     int64
 	hashes       map[*Instance]int64
 	states       map[*Instance]*excState
-	literals     map[*smalltalk.Literal]Object
 	known        knownClasses
+	free         []*frame // frames released for reuse
+	// argStack holds the arguments of primitive calls: a primitive reads
+	// them while it runs and keeps none, so they need no slice of their own.
+	argStack []Object
 }
 
 // Limits bound a computation.
@@ -108,12 +111,23 @@ func (in *Interp) classOf(o Object) *Class {
 type knownClasses struct {
 	undefined, trueClass, falseClass, smallInteger, largePositive, largeNegative *Class
 	fraction, float, character, symbol, metaclass, block, context                *Class
+	// fastInts is true while SmallInteger's comparisons and sums are the
+	// kernel's primitives: send sites then compute them without a lookup.
+	fastInts bool
 }
 
 func (in *Interp) findKnown() {
 	c := in.classes
 	in.known = knownClasses{c["UndefinedObject"], c["True"], c["False"], c["SmallInteger"], c["LargePositiveInteger"],
-		c["LargeNegativeInteger"], c["Fraction"], c["Float"], c["Character"], c["Symbol"], c["Metaclass"], c["BlockClosure"], c["Context"]}
+		c["LargeNegativeInteger"], c["Fraction"], c["Float"], c["Character"], c["Symbol"], c["Metaclass"], c["BlockClosure"], c["Context"], false}
+	if si := in.known.smallInteger; si != nil {
+		in.known.fastInts = true
+		for sel, prim := range fastIntPrimitives {
+			if m := si.lookup(sel); m == nil || m.primitive != prim {
+				in.known.fastInts = false
+			}
+		}
+	}
 }
 
 // Context is thisContext, as far as SUnit needs it.
@@ -176,14 +190,52 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 			return v
 		}
 	}
+	if m.quick != nil {
+		return m.quick(in, rcv)
+	}
+	f := in.methodFrame(m, rcv)
+	copy(f.vars, args)
+	return in.run(f)
+}
+
+// invokePushed invokes a method with one argument passed on the
+// argument stack.
+func (in *Interp) invokePushed(m *Method, rcv, arg Object) Object {
+	base := len(in.argStack)
+	in.argStack = append(in.argStack, arg)
+	return in.invokeFromStack(m, rcv, base)
+}
+
+// invokeFromStack invokes a method with the arguments pushed from base on;
+// they are popped when it returns (a run that unwinds past it leaves them,
+// and whoever pushed below truncates to its own base).
+func (in *Interp) invokeFromStack(m *Method, rcv Object, base int) Object {
+	top := len(in.argStack)
+	v := in.invoke(m, rcv, in.argStack[base:top:top])
+	clear(in.argStack[base:top])
+	in.argStack = in.argStack[:base]
+	return v
+}
+
+// methodFrame makes the frame of a method's activation.
+func (in *Interp) methodFrame(m *Method, rcv Object) *frame {
+	f := in.newFrame(m.nTemps, nil, rcv, m, nil)
+	f.home = f
+	return f
+}
+
+// plain tells whether a method runs its body without trying a primitive
+// first: a send site then evaluates its arguments into the new frame.
+func (m *Method) plain() bool { return m.err == nil && m.primitive == "" }
+
+// run runs a method's body in its frame, its arguments in place.
+func (in *Interp) run(f *frame) (result Object) {
+	m, rcv := f.m, f.self
 	in.depth++
 	if in.depth > maxDepth {
 		in.depth = 0
 		panic(&abort{"the stack grew too deep (an endless recursion?)"})
 	}
-	f := newFrame(m.nTemps, nil, rcv, m, nil)
-	f.home = f
-	copy(f.vars, args)
 	defer func() {
 		in.depth--
 		f.dead = true
@@ -199,262 +251,43 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 			}
 		}()
 	}
-	v, returned := in.evalSeq(m.ast.Body, f)
+	v, returned := m.body(in, f)
+	in.release(f)
 	if returned {
 		return v
 	}
 	return rcv
 }
 
-// evalSeq runs statements; returned is true after a ^.
-func (in *Interp) evalSeq(s *smalltalk.Sequence, f *frame) (Object, bool) {
-	var last Object
-	for _, st := range s.Statements {
-		if r, ok := st.(*smalltalk.Return); ok {
-			return in.eval(r.Value, f), true
-		}
-		last = in.eval(st, f)
+// runInline runs a literal block in place: in a frame of its own when it
+// has names, else in the frame it appears in.
+func (in *Interp) runInline(b *blockCode, f *frame, args ...Object) (Object, bool) {
+	if !b.own {
+		return b.body(in, f)
 	}
-	return last, false
-}
-
-func (in *Interp) eval(n smalltalk.Node, f *frame) Object {
-	switch n := n.(type) {
-	case *smalltalk.Variable:
-		return in.readVar(f.m.refs[n], f)
-	case *smalltalk.Literal:
-		// A literal is one object, as in a compiled method: evaluating it
-		// again answers the same object.
-		if v, ok := in.literals[n]; ok {
-			return v
-		}
-		v := in.literal(n)
-		in.literals[n] = v
-		return v
-	case *smalltalk.Assignment:
-		v := in.eval(n.Value, f)
-		in.writeVar(f.m.refs[n.Variable], f, v)
-		return v
-	case *smalltalk.Message:
-		return in.evalMessage(n, f)
-	case *smalltalk.Cascade:
-		rcv, super := in.receiver(n.Receiver, f)
-		var v Object
-		for _, m := range n.Messages {
-			args := in.evalArgs(m.Args, f)
-			v = in.dispatch(rcv, super, m.Selector, args, f)
-		}
-		return v
-	case *smalltalk.Block:
-		return &Block{node: n, outer: f, home: f.home, m: f.m}
-	case *smalltalk.DynamicArray:
-		return in.newArray(in.evalArgs(n.Elements, f))
-	case *smalltalk.Return:
-		v := in.eval(n.Value, f)
-		if f.home == f {
-			// a ^ reached by a statement of the method body itself is
-			// handled by evalSeq; one nested in an expression lands here.
-			panic(&nonLocalReturn{home: f, value: v})
-		}
-		if f.home.dead {
-			return in.signalError("BlockCannotReturn", "the block's method has already returned")
-		}
-		panic(&nonLocalReturn{home: f.home, value: v})
-	case *smalltalk.Sequence:
-		v, _ := in.evalSeq(n, f)
-		return v
-	}
-	panic(fmt.Sprintf("interp: cannot evaluate %T", n))
-}
-
-func (in *Interp) evalArgs(ns []smalltalk.Node, f *frame) []Object {
-	if len(ns) == 0 {
-		return nil
-	}
-	out := make([]Object, len(ns))
-	for i, a := range ns {
-		out[i] = in.eval(a, f)
-	}
-	return out
-}
-
-// receiver evaluates a message's receiver; super is the class the lookup
-// starts in for a send to super, nil otherwise.
-func (in *Interp) receiver(n smalltalk.Node, f *frame) (Object, *Class) {
-	if v, ok := n.(*smalltalk.Variable); ok && f.m.refs[v].kind == vSuper {
-		return f.self, f.m.class.super
-	}
-	return in.eval(n, f), nil
-}
-
-func (in *Interp) dispatch(rcv Object, super *Class, sel string, args []Object, f *frame) Object {
-	if super != nil {
-		return in.sendFrom(super, rcv, sel, args)
-	}
-	return in.sendFrom(in.classOf(rcv), rcv, sel, args)
-}
-
-func (in *Interp) evalMessage(n *smalltalk.Message, f *frame) Object {
-	rcv, super := in.receiver(n.Receiver, f)
-	if super == nil {
-		if v, ok := in.inlined(n, rcv, f); ok {
-			return v
-		}
-	}
-	return in.dispatch(rcv, super, n.Selector, in.evalArgs(n.Args, f), f)
-}
-
-// inlined runs the control messages Pharo's compiler inlines, when their
-// arguments are literal blocks and the receiver fits.
-func (in *Interp) inlined(n *smalltalk.Message, rcv Object, f *frame) (Object, bool) {
-	lit := func(i int) *smalltalk.Block {
-		if i >= len(n.Args) {
-			return nil
-		}
-		b, _ := n.Args[i].(*smalltalk.Block)
-		return b
-	}
-	switch n.Selector {
-	case "ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:", "and:", "or:":
-		b, ok := rcv.(bool)
-		if !ok || lit(0) == nil || (len(n.Args) == 2 && lit(1) == nil) {
-			return nil, false
-		}
-		in.step()
-		switch n.Selector {
-		case "ifTrue:":
-			if b {
-				return in.runInline(lit(0), f), true
-			}
-			return nil, true
-		case "ifFalse:":
-			if !b {
-				return in.runInline(lit(0), f), true
-			}
-			return nil, true
-		case "ifTrue:ifFalse:":
-			if b {
-				return in.runInline(lit(0), f), true
-			}
-			return in.runInline(lit(1), f), true
-		case "ifFalse:ifTrue:":
-			if !b {
-				return in.runInline(lit(0), f), true
-			}
-			return in.runInline(lit(1), f), true
-		case "and:":
-			if !b {
-				return false, true
-			}
-			return in.runInline(lit(0), f), true
-		case "or:":
-			if b {
-				return true, true
-			}
-			return in.runInline(lit(0), f), true
-		}
-	case "ifNil:", "ifNotNil:", "ifNil:ifNotNil:", "ifNotNil:ifNil:":
-		if lit(0) == nil || (len(n.Args) == 2 && lit(1) == nil) {
-			return nil, false
-		}
-		in.step()
-		isNil := rcv == nil
-		var nilB, notB *smalltalk.Block
-		switch n.Selector {
-		case "ifNil:":
-			nilB = lit(0)
-		case "ifNotNil:":
-			notB = lit(0)
-		case "ifNil:ifNotNil:":
-			nilB, notB = lit(0), lit(1)
-		case "ifNotNil:ifNil:":
-			notB, nilB = lit(0), lit(1)
-		}
-		if isNil {
-			if nilB == nil {
-				return nil, true
-			}
-			return in.runInline(nilB, f), true
-		}
-		if notB == nil {
-			return rcv, true
-		}
-		return in.runInline(notB, f, rcv), true
-	case "whileTrue:", "whileFalse:", "whileTrue", "whileFalse":
-		cond, ok := n.Receiver.(*smalltalk.Block)
-		if !ok || (len(n.Args) == 1 && lit(0) == nil) {
-			return nil, false
-		}
-		want := n.Selector[:9] == "whileTrue"
-		for {
-			in.step()
-			c := in.runInline(cond, f)
-			if b, ok := c.(bool); !ok {
-				in.Send(c, "mustBeBoolean")
-				return nil, true
-			} else if b != want {
-				return nil, true
-			}
-			if len(n.Args) == 1 {
-				in.runInline(lit(0), f)
-			}
-		}
-	case "to:do:":
-		body := lit(1)
-		from, ok := rcv.(int64)
-		if body == nil || !ok || len(body.Args) != 1 {
-			return nil, false
-		}
-		limit := in.eval(n.Args[0], f)
-		to, ok := limit.(int64)
-		if !ok {
-			return in.dispatch(rcv, nil, n.Selector, []Object{limit, in.eval(n.Args[1], f)}, f), true
-		}
-		for i := from; i <= to; i++ {
-			in.step()
-			in.runInline(body, f, i)
-		}
-		return rcv, true
-	case "timesRepeat:":
-		k, ok := rcv.(int64)
-		if !ok || lit(0) == nil {
-			return nil, false
-		}
-		for i := int64(0); i < k; i++ {
-			in.step()
-			in.runInline(lit(0), f)
-		}
-		return rcv, true
-	}
-	return nil, false
-}
-
-// runInline runs a literal block in place, in a frame of its own.
-func (in *Interp) runInline(b *smalltalk.Block, f *frame, args ...Object) Object {
-	bf := newFrame(f.m.blocks[b], f, f.self, f.m, f.home)
+	bf := in.newFrame(b.size, f, f.self, f.m, f.home)
 	copy(bf.vars, args)
-	v, returned := in.evalSeq(b.Body, bf)
-	if returned {
-		if f.home.dead {
-			return in.signalError("BlockCannotReturn", "the block's method has already returned")
-		}
-		panic(&nonLocalReturn{home: f.home, value: v})
-	}
-	return v
+	v, returned := b.body(in, bf)
+	in.release(bf)
+	return v, returned
 }
 
-// Value runs a block with arguments.
+// callBlock runs a block with arguments.
 func (in *Interp) callBlock(b *Block, args []Object) Object {
 	in.step()
-	if len(args) != len(b.node.Args) {
-		return in.signalError("Error", fmt.Sprintf("wrong number of arguments: the block takes %d, got %d", len(b.node.Args), len(args)))
+	bc := b.code
+	if len(args) != bc.nargs {
+		return in.signalError("Error", fmt.Sprintf("wrong number of arguments: the block takes %d, got %d", bc.nargs, len(args)))
 	}
-	bf := newFrame(b.m.blocks[b.node], b.outer, b.outer.self, b.m, b.home)
-	copy(bf.vars, args)
-	if len(b.node.Body.Statements) == 0 {
-		return nil
+	bf := b.outer
+	if bc.own {
+		bf = in.newFrame(bc.size, b.outer, b.outer.self, b.m, b.home)
+		copy(bf.vars, args)
 	}
-	v, returned := in.evalSeq(b.node.Body, bf)
+	v, returned := bc.body(in, bf)
+	if bc.own {
+		in.release(bf)
+	}
 	if returned {
 		if b.home.dead {
 			return in.signalError("BlockCannotReturn", "the block's method has already returned")
@@ -462,47 +295,6 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 		panic(&nonLocalReturn{home: b.home, value: v})
 	}
 	return v
-}
-
-func (in *Interp) readVar(r varRef, f *frame) Object {
-	switch r.kind {
-	case vTemp:
-		for d := r.depth; d > 0; d-- {
-			f = f.parent
-		}
-		return f.vars[r.index]
-	case vIvar:
-		return in.ivars(f.self)[r.index]
-	case vSelf, vSuper:
-		return f.self
-	case vThisContext:
-		return &Context{f: f}
-	}
-	b := in.shared(r.name, f.m.class)
-	if b == nil {
-		return in.undeclared(r.name)
-	}
-	return b.Value
-}
-
-func (in *Interp) writeVar(r varRef, f *frame, v Object) {
-	switch r.kind {
-	case vTemp:
-		for d := r.depth; d > 0; d-- {
-			f = f.parent
-		}
-		f.vars[r.index] = v
-		return
-	case vIvar:
-		in.ivars(f.self)[r.index] = v
-		return
-	}
-	b := in.shared(r.name, f.m.class)
-	if b == nil {
-		b = &Binding{Name: r.name}
-		in.globals[r.name] = b
-	}
-	b.Value = v
 }
 
 func (in *Interp) ivars(o Object) []Object {

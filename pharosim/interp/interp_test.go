@@ -73,3 +73,64 @@ func TestEvaluates(t *testing.T) {
 		})
 	}
 }
+
+// runDoIt evaluates expr with extra methods compiled into the kernel.
+func runDoIt(t *testing.T, extra []MethodSource, expr string) string {
+	t.Helper()
+	methods := append([]MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"}}, extra...)
+	in, err := New(&Program{Methods: methods}, Limits{Steps: 1_000_000})
+	require.NoError(t, err)
+	var out string
+	in.guard(1_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+	return out
+}
+
+// TestCompiledMethods: what compiling methods to closures must keep —
+// frames reused only when nothing holds them, temporaries of an inlined
+// block fresh each turn, returns from inlined blocks in any position,
+// identity, quick methods, SmallInteger arithmetic that overflows, and the
+// kernel's own methods when a tree redefines SmallInteger's.
+func TestCompiledMethods(t *testing.T) {
+	cases := []struct {
+		name  string
+		extra []MethodSource
+		expr  string
+		want  string
+	}{
+		{"a block per turn keeps its turn's variable", nil,
+			"| bs | bs := OrderedCollection new. 1 to: 3 do: [ :i | bs add: [ i ] ]. (bs collect: [ :b | b value ]) asArray", "#(1 2 3)"},
+		{"a recursive block reuses no frame in use", nil,
+			"| f | f := nil. f := [ :n | n < 2 ifTrue: [ n ] ifFalse: [ (f value: n - 1) + (f value: n - 2) ] ]. f value: 15", "610"},
+		{"an inlined block's temporaries are nil each turn", nil,
+			"| s | s := 0. 1 to: 3 do: [ :i | | t | t isNil ifTrue: [ s := s + i ]. t := i ]. s", "6"},
+		{"a return from a block inside a loop", nil, "#(1 2 3) detect: [ :x | x > 1 ]", "2"},
+		{"an inlined conditional as an argument", nil, "(true ifTrue: [ 3 ] ifFalse: [ 4 ]) + 1", "4"},
+		{"a return from a block the method passes on",
+			[]MethodSource{{Class: "UndefinedObject", Source: "firstOver: n in: c\n\t| x |\n\tx := c do: [ :e | e > n ifTrue: [ ^ e ] ].\n\t^ nil"}},
+			"nil firstOver: 1 in: #(1 5 7)", "5"},
+		{"a return from an inlined branch assigned",
+			[]MethodSource{{Class: "UndefinedObject", Source: "sign: n\n\t| x |\n\tx := n > 0 ifTrue: [ ^ #positive ] ifFalse: [ #other ].\n\t^ x"}},
+			"(nil sign: 3) -> (nil sign: -1)", "#positive->#other"},
+		{"a return from a whileTrue: in a method",
+			[]MethodSource{{Class: "UndefinedObject", Source: "countTo: n\n\t| i |\n\ti := 0.\n\t[ true ] whileTrue: [ i := i + 1. i = n ifTrue: [ ^ i ] ]"}},
+			"nil countTo: 4", "4"},
+		{"a primitive's arguments after one returned from a block",
+			[]MethodSource{{Class: "UndefinedObject", Source: "firstOf: c\n\tc do: [ :x | ^ x * 10 ].\n\t^ nil"}},
+			"[ :a :b | a -> b ] value: 1 value: (nil firstOf: #(7 8))", "1->70"},
+		{"identity of equal strings", nil, "'a' == 'a' copy", "false"},
+		{"identity of symbols and integers", nil, "#a == #a and: [ 3 == 3 ]", "true"},
+		{"a quick accessor", nil, "(3 @ 4) y", "4"},
+		{"a quick literal method", nil, "false not", "true"},
+		{"a quick method on a class", []MethodSource{{Class: "Point", ClassSide: true, Source: "answer\n\t^ 42"}}, "Point answer", "42"},
+		{"a sum past SmallInteger", nil, "((1 bitShift: 59) + (1 bitShift: 59)) class", "LargePositiveInteger"},
+		{"a difference past SmallInteger", nil, "((1 bitShift: 60) negated - (1 bitShift: 60)) class", "LargeNegativeInteger"},
+		{"a tree's SmallInteger>>+ is sent", []MethodSource{{Class: "SmallInteger", Source: "+ other\n\t^ 42"}}, "3 + 4", "42"},
+		{"a block that returns after its method returned", []MethodSource{{Class: "UndefinedObject", Source: "escaper\n\t^ [ :x | ^ x ]"}},
+			"(nil escaper) value: 1", "ERROR: unhandled BlockCannotReturn: the block's method has already returned"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, runDoIt(t, tc.extra, tc.expr))
+		})
+	}
+}

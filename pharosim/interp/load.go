@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"pharo-refactor/smalltalk"
 	"pharo-refactor/smalltalk/tonel"
 )
 
@@ -83,7 +82,7 @@ func New(program *Program, limits Limits) (*Interp, error) {
 		return nil, err
 	}
 	in := &Interp{globals: map[string]*Binding{}, classes: map[string]*Class{}, hashes: map[*Instance]int64{},
-		states: map[*Instance]*excState{}, literals: map[*smalltalk.Literal]Object{}, budget: limits.Steps, deadline: limits.Deadline}
+		states: map[*Instance]*excState{}, budget: limits.Steps, deadline: limits.Deadline}
 	if in.budget <= 0 {
 		in.budget = 1 << 62
 	}

@@ -70,17 +70,20 @@ type Method struct {
 	source    string
 	primitive string
 	prim      primitive // the Go function primitive names
-	refs      map[*smalltalk.Variable]varRef
-	nTemps    int                      // method frame: args then temps
-	blocks    map[*smalltalk.Block]int // frame size of each block
-	nlr       bool                     // a block in it returns from the method
-	pragmas   []string
-	err       error // a method that does not parse
+	body      stmt      // the compiled body
+	// quick answers without a frame for a method that only answers self,
+	// an instance variable or a literal
+	quick   func(in *Interp, rcv Object) Object
+	nTemps  int  // method frame: args then temps
+	nlr     bool // a block in it returns from the method
+	pragmas []string
+	err     error // a method that does not parse
 }
 
 // Block is a BlockClosure.
 type Block struct {
 	node  *smalltalk.Block
+	code  *blockCode
 	outer *frame
 	home  *frame
 	m     *Method
@@ -95,17 +98,48 @@ type frame struct {
 	m      *Method
 	home   *frame // the method frame
 	dead   bool   // the method has returned: ^ from a block is an error
+	// captured is true once a block or thisContext holds the frame
+	captured bool
 }
 
 func bigOf(n int64) *big.Int { return big.NewInt(n) }
 
-// newFrame makes a frame of n variables.
-func newFrame(n int, parent *frame, self Object, m *Method, home *frame) *frame {
-	f := &frame{parent: parent, self: self, m: m, home: home}
+// newFrame makes a frame of n variables, reusing a released one when it
+// can: a frame per send and per inlined block with names was most of what
+// a run allocated.
+func (in *Interp) newFrame(n int, parent *frame, self Object, m *Method, home *frame) *frame {
+	var f *frame
+	if k := len(in.free); k > 0 && n <= len(f.small) {
+		f = in.free[k-1]
+		in.free = in.free[:k-1]
+		*f = frame{parent: parent, self: self, m: m, home: home}
+	} else {
+		f = &frame{parent: parent, self: self, m: m, home: home}
+	}
 	if n <= len(f.small) {
 		f.vars = f.small[:n]
 	} else {
 		f.vars = make([]Object, n)
+	}
+	return f
+}
+
+// maxFreeFrames bounds the frames kept for reuse.
+const maxFreeFrames = 4096
+
+// release gives back a frame whose activation has ended, unless a block
+// or thisContext may still reach it.
+func (in *Interp) release(f *frame) {
+	if !f.captured && len(f.vars) <= len(f.small) && len(in.free) < maxFreeFrames {
+		in.free = append(in.free, f)
+	}
+}
+
+// capture marks a frame and the frames it is nested in as reachable from
+// an object (a block, thisContext): they are never reused.
+func capture(f *frame) *frame {
+	for p := f; p != nil && !p.captured; p = p.parent {
+		p.captured = true
 	}
 	return f
 }

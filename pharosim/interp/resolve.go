@@ -1,36 +1,49 @@
 package interp
 
 import (
+	"fmt"
+	"slices"
+
 	"pharo-refactor/smalltalk"
 )
 
-type varKind uint8
+// A method is compiled once, when the image is built, into Go closures:
+// every name is resolved to a frame slot, an instance variable index or a
+// shared binding; every send site keeps the method it found for the last
+// receiver class (an inline cache: classes do not change while a run
+// lasts); literals are made once. Walking the syntax tree with map
+// lookups on every evaluation cost most of a test run's time.
 
-const (
-	vTemp varKind = iota
-	vIvar
-	vShared // class variable, pool variable or global, looked up by name
-	vSelf
-	vSuper
-	vThisContext
-)
+// code evaluates an expression in a frame.
+type code func(in *Interp, f *frame) Object
 
-// varRef says where a name of a method lives.
-type varRef struct {
-	kind  varKind
-	depth int // frames up from the current one, for a temporary
-	index int
-	name  string
+// stmt runs a statement; returned is true after a ^ reached by it
+// (directly, or in a block the compiler inlined).
+type stmt func(in *Interp, f *frame) (v Object, returned bool)
+
+// blockCode is a block compiled once, run in place (inlined) or as a
+// BlockClosure.
+type blockCode struct {
+	node  *smalltalk.Block
+	nargs int
+	size  int  // the frame's variables: arguments then temporaries
+	own   bool // the block has a frame of its own; without names it runs in its outer frame
+	// captures is true when a block inside this one may outlive an
+	// iteration: a loop then needs a fresh frame per turn.
+	captures bool
+	body     stmt
 }
 
+// scope is one level of names; a scope that is not own adds no frame.
 type scope struct {
 	names  map[string]int
 	parent *scope
+	own    bool
 }
 
-// compile parses a method's source and resolves its names.
+// compile parses a method's source and compiles it.
 func compile(class *Class, source string) *Method {
-	m := &Method{class: class, source: source, refs: map[*smalltalk.Variable]varRef{}, blocks: map[*smalltalk.Block]int{}}
+	m := &Method{class: class, source: source}
 	ast, err := smalltalk.ParseMethod(source)
 	if err != nil {
 		m.err = err
@@ -44,7 +57,7 @@ func compile(class *Class, source string) *Method {
 			m.prim = primitives[m.primitive]
 		}
 	}
-	sc := &scope{names: map[string]int{}}
+	sc := &scope{names: map[string]int{}, own: true}
 	for _, a := range ast.Args {
 		sc.names[a.Name] = len(sc.names)
 	}
@@ -52,85 +65,699 @@ func compile(class *Class, source string) *Method {
 		sc.names[t.Name] = len(sc.names)
 	}
 	m.nTemps = len(sc.names)
-	ivars := class.ivarNames
-	r := resolver{m: m, ivars: map[string]int{}}
-	for i, n := range ivars {
-		r.ivars[n] = i
+	c := compiler{m: m, ivars: map[string]int{}}
+	for i, n := range class.ivarNames {
+		c.ivars[n] = i
 	}
-	r.seq(ast.Body, sc, false)
+	m.body = c.seq(ast.Body, sc, false)
+	m.quick = c.quick(ast)
 	return m
 }
 
-type resolver struct {
+// quick compiles a method that only answers self, an instance variable or
+// a literal into a function of its receiver: it runs without a frame, as
+// the quick methods of Pharo's virtual machine do.
+func (c *compiler) quick(ast *smalltalk.Method) func(in *Interp, rcv Object) Object {
+	if c.m.primitive != "" || len(ast.Temps) != 0 || len(ast.Body.Statements) != 1 {
+		return nil
+	}
+	r, ok := ast.Body.Statements[0].(*smalltalk.Return)
+	if !ok {
+		return nil
+	}
+	switch v := r.Value.(type) {
+	case *smalltalk.Variable:
+		if v.Name == "self" {
+			return func(in *Interp, rcv Object) Object { return rcv }
+		}
+		if i, ok := c.ivars[v.Name]; ok && !slices.ContainsFunc(ast.Args, func(a *smalltalk.Variable) bool { return a.Name == v.Name }) {
+			return func(in *Interp, rcv Object) Object { return in.ivars(rcv)[i] }
+		}
+	case *smalltalk.Literal:
+		// a literal's code does not read its frame
+		lit := c.expr(v, nil, false)
+		return func(in *Interp, rcv Object) Object { return lit(in, nil) }
+	}
+	return nil
+}
+
+type compiler struct {
 	m     *Method
 	ivars map[string]int
 }
 
-func (r *resolver) seq(s *smalltalk.Sequence, sc *scope, inBlock bool) {
-	for _, st := range s.Statements {
-		r.node(st, sc, inBlock)
+func (c *compiler) seq(s *smalltalk.Sequence, sc *scope, inBlock bool) stmt {
+	stmts := make([]stmt, len(s.Statements))
+	for i, st := range s.Statements {
+		stmts[i] = c.statement(st, sc, inBlock)
+	}
+	switch len(stmts) {
+	case 0:
+		return func(*Interp, *frame) (Object, bool) { return nil, false }
+	case 1:
+		return stmts[0]
+	}
+	return func(in *Interp, f *frame) (Object, bool) {
+		var last Object
+		for _, s := range stmts {
+			v, returned := s(in, f)
+			if returned {
+				return v, true
+			}
+			last = v
+		}
+		return last, false
 	}
 }
 
-func (r *resolver) node(n smalltalk.Node, sc *scope, inBlock bool) {
+func (c *compiler) statement(n smalltalk.Node, sc *scope, inBlock bool) stmt {
 	switch n := n.(type) {
-	case *smalltalk.Variable:
-		r.m.refs[n] = r.lookup(n.Name, sc)
 	case *smalltalk.Return:
 		if inBlock {
-			r.m.nlr = true
+			c.m.nlr = true
 		}
-		r.node(n.Value, sc, inBlock)
-	case *smalltalk.Assignment:
-		r.m.refs[n.Variable] = r.lookup(n.Variable.Name, sc)
-		r.node(n.Value, sc, inBlock)
+		value := c.expr(n.Value, sc, inBlock)
+		return func(in *Interp, f *frame) (Object, bool) { return value(in, f), true }
 	case *smalltalk.Message:
-		if n.Receiver != nil {
-			r.node(n.Receiver, sc, inBlock)
+		if s := c.inlined(n, sc, inBlock); s != nil {
+			return s
 		}
-		for _, a := range n.Args {
-			r.node(a, sc, inBlock)
+	}
+	e := c.expr(n, sc, inBlock)
+	return func(in *Interp, f *frame) (Object, bool) { return e(in, f), false }
+}
+
+func (c *compiler) expr(n smalltalk.Node, sc *scope, inBlock bool) code {
+	switch n := n.(type) {
+	case *smalltalk.Variable:
+		return c.read(n.Name, sc)
+	case *smalltalk.Literal:
+		// A literal is one object, as in a compiled method: evaluating it
+		// again answers the same object.
+		var v Object
+		made := false
+		return func(in *Interp, f *frame) Object {
+			if !made {
+				v, made = in.literal(n), true
+			}
+			return v
 		}
+	case *smalltalk.Assignment:
+		value := c.expr(n.Value, sc, inBlock)
+		return c.write(n.Variable.Name, sc, value)
+	case *smalltalk.Message:
+		if s := c.inlined(n, sc, inBlock); s != nil {
+			return inlineValue(s)
+		}
+		return c.send(n, sc, inBlock)
 	case *smalltalk.Cascade:
-		r.node(n.Receiver, sc, inBlock)
-		for _, m := range n.Messages {
-			r.node(m, sc, inBlock)
+		rcv, super := c.receiver(n.Receiver, sc, inBlock)
+		sends := make([]func(in *Interp, rcv Object, f *frame) Object, len(n.Messages))
+		for i, m := range n.Messages {
+			sends[i] = c.sendTo(m.Selector, m.Args, super, sc, inBlock)
 		}
-	case *smalltalk.DynamicArray:
-		for _, e := range n.Elements {
-			r.node(e, sc, inBlock)
+		return func(in *Interp, f *frame) Object {
+			r := rcv(in, f)
+			var v Object
+			for _, s := range sends {
+				v = s(in, r, f)
+			}
+			return v
 		}
 	case *smalltalk.Block:
-		inner := &scope{names: map[string]int{}, parent: sc}
-		for _, a := range n.Args {
-			inner.names[a.Name] = len(inner.names)
+		bc := c.block(n, sc)
+		m := c.m
+		return func(in *Interp, f *frame) Object {
+			return &Block{node: n, code: bc, outer: capture(f), home: f.home, m: m}
 		}
-		for _, t := range n.Body.Temps {
-			inner.names[t.Name] = len(inner.names)
+	case *smalltalk.DynamicArray:
+		elems := c.exprs(n.Elements, sc, inBlock)
+		return func(in *Interp, f *frame) Object { return in.newArray(evalAll(in, f, elems)) }
+	case *smalltalk.Return:
+		if inBlock {
+			c.m.nlr = true
 		}
-		r.m.blocks[n] = len(inner.names)
-		r.seq(n.Body, inner, true)
+		value := c.expr(n.Value, sc, inBlock)
+		return func(in *Interp, f *frame) Object {
+			v := value(in, f)
+			if f.home != f && f.home.dead {
+				return in.signalError("BlockCannotReturn", "the block's method has already returned")
+			}
+			panic(&nonLocalReturn{home: f.home, value: v})
+		}
 	case *smalltalk.Sequence:
-		r.seq(n, sc, inBlock)
+		s := c.seq(n, sc, inBlock)
+		return func(in *Interp, f *frame) Object { v, _ := s(in, f); return v }
+	}
+	panic(fmt.Sprintf("interp: cannot compile %T", n))
+}
+
+// inlineValue makes an inlined control message usable as an expression:
+// a ^ inside it returns from the home method.
+func inlineValue(s stmt) code {
+	return func(in *Interp, f *frame) Object {
+		v, returned := s(in, f)
+		if returned {
+			if f.home.dead {
+				return in.signalError("BlockCannotReturn", "the block's method has already returned")
+			}
+			panic(&nonLocalReturn{home: f.home, value: v})
+		}
+		return v
 	}
 }
 
-func (r *resolver) lookup(name string, sc *scope) varRef {
-	switch name {
-	case "self":
-		return varRef{kind: vSelf}
-	case "super":
-		return varRef{kind: vSuper}
-	case "thisContext":
-		return varRef{kind: vThisContext}
+func (c *compiler) exprs(ns []smalltalk.Node, sc *scope, inBlock bool) []code {
+	out := make([]code, len(ns))
+	for i, n := range ns {
+		out[i] = c.expr(n, sc, inBlock)
 	}
-	for d, s := 0, sc; s != nil; d, s = d+1, s.parent {
-		if i, ok := s.names[name]; ok {
-			return varRef{kind: vTemp, depth: d, index: i, name: name}
+	return out
+}
+
+func evalAll(in *Interp, f *frame, cs []code) []Object {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]Object, len(cs))
+	for i, e := range cs {
+		out[i] = e(in, f)
+	}
+	return out
+}
+
+// receiver compiles a message's receiver; super is true for a send to
+// super.
+func (c *compiler) receiver(n smalltalk.Node, sc *scope, inBlock bool) (code, bool) {
+	if v, ok := n.(*smalltalk.Variable); ok && v.Name == "super" {
+		return func(in *Interp, f *frame) Object { return f.self }, true
+	}
+	return c.expr(n, sc, inBlock), false
+}
+
+func (c *compiler) send(n *smalltalk.Message, sc *scope, inBlock bool) code {
+	rcv, super := c.receiver(n.Receiver, sc, inBlock)
+	s := c.sendTo(n.Selector, n.Args, super, sc, inBlock)
+	return func(in *Interp, f *frame) Object { return s(in, rcv(in, f), f) }
+}
+
+// sendTo compiles a send site: the arguments, and the lookup cached for
+// the receiver's class.
+func (c *compiler) sendTo(sel string, argNodes []smalltalk.Node, super bool, sc *scope, inBlock bool) func(in *Interp, rcv Object, f *frame) Object {
+	args := c.exprs(argNodes, sc, inBlock)
+	if super {
+		start := c.m.class.super
+		return func(in *Interp, rcv Object, f *frame) Object {
+			return in.sendFrom(start, rcv, sel, evalAll(in, f, args))
 		}
 	}
-	if i, ok := r.ivars[name]; ok {
-		return varRef{kind: vIvar, index: i, name: name}
+	var cachedClass *Class
+	var cached *Method
+	lookup := func(in *Interp, rcv Object) *Method {
+		cls := in.classOf(rcv)
+		if cls != cachedClass {
+			cached, cachedClass = cls.lookup(sel), cls
+		}
+		return cached
 	}
-	return varRef{kind: vShared, name: name}
+	if len(args) == 1 {
+		arg := args[0]
+		fast := smallIntegerOp(sel)
+		if sel == "==" {
+			// Pharo's compiler never sends ==: it compares identity in place.
+			return func(in *Interp, rcv Object, f *frame) Object {
+				a := arg(in, f)
+				in.step()
+				return identical(rcv, a)
+			}
+		}
+		return func(in *Interp, rcv Object, f *frame) Object {
+			a := arg(in, f)
+			if fast != nil {
+				if x, ok := rcv.(int64); ok {
+					if y, ok := a.(int64); ok && in.known.fastInts {
+						if v, ok := fast(x, y); ok {
+							in.step()
+							return v
+						}
+					}
+				}
+			}
+			m := lookup(in, rcv)
+			in.step()
+			if m == nil {
+				return in.doesNotUnderstand(rcv, sel, []Object{a})
+			}
+			if m.quick != nil {
+				return m.quick(in, rcv)
+			}
+			if m.plain() {
+				mf := in.methodFrame(m, rcv)
+				mf.vars[0] = a
+				return in.run(mf)
+			}
+			return in.invokePushed(m, rcv, a)
+		}
+	}
+	return func(in *Interp, rcv Object, f *frame) Object {
+		// The receiver's class decides the method before the arguments
+		// run (nothing they do changes it): a plain method's frame then
+		// takes them without an intermediate slice.
+		m := lookup(in, rcv)
+		if m != nil && m.quick != nil {
+			for _, arg := range args {
+				arg(in, f)
+			}
+			in.step()
+			return m.quick(in, rcv)
+		}
+		if m != nil && m.plain() {
+			mf := in.methodFrame(m, rcv)
+			for i, arg := range args {
+				mf.vars[i] = arg(in, f)
+			}
+			in.step()
+			return in.run(mf)
+		}
+		if m == nil {
+			a := evalAll(in, f, args)
+			in.step()
+			return in.doesNotUnderstand(rcv, sel, a)
+		}
+		base := len(in.argStack)
+		for i, arg := range args {
+			v := arg(in, f)
+			// an exception handled while the argument ran may have left
+			// entries above the ones pushed so far
+			in.argStack = append(in.argStack[:base+i], v)
+		}
+		in.step()
+		return in.invokeFromStack(m, rcv, base)
+	}
+}
+
+// smallIntegerOp answers the arithmetic or comparison a binary selector
+// does on two SmallIntegers, run without a lookup while SmallInteger's
+// methods for them are the kernel's primitives (see fastInts).
+func smallIntegerOp(sel string) func(x, y int64) (Object, bool) {
+	switch sel {
+	case "+":
+		return func(x, y int64) (Object, bool) {
+			v := x + y
+			return v, v >= -(1<<60) && v < 1<<60
+		}
+	case "-":
+		return func(x, y int64) (Object, bool) {
+			v := x - y
+			return v, v >= -(1<<60) && v < 1<<60
+		}
+	case "<":
+		return func(x, y int64) (Object, bool) { return x < y, true }
+	case ">":
+		return func(x, y int64) (Object, bool) { return x > y, true }
+	case "<=":
+		return func(x, y int64) (Object, bool) { return x <= y, true }
+	case ">=":
+		return func(x, y int64) (Object, bool) { return x >= y, true }
+	case "=":
+		return func(x, y int64) (Object, bool) { return x == y, true }
+	}
+	return nil
+}
+
+// fastIntPrimitives are the primitives SmallInteger's methods for the
+// selectors smallIntegerOp knows must have for its answers to be theirs.
+var fastIntPrimitives = map[string]string{"+": "add", "-": "sub", "<": "lt", ">": "gt", "<=": "le", ">=": "ge", "=": "numEq"}
+
+// inlined compiles the control messages Pharo's compiler inlines, when
+// their arguments are literal blocks; at run time a receiver that does
+// not fit gets an ordinary send. It answers nil for any other message.
+func (c *compiler) inlined(n *smalltalk.Message, sc *scope, inBlock bool) stmt {
+	lits := make([]*blockCode, len(n.Args))
+	isLit := func(i int) bool {
+		if i >= len(n.Args) {
+			return false
+		}
+		_, ok := n.Args[i].(*smalltalk.Block)
+		return ok
+	}
+	allLit := true
+	for i := range n.Args {
+		allLit = allLit && isLit(i)
+	}
+	switch n.Selector {
+	case "ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:", "and:", "or:",
+		"ifNil:", "ifNotNil:", "ifNil:ifNotNil:", "ifNotNil:ifNil:", "timesRepeat:":
+		if !allLit {
+			return nil
+		}
+	case "whileTrue:", "whileFalse:", "whileTrue", "whileFalse":
+		if _, ok := n.Receiver.(*smalltalk.Block); !ok || !allLit {
+			return nil
+		}
+	case "to:do:":
+		b, ok := n.Args[1].(*smalltalk.Block)
+		if !ok || len(b.Args) != 1 {
+			return nil
+		}
+	default:
+		return nil
+	}
+	for i, a := range n.Args {
+		if b, ok := a.(*smalltalk.Block); ok {
+			lits[i] = c.block(b, sc)
+		}
+	}
+	sel := n.Selector
+	// fallback sends the message for a receiver the inlined form does not
+	// fit: its literal blocks become closures.
+	argCode := c.exprsReusingBlocks(n.Args, lits, sc, inBlock)
+	fallback := func(in *Interp, f *frame, rcv Object) (Object, bool) {
+		return in.sendFrom(in.classOf(rcv), rcv, sel, evalAll(in, f, argCode)), false
+	}
+	switch sel {
+	case "ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:", "and:", "or:":
+		rcv := c.expr(n.Receiver, sc, inBlock)
+		var onTrue, onFalse *blockCode
+		var valueTrue, valueFalse Object // when the branch is absent
+		switch sel {
+		case "ifTrue:":
+			onTrue = lits[0]
+		case "ifFalse:":
+			onFalse = lits[0]
+		case "ifTrue:ifFalse:":
+			onTrue, onFalse = lits[0], lits[1]
+		case "ifFalse:ifTrue:":
+			onFalse, onTrue = lits[0], lits[1]
+		case "and:":
+			onTrue, valueFalse = lits[0], false
+		case "or:":
+			onFalse, valueTrue = lits[0], true
+		}
+		return func(in *Interp, f *frame) (Object, bool) {
+			r := rcv(in, f)
+			b, ok := r.(bool)
+			if !ok {
+				return fallback(in, f, r)
+			}
+			in.step()
+			if b {
+				if onTrue == nil {
+					return valueTrue, false
+				}
+				return in.runInline(onTrue, f)
+			}
+			if onFalse == nil {
+				return valueFalse, false
+			}
+			return in.runInline(onFalse, f)
+		}
+	case "ifNil:", "ifNotNil:", "ifNil:ifNotNil:", "ifNotNil:ifNil:":
+		rcv := c.expr(n.Receiver, sc, inBlock)
+		var nilB, notB *blockCode
+		switch sel {
+		case "ifNil:":
+			nilB = lits[0]
+		case "ifNotNil:":
+			notB = lits[0]
+		case "ifNil:ifNotNil:":
+			nilB, notB = lits[0], lits[1]
+		case "ifNotNil:ifNil:":
+			notB, nilB = lits[0], lits[1]
+		}
+		return func(in *Interp, f *frame) (Object, bool) {
+			r := rcv(in, f)
+			in.step()
+			if r == nil {
+				if nilB == nil {
+					return nil, false
+				}
+				return in.runInline(nilB, f)
+			}
+			if notB == nil {
+				return r, false
+			}
+			return in.runInline(notB, f, r)
+		}
+	case "whileTrue:", "whileFalse:", "whileTrue", "whileFalse":
+		cond := c.block(n.Receiver.(*smalltalk.Block), sc)
+		var body *blockCode
+		if len(lits) == 1 {
+			body = lits[0]
+		}
+		want := sel[:9] == "whileTrue"
+		return func(in *Interp, f *frame) (Object, bool) {
+			for {
+				in.step()
+				v, returned := in.runInline(cond, f)
+				if returned {
+					return v, true
+				}
+				if b, ok := v.(bool); !ok {
+					in.Send(v, "mustBeBoolean")
+					return nil, false
+				} else if b != want {
+					return nil, false
+				}
+				if body != nil {
+					if v, returned := in.runInline(body, f); returned {
+						return v, true
+					}
+				}
+			}
+		}
+	case "to:do:":
+		rcv := c.expr(n.Receiver, sc, inBlock)
+		limit := c.expr(n.Args[0], sc, inBlock)
+		body := lits[1]
+		return func(in *Interp, f *frame) (Object, bool) {
+			r := rcv(in, f)
+			from, ok := r.(int64)
+			if !ok {
+				return fallback(in, f, r)
+			}
+			l := limit(in, f)
+			to, ok := l.(int64)
+			if !ok {
+				blk := argCode[1](in, f)
+				return in.sendFrom(in.classOf(r), r, sel, []Object{l, blk}), false
+			}
+			var bf *frame
+			for i := from; i <= to; i++ {
+				in.step()
+				// a frame per turn only when a block may keep it
+				if bf == nil || body.captures {
+					if bf != nil {
+						in.release(bf)
+					}
+					bf = in.newFrame(body.size, f, f.self, f.m, f.home)
+				} else {
+					clear(bf.vars)
+				}
+				bf.vars[0] = i
+				if v, returned := body.body(in, bf); returned {
+					in.release(bf)
+					return v, true
+				}
+			}
+			if bf != nil {
+				in.release(bf)
+			}
+			return r, false
+		}
+	case "timesRepeat:":
+		rcv := c.expr(n.Receiver, sc, inBlock)
+		body := lits[0]
+		return func(in *Interp, f *frame) (Object, bool) {
+			r := rcv(in, f)
+			k, ok := r.(int64)
+			if !ok {
+				return fallback(in, f, r)
+			}
+			for i := int64(0); i < k; i++ {
+				in.step()
+				if v, returned := in.runInline(body, f); returned {
+					return v, true
+				}
+			}
+			return r, false
+		}
+	}
+	return nil
+}
+
+// exprsReusingBlocks compiles arguments, a literal block from its
+// compiled form (a block is compiled once, inlined or not).
+func (c *compiler) exprsReusingBlocks(ns []smalltalk.Node, lits []*blockCode, sc *scope, inBlock bool) []code {
+	out := make([]code, len(ns))
+	m := c.m
+	for i, n := range ns {
+		if bc := lits[i]; bc != nil {
+			node := n.(*smalltalk.Block)
+			out[i] = func(in *Interp, f *frame) Object {
+				return &Block{node: node, code: bc, outer: capture(f), home: f.home, m: m}
+			}
+			continue
+		}
+		out[i] = c.expr(n, sc, inBlock)
+	}
+	return out
+}
+
+func (c *compiler) block(n *smalltalk.Block, sc *scope) *blockCode {
+	inner := &scope{names: map[string]int{}, parent: sc}
+	for _, a := range n.Args {
+		inner.names[a.Name] = len(inner.names)
+	}
+	for _, t := range n.Body.Temps {
+		inner.names[t.Name] = len(inner.names)
+	}
+	inner.own = len(inner.names) > 0
+	bc := &blockCode{node: n, nargs: len(n.Args), size: len(inner.names), own: inner.own, captures: hasBlock(n.Body)}
+	bc.body = c.seq(n.Body, inner, true)
+	return bc
+}
+
+// hasBlock tells whether a block node appears under n.
+func hasBlock(n smalltalk.Node) bool {
+	found := false
+	var walk func(n smalltalk.Node)
+	walk = func(n smalltalk.Node) {
+		if found || n == nil {
+			return
+		}
+		switch n := n.(type) {
+		case *smalltalk.Block:
+			found = true
+		case *smalltalk.Sequence:
+			for _, s := range n.Statements {
+				walk(s)
+			}
+		case *smalltalk.Return:
+			walk(n.Value)
+		case *smalltalk.Assignment:
+			walk(n.Value)
+		case *smalltalk.Message:
+			walk(n.Receiver)
+			for _, a := range n.Args {
+				walk(a)
+			}
+		case *smalltalk.Cascade:
+			walk(n.Receiver)
+			for _, m := range n.Messages {
+				for _, a := range m.Args {
+					walk(a)
+				}
+			}
+		case *smalltalk.DynamicArray:
+			for _, e := range n.Elements {
+				walk(e)
+			}
+		}
+	}
+	walk(n)
+	return found
+}
+
+// where resolves a name: the frame depth and slot of a temporary, or ok
+// false.
+func (c *compiler) where(name string, sc *scope) (depth, index int, ok bool) {
+	d := 0
+	for s := sc; s != nil; s = s.parent {
+		if i, found := s.names[name]; found {
+			return d, i, true
+		}
+		if s.own {
+			d++
+		}
+	}
+	return 0, 0, false
+}
+
+func (c *compiler) read(name string, sc *scope) code {
+	switch name {
+	case "self", "super":
+		return func(in *Interp, f *frame) Object { return f.self }
+	case "thisContext":
+		return func(in *Interp, f *frame) Object { return &Context{f: capture(f)} }
+	case "nil":
+		return func(*Interp, *frame) Object { return nil }
+	case "true":
+		return func(*Interp, *frame) Object { return true }
+	case "false":
+		return func(*Interp, *frame) Object { return false }
+	}
+	if d, i, ok := c.where(name, sc); ok {
+		switch d {
+		case 0:
+			return func(in *Interp, f *frame) Object { return f.vars[i] }
+		case 1:
+			return func(in *Interp, f *frame) Object { return f.parent.vars[i] }
+		}
+		return func(in *Interp, f *frame) Object {
+			for k := d; k > 0; k-- {
+				f = f.parent
+			}
+			return f.vars[i]
+		}
+	}
+	if i, ok := c.ivars[name]; ok {
+		return func(in *Interp, f *frame) Object {
+			if o, ok := f.self.(*Instance); ok {
+				return o.vars[i]
+			}
+			return in.ivars(f.self)[i]
+		}
+	}
+	class := c.m.class
+	var b *Binding
+	return func(in *Interp, f *frame) Object {
+		if b == nil {
+			if b = in.shared(name, class); b == nil {
+				return in.undeclared(name)
+			}
+		}
+		return b.Value
+	}
+}
+
+func (c *compiler) write(name string, sc *scope, value code) code {
+	if d, i, ok := c.where(name, sc); ok {
+		if d == 0 {
+			return func(in *Interp, f *frame) Object {
+				v := value(in, f)
+				f.vars[i] = v
+				return v
+			}
+		}
+		return func(in *Interp, f *frame) Object {
+			v := value(in, f)
+			t := f
+			for k := d; k > 0; k-- {
+				t = t.parent
+			}
+			t.vars[i] = v
+			return v
+		}
+	}
+	if i, ok := c.ivars[name]; ok {
+		return func(in *Interp, f *frame) Object {
+			v := value(in, f)
+			in.ivars(f.self)[i] = v
+			return v
+		}
+	}
+	class := c.m.class
+	var b *Binding
+	return func(in *Interp, f *frame) Object {
+		v := value(in, f)
+		if b == nil {
+			if b = in.shared(name, class); b == nil {
+				b = &Binding{Name: name}
+				in.globals[name] = b
+			}
+		}
+		b.Value = v
+		return v
+	}
 }

@@ -127,6 +127,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	in.depth = 0
 	in.handlers = in.handlers[:0]
 	in.handlerLimit = 0
+	in.argStack = in.argStack[:0]
 	defer func() {
 		r := recover()
 		if r == nil {
