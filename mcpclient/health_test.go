@@ -17,8 +17,7 @@ func slowImage(t *testing.T, d time.Duration) string {
 	t.Helper()
 	dir := t.TempDir()
 	require.NoError(t, testenv.CopyTree("examples/sample-image", dir))
-	testenv.SlowTestClass(t, filepath.Join(dir, "test-oracle.json"), "CalculatorTest", d,
-		"testAverage", "testAverageOfEmpty", "testCompute", "testDivide", "testDivideByZero", "testPercent", "testSum")
+	testenv.SlowTestClass(t, filepath.Join(dir, "test-oracle.json"), "CalculatorTest", d, testenv.CalculatorTests()...)
 	return dir
 }
 

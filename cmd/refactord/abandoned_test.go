@@ -21,7 +21,7 @@ import (
 // behind it; once the server is done, /health no longer names it.
 func TestAnAbandonedTestRunStaysVisible(t *testing.T) {
 	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
-	testenv.SlowTestClass(t, filepath.Join(dir, "image", "test-oracle.json"), "CalculatorTest", 4*time.Second)
+	testenv.SlowTestClass(t, filepath.Join(dir, "image", "test-oracle.json"), "CalculatorTest", 4*time.Second, testenv.CalculatorTests()...)
 	s := start(t, dir, append(env, "TEST_TIMEOUT=1s", "PHARO_MCP_ENV=PHARO_SIM_FINISH_CANCELLED=1")...)
 	jsonHeader := map[string]string{"Content-Type": "application/json"}
 

@@ -22,8 +22,7 @@ import (
 // have answered: neither waited behind it.
 func TestReadyDoesNotWaitBehindATestRun(t *testing.T) {
 	dir, env := imageEnv(t, approvesSum(answerTheSum, 0))
-	testenv.SlowTestClass(t, filepath.Join(dir, "image", "test-oracle.json"), "CalculatorTest", 10*time.Second,
-		"testAverage", "testAverageOfEmpty", "testCompute", "testDivide", "testDivideByZero", "testPercent", "testSum")
+	testenv.SlowTestClass(t, filepath.Join(dir, "image", "test-oracle.json"), "CalculatorTest", 10*time.Second, testenv.CalculatorTests()...)
 	s := start(t, dir, env...)
 	done := make(chan struct{})
 	go func() {

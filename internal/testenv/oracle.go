@@ -43,3 +43,9 @@ func slowTestClass(oracleFile, class string, d time.Duration, tests []string) er
 	}
 	return os.WriteFile(oracleFile, data, 0o644)
 }
+
+// CalculatorTests are the tests of the sample image's CalculatorTest, for
+// declaring it in an oracle as a slow class (SlowTestClass).
+func CalculatorTests() []string {
+	return []string{"testAverage", "testAverageOfEmpty", "testCompute", "testDivide", "testDivideByZero", "testPercent", "testSum"}
+}
