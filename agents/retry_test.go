@@ -199,6 +199,9 @@ func TestRetryNeverWaitsPastTheDeadline(t *testing.T) {
 	assert.Empty(t, clock.recorded(), "no wait at all")
 }
 
+// The attempt timeout is a real context deadline, so the two tests of it
+// run alone rather than beside the parallel tests: an answer must come
+// within 50 ms.
 func TestAttemptTimeoutIsRetried(t *testing.T) {
 	hang := func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
 	s := &script{replies: []func(http.ResponseWriter, *http.Request){hang, ok("fine")}}
@@ -221,6 +224,8 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 
 // A model that times out twice in a row is not tried a third time, however
 // many retries other failures get.
+//
+// It runs alone, as TestAttemptTimeoutIsRetried does.
 func TestAttemptTimeoutIsRetriedOnlyOnce(t *testing.T) {
 	hang := func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
 	s := &script{replies: []func(http.ResponseWriter, *http.Request){hang, hang, ok("too late")}}
@@ -243,6 +248,7 @@ func TestAttemptTimeoutIsRetriedOnlyOnce(t *testing.T) {
 }
 
 func TestResponseSizeIsBounded(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(ok(strings.Repeat("x", 2000))))
 	defer srv.Close()
 	p := fastPolicy()
