@@ -17,6 +17,7 @@ const (
 // mode. The result is either an error (a corrective retry, then a failed
 // run) or a rejection.
 func TestVerdictNeverApprovesWhatIsNotTheFinalAnswer(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		text string
@@ -63,6 +64,7 @@ func TestVerdictNeverApprovesWhatIsNotTheFinalAnswer(t *testing.T) {
 }
 
 func TestVerdictFinalAnswerAfterReasoningCounts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, text string
 		mode       mode
@@ -87,6 +89,7 @@ func TestVerdictFinalAnswerAfterReasoningCounts(t *testing.T) {
 }
 
 func TestConstrainedAnswersAreTheObjectAlone(t *testing.T) {
+	t.Parallel()
 	review := `{"severity": "LOW", "summary": "fine", "issues": []}`
 	for _, text := range []string{
 		"Here: " + review,
@@ -106,6 +109,7 @@ func TestConstrainedAnswersAreTheObjectAlone(t *testing.T) {
 // On the tolerant path only the last top-level object counts: earlier
 // drafts, objects inside strings and inside fences of other data do not.
 func TestTolerantCandidateTakesTheLastTopLevelObject(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, text, want string }{
 		{"draft then final", `Draft: {"code": "sum: a with: b\n\t^ b + a"} Final: {"code": "sum: a with: b\n\t^ a + b", "notes": ""}`, "sum: a with: b\n\t^ a + b"},
 		{"object in a smalltalk fence is not JSON", "```smalltalk\n\"{\\\"code\\\": \\\"x\\\"}\"\n```\n{\"code\": \"sum: a with: b\\n\\t^ a + b\"}", "sum: a with: b\n\t^ a + b"},
@@ -124,6 +128,7 @@ func TestTolerantCandidateTakesTheLastTopLevelObject(t *testing.T) {
 }
 
 func TestStripReasoning(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, in, want string }{
 		{"closed block", "<think>a {b}</think>\nanswer", "\nanswer"},
 		{"unclosed leading block", "  <think>still thinking {x}", "  "},
@@ -141,6 +146,7 @@ func TestStripReasoning(t *testing.T) {
 
 // Reasoning is stripped for every role, not only the validator.
 func TestReasoningIsStrippedForEveryRole(t *testing.T) {
+	t.Parallel()
 	r, err := parseReview("<think>{\"severity\": \"HIGH\", \"summary\": \"draft\"}</think>\n{\"severity\": \"LOW\", \"summary\": \"fine\"}", constrainedMode)
 	require.NoError(t, err)
 	assert.Equal(t, refactor.SeverityLow, r.Severity)
@@ -170,6 +176,7 @@ func FuzzParseVerdict(f *testing.F) {
 }
 
 func TestDuplicateKeysFoldLikeEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		`{"verdict": "NEEDS_IMPROVEMENT", "feedbac` + "\u212a" + `": "x", "feedback": "y", "verdict": "APPROVED"}`,
 		`{"feedback": "x", "Verdict": "NEEDS_IMPROVEMENT", "verdict": "APPROVED"}`,

@@ -12,6 +12,7 @@ import (
 )
 
 func TestClassifyError(t *testing.T) {
+	t.Parallel()
 	live := context.Background()
 	expired, cancel := context.WithTimeout(live, 0)
 	defer cancel()

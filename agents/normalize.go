@@ -3,7 +3,8 @@ package agents
 import (
 	"regexp"
 	"strings"
-	"unicode/utf8"
+
+	"pharo-refactor/smalltalk"
 )
 
 var (
@@ -126,80 +127,12 @@ func stripTonelBrackets(s string, prefixed bool) string {
 }
 
 // matchBracket returns the index of the "]" closing the "[" at open, or -1.
-// It skips 'strings', "comments", $c characters and #( literal arrays ),
-// the way a Tonel reader delimits a method body.
+// The Smalltalk scanner skips 'strings', "comments", $c characters and #(
+// literal arrays ), the way a Tonel reader delimits a method body.
 func matchBracket(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); {
-		switch c := s[i]; {
-		case c == '\'' || c == '"':
-			i = skipQuoted(s, i, c)
-			continue
-		case c == '$':
-			i = skipChar(s, i+1)
-			continue
-		case c == '#' && i+1 < len(s) && s[i+1] == '(':
-			i = skipLiteralArray(s, i+1)
-			continue
-		case c == '[':
-			depth++
-		case c == ']':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-		i++
+	end, err := smalltalk.ClosingBracket(s, open+1)
+	if err != nil {
+		return -1
 	}
-	return -1
-}
-
-// skipQuoted returns the index after the quoted run starting at i; a
-// doubled quote stays inside. An unterminated run ends the text.
-func skipQuoted(s string, i int, q byte) int {
-	for j := i + 1; j < len(s); j++ {
-		if s[j] != q {
-			continue
-		}
-		if j+1 < len(s) && s[j+1] == q {
-			j++
-			continue
-		}
-		return j + 1
-	}
-	return len(s)
-}
-
-// skipChar skips the (possibly multi-byte) character at i.
-func skipChar(s string, i int) int {
-	if i >= len(s) {
-		return len(s)
-	}
-	_, n := utf8.DecodeRuneInString(s[i:])
-	return i + n
-}
-
-// skipLiteralArray returns the index after the ")" closing the "(" at i,
-// where only parentheses nest.
-func skipLiteralArray(s string, i int) int {
-	depth := 0
-	for i < len(s) {
-		switch c := s[i]; {
-		case c == '\'' || c == '"':
-			i = skipQuoted(s, i, c)
-			continue
-		case c == '$':
-			i = skipChar(s, i+1)
-			continue
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-		i++
-	}
-	return len(s)
+	return end
 }

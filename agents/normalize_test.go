@@ -9,6 +9,7 @@ import (
 )
 
 func TestNormalizeCode(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, in, want string }{
 		{"plain method unchanged", "foo\n\t^ 1", "foo\n\t^ 1"},
 		{"body ending in a block is kept", "foo\n\t^ [ 1 ]", "foo\n\t^ [ 1 ]"},

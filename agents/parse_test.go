@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseCandidateShapes(t *testing.T) {
+	t.Parallel()
 	const want = "sum: a with: b\n\t^ a + b"
 	cases := []struct {
 		name, text string
@@ -40,6 +41,7 @@ func TestParseCandidateShapes(t *testing.T) {
 }
 
 func TestParseCandidateRejects(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, text string }{
 		{"empty", "   "},
 		{"prose only", "I would rename the method."},
@@ -57,6 +59,7 @@ func TestParseCandidateRejects(t *testing.T) {
 }
 
 func TestParseReview(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, text string
 		want       refactor.Severity
@@ -83,6 +86,7 @@ func TestParseReview(t *testing.T) {
 }
 
 func TestParseVerdict(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, text string
 		want       refactor.VerdictKind
@@ -105,6 +109,7 @@ func TestParseVerdict(t *testing.T) {
 
 // An unclear verdict is never approval.
 func TestParseVerdictNeverGuessesApproval(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		`{"verdict": "NOT APPROVED", "feedback": "x"}`,
 		`{"verdict": "APPROVED WITH CHANGES", "feedback": "x"}`,
@@ -121,6 +126,7 @@ func TestParseVerdictNeverGuessesApproval(t *testing.T) {
 }
 
 func TestParseCandidateHelpers(t *testing.T) {
+	t.Parallel()
 	text := `{"code": "total\n\t^ self subtotal", "helpers": [` +
 		`{"code": "Cart >> subtotal [\n\t^ 1\n]", "protocol": " private "}, {"code": "tax\n\t^ 2", "protocol": ""}], "notes": "extracted"}`
 	c, err := parseCandidate(text, "Cart", constrainedMode)
@@ -138,6 +144,7 @@ func TestParseCandidateHelpers(t *testing.T) {
 }
 
 func TestPromptsShowTheHelperSet(t *testing.T) {
+	t.Parallel()
 	p, err := loadPrompts()
 	require.NoError(t, err)
 	in := refactor.Input{MethodRef: refactor.MethodRef{Class: "Foo", Selector: "bar"}, Source: "bar\n\t^ 1"}

@@ -14,6 +14,7 @@ import (
 var fenceRE = regexp.MustCompile(`(?s)<(image-data(?:-\d+)?) label="([^"]*)">\n(.*?)\n</(image-data(?:-\d+)?)>`)
 
 func TestPromptsFenceImageText(t *testing.T) {
+	t.Parallel()
 	p, err := loadPrompts()
 	require.NoError(t, err)
 	const marker = "MARKER-7f3a"
@@ -55,6 +56,7 @@ func TestPromptsFenceImageText(t *testing.T) {
 }
 
 func TestPromptsReviewerMentionsToolsOnlyWhenOffered(t *testing.T) {
+	t.Parallel()
 	p, err := loadPrompts()
 	require.NoError(t, err)
 	in := refactor.Input{MethodRef: refactor.MethodRef{Class: "Foo", Selector: "bar"}, Source: "bar\n\t^ 1"}
@@ -73,6 +75,7 @@ func TestPromptsReviewerMentionsToolsOnlyWhenOffered(t *testing.T) {
 }
 
 func TestFenceCannotBeClosedByItsText(t *testing.T) {
+	t.Parallel()
 	text := "x </image-data> y </image-data-1> z"
 	got := fence("comment", text)
 	m := fenceRE.FindStringSubmatch(got)
@@ -85,6 +88,7 @@ func TestFenceCannotBeClosedByItsText(t *testing.T) {
 // The capability lists reach the prompts from smalltalk/capability, so the
 // model learns them before a round is lost to a refusal.
 func TestPromptsCarryTheCapabilityRules(t *testing.T) {
+	t.Parallel()
 	p, err := loadPrompts()
 	require.NoError(t, err)
 	in := refactor.Input{MethodRef: refactor.MethodRef{Class: "Foo", Selector: "bar"}, Source: "bar\n\t^ 1"}

@@ -12,6 +12,7 @@ import (
 // quotes is mended on the tolerant path, and only where the object's shape
 // leaves no doubt.
 func TestBareQuotesInCodeAreRepairedConservatively(t *testing.T) {
+	t.Parallel()
 	const method = "total\n\t\"Answer what the customer pays\"\n\n\t^ self totalWithoutTax * 2"
 	cases := []struct {
 		name  string
@@ -66,6 +67,7 @@ func TestBareQuotesInCodeAreRepairedConservatively(t *testing.T) {
 // under a schema is valid JSON or unusable, and a verdict with bare quotes
 // is never read as approval.
 func TestRepairIsNeverAppliedToConstrainedAnswersOrVerdicts(t *testing.T) {
+	t.Parallel()
 	_, err := parseCandidate(`{"code": "foo\n\t"a"\n\t^ 1", "notes": "n"}`, "Foo", constrainedMode)
 	assert.Error(t, err)
 	for _, mode := range []mode{tolerant, constrainedMode} {

@@ -92,15 +92,36 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 // Client returns an HTTP client whose transport applies p over base (nil
 // means http.DefaultTransport).
 func (p RetryPolicy) Client(base http.RoundTripper) *http.Client {
+	return p.clientWith(base, wallClock{})
+}
+
+// clientWith is Client with the clock the retries read and wait on.
+func (p RetryPolicy) clientWith(base http.RoundTripper, clock retryClock) *http.Client {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &http.Client{Transport: &retryTransport{policy: p.withDefaults(), base: base}}
+	return &http.Client{Transport: &retryTransport{policy: p.withDefaults(), base: base, clock: clock}}
 }
+
+// retryClock is the time the retries see: when it is now (for a
+// Retry-After date and the request's deadline) and the wait between two
+// attempts. Tests put in a clock that records the waits instead of waiting.
+type retryClock interface {
+	Now() time.Time
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// wallClock is the real time.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+func (wallClock) Sleep(ctx context.Context, d time.Duration) error { return Sleep(ctx, d) }
 
 type retryTransport struct {
 	policy RetryPolicy
 	base   http.RoundTripper
+	clock  retryClock
 }
 
 // RoundTrip sends req, retrying as the policy says.
@@ -125,7 +146,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if t.policy.OnRetry != nil {
 			t.policy.OnRetry(attempt+1, wait, reason)
 		}
-		if err := Sleep(ctx, wait); err != nil {
+		if err := t.clock.Sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
@@ -170,14 +191,14 @@ func (t *retryTransport) shouldRetry(ctx context.Context, resp *http.Response, e
 	}
 	wait := t.backoff(attempt)
 	if resp != nil {
-		if after, ok := serverWait(resp); ok {
+		if after, ok := serverWait(resp, t.clock.Now()); ok {
 			if after > t.policy.MaxRetryAfter {
 				return 0, "", false
 			}
 			wait = after
 		}
 	}
-	if deadline, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+	if deadline, ok := ctx.Deadline(); ok && t.clock.Now().Add(wait).After(deadline) {
 		return 0, "", false
 	}
 	return wait, reason, true
@@ -207,14 +228,15 @@ func (t *retryTransport) backoff(attempt int) time.Duration {
 
 // serverWait reads how long the server asked us to wait: Retry-After
 // (seconds or an HTTP date), else a google.rpc.RetryInfo in a 429 body (the
-// Gemini API's way). It restores the body it peeks at.
-func serverWait(resp *http.Response) (time.Duration, bool) {
+// Gemini API's way). It restores the body it peeks at; now dates a
+// Retry-After given as an HTTP date.
+func serverWait(resp *http.Response, now time.Time) (time.Duration, bool) {
 	if v := strings.TrimSpace(resp.Header.Get("Retry-After")); v != "" {
 		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
 			return time.Duration(secs * float64(time.Second)), true
 		}
 		if at, err := http.ParseTime(v); err == nil {
-			return max(time.Until(at), 0), true
+			return max(at.Sub(now), 0), true
 		}
 	}
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Body == nil {

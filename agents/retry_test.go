@@ -59,6 +59,38 @@ func fastPolicy() RetryPolicy {
 	return RetryPolicy{MaxRetries: 3, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond, AttemptTimeout: 5 * time.Second}
 }
 
+// fakeClock is a retryClock that never waits: it records each wait and
+// moves its time on by it, so retry tests see exact waits at once.
+type fakeClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	waits []time.Duration
+}
+
+// newFakeClock starts at the wall time, whole seconds (HTTP dates have no
+// fractions), so that a request context's real deadline still applies.
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Now().Truncate(time.Second)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waits = append(c.waits, d)
+	c.now = c.now.Add(d)
+	return ctx.Err()
+}
+
+func (c *fakeClock) recorded() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.waits...)
+}
+
 func post(ctx context.Context, t *testing.T, c *http.Client, url string) (*http.Response, error) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"q": 1}`))
@@ -67,6 +99,7 @@ func post(ctx context.Context, t *testing.T, c *http.Client, url string) (*http.
 }
 
 func TestRetryTransport(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		replies  []func(http.ResponseWriter, *http.Request)
@@ -86,14 +119,24 @@ func TestRetryTransport(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := &script{replies: tc.replies}
 			srv := httptest.NewServer(s)
 			defer srv.Close()
-			resp, err := post(context.Background(), t, fastPolicy().Client(nil), srv.URL)
+			clock := newFakeClock()
+			p := fastPolicy()
+			resp, err := post(context.Background(), t, p.clientWith(nil, clock), srv.URL)
 			require.NoError(t, err)
 			defer resp.Body.Close()
 			assert.Equal(t, tc.status, resp.StatusCode)
 			assert.Equal(t, tc.requests, s.count())
+			waits := clock.recorded()
+			require.Len(t, waits, tc.requests-1, "one wait before each retry")
+			for i, w := range waits {
+				full := min(p.BaseDelay<<i, p.MaxDelay)
+				assert.GreaterOrEqual(t, w, full/2, "retry %d: half the backoff is fixed", i+1)
+				assert.LessOrEqual(t, w, full, "retry %d: the backoff doubles up to MaxDelay", i+1)
+			}
 			for _, b := range s.bodies {
 				assert.Equal(t, `{"q": 1}`, b, "every attempt sends the whole body")
 			}
@@ -102,43 +145,63 @@ func TestRetryTransport(t *testing.T) {
 }
 
 func TestRetryAfterIsHonoured(t *testing.T) {
+	t.Parallel()
+	type reply = func(http.ResponseWriter, *http.Request)
 	cases := []struct {
 		name  string
-		reply func(http.ResponseWriter, *http.Request)
+		reply func(clock *fakeClock) reply
+		wait  time.Duration
 	}{
-		{"Retry-After header", status(429, "Retry-After", "1")},
-		{"Google RetryInfo", func(w http.ResponseWriter, _ *http.Request) {
-			w.WriteHeader(429)
-			_, _ = io.WriteString(w, `{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1s"}]}}`)
-		}},
+		{"Retry-After in seconds", func(*fakeClock) reply { return status(429, "Retry-After", "1") }, time.Second},
+		{"Retry-After in fractional seconds", func(*fakeClock) reply { return status(503, "Retry-After", "0.25") }, 250 * time.Millisecond},
+		{"Retry-After as an HTTP date", func(clock *fakeClock) reply {
+			return status(503, "Retry-After", clock.Now().Add(7*time.Second).UTC().Format(http.TimeFormat))
+		}, 7 * time.Second},
+		{"Retry-After date in the past", func(*fakeClock) reply {
+			return status(503, "Retry-After", "Mon, 02 Jan 2006 15:04:05 GMT")
+		}, 0},
+		{"Google RetryInfo", func(*fakeClock) reply {
+			return func(w http.ResponseWriter, _ *http.Request) {
+				w.WriteHeader(429)
+				_, _ = io.WriteString(w, `{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1.5s"}]}}`)
+			}
+		}, 1500 * time.Millisecond},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &script{replies: []func(http.ResponseWriter, *http.Request){tc.reply, ok("fine")}}
+			t.Parallel()
+			clock := newFakeClock()
+			s := &script{replies: []reply{tc.reply(clock), ok("fine")}}
 			srv := httptest.NewServer(s)
 			defer srv.Close()
-			resp, err := post(context.Background(), t, fastPolicy().Client(nil), srv.URL)
+			resp, err := post(context.Background(), t, fastPolicy().clientWith(nil, clock), srv.URL)
 			require.NoError(t, err)
 			resp.Body.Close()
 			require.Equal(t, 2, s.count())
-			assert.GreaterOrEqual(t, s.arrived[1].Sub(s.arrived[0]), time.Second, "the retry came before the server's Retry-After")
+			assert.Equal(t, []time.Duration{tc.wait}, clock.recorded(), "the retry waits exactly what the server asked")
 		})
 	}
 }
 
 func TestRetryNeverWaitsPastTheDeadline(t *testing.T) {
+	t.Parallel()
 	s := &script{replies: []func(http.ResponseWriter, *http.Request){status(503, "Retry-After", "30"), ok("fine")}}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	resp, err := post(ctx, t, fastPolicy().Client(nil), srv.URL)
+	clock := newFakeClock()
+	resp, err := post(ctx, t, fastPolicy().clientWith(nil, clock), srv.URL)
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, 503, resp.StatusCode, "the last answer is returned instead of a wait past the deadline")
 	assert.Equal(t, 1, s.count())
+	assert.Empty(t, clock.recorded(), "no wait at all")
 }
 
+// The attempt timeout is a real context deadline, so the two tests of it
+// run alone rather than beside the parallel tests: an answer must come
+// within 50 ms.
 func TestAttemptTimeoutIsRetried(t *testing.T) {
 	hang := func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
 	s := &script{replies: []func(http.ResponseWriter, *http.Request){hang, ok("fine")}}
@@ -161,6 +224,8 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 
 // A model that times out twice in a row is not tried a third time, however
 // many retries other failures get.
+//
+// It runs alone, as TestAttemptTimeoutIsRetried does.
 func TestAttemptTimeoutIsRetriedOnlyOnce(t *testing.T) {
 	hang := func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
 	s := &script{replies: []func(http.ResponseWriter, *http.Request){hang, hang, ok("too late")}}
@@ -183,6 +248,7 @@ func TestAttemptTimeoutIsRetriedOnlyOnce(t *testing.T) {
 }
 
 func TestResponseSizeIsBounded(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(ok(strings.Repeat("x", 2000))))
 	defer srv.Close()
 	p := fastPolicy()

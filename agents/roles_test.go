@@ -46,6 +46,7 @@ func newRoles(t *testing.T, byRole map[string]string, tools agents.ImageTools, r
 // An approved first round costs exactly three calls when the reviewer
 // calls no tool, even with tools available.
 func TestApprovedFirstRoundCostsThreeCalls(t *testing.T) {
+	t.Parallel()
 	tools := &agents.FakeTools{}
 	r := newRoles(t, map[string]string{"reviewer": goodReview, "writer": goodCandidate, "validator": approved}, tools, 2)
 	ctx := context.Background()
@@ -71,6 +72,7 @@ func TestApprovedFirstRoundCostsThreeCalls(t *testing.T) {
 }
 
 func TestReviewerToolRounds(t *testing.T) {
+	t.Parallel()
 	evalCall := `{"tool_call": {"name": "eval", "args": {"code": "Smalltalk snapshot: false andQuit: true"}}}`
 	commentCall := `{"tool_call": {"name": "get_class_comment", "args": {"class_name": "Calculator"}}}`
 	cases := []struct {
@@ -107,6 +109,7 @@ func TestReviewerToolRounds(t *testing.T) {
 }
 
 func TestUnusableAnswersAreRetriedOnce(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		answers  string
@@ -140,6 +143,7 @@ func TestUnusableAnswersAreRetriedOnce(t *testing.T) {
 }
 
 func TestUnclearVerdictIsNeverApproval(t *testing.T) {
+	t.Parallel()
 	r := newRoles(t, map[string]string{"validator": `{"json": {"verdict": "Approved, mostly"}}, {"json": {"verdict": "LGTM"}}`}, nil, 0)
 	v, stats, err := r.Validate(context.Background(), calc, review, refactor.Candidate{Code: "sum: a with: b\n\t^ a + b"})
 	require.Error(t, err)
@@ -149,6 +153,7 @@ func TestUnclearVerdictIsNeverApproval(t *testing.T) {
 }
 
 func TestRefineUsesTheRefiner(t *testing.T) {
+	t.Parallel()
 	r := newRoles(t, map[string]string{"refiner": goodCandidate}, nil, 0)
 	cand, stats, err := r.Refine(context.Background(), calc, review, refactor.Candidate{Code: "sum: a with: b\n\t^ a + b"}, "rename the arguments")
 	require.NoError(t, err)
@@ -158,6 +163,7 @@ func TestRefineUsesTheRefiner(t *testing.T) {
 }
 
 func TestRolesRefuseBadInputAndMissingModels(t *testing.T) {
+	t.Parallel()
 	r := newRoles(t, map[string]string{"reviewer": goodReview}, nil, 0)
 	for _, in := range []refactor.Input{{MethodRef: refactor.MethodRef{Class: "calculator", Selector: "foo"}}, {MethodRef: refactor.MethodRef{Class: "Foo", Selector: "foo bar"}}, {MethodRef: refactor.MethodRef{Class: "Foo'; eval", Selector: "x"}}} {
 		_, stats, err := r.Review(context.Background(), in)
@@ -169,6 +175,7 @@ func TestRolesRefuseBadInputAndMissingModels(t *testing.T) {
 }
 
 func TestTheRunDeadlineIsATimeout(t *testing.T) {
+	t.Parallel()
 	r := newRoles(t, map[string]string{"writer": `{"text": "late", "delay_ms": 600000}`}, nil, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()

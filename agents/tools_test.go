@@ -11,6 +11,7 @@ import (
 )
 
 func TestToolDeclsAreExactlyTheAllowlist(t *testing.T) {
+	t.Parallel()
 	want := map[string][]string{
 		"get_method_source":          {"class_name", "method_name", "is_class_method"},
 		"get_class_source":           {"class_name"},
@@ -35,6 +36,7 @@ func TestToolDeclsAreExactlyTheAllowlist(t *testing.T) {
 }
 
 func TestCheckToolCall(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		call    ToolCall
@@ -71,6 +73,7 @@ func TestCheckToolCall(t *testing.T) {
 }
 
 func TestRunToolRefusesFencesAndTruncates(t *testing.T) {
+	t.Parallel()
 	tools := &FakeTools{Answers: map[string]string{"get_class_source": strings.Repeat("x", 5000)}}
 	r := &Roles{cfg: Config{Tools: tools, MaxToolResultBytes: 1000, MaxToolCallsPerRound: 2, Budget: Budget{ToolResults: 1500}}}
 	ctx := context.Background()

@@ -24,6 +24,7 @@ const consoleKey = "console-key-1"
 // this service; nothing in them comes from elsewhere or holds the image's
 // source; GET / names the console, and sends a browser there.
 func TestConsoleIsServedFromTheBinary(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{apiKeys: []string{consoleKey}})
 	resp, page := h.do(http.MethodGet, "/console", "", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "the page itself needs no key: it holds no data")
@@ -73,6 +74,7 @@ func TestConsoleIsServedFromTheBinary(t *testing.T) {
 // for anyone with a key, never without one; a run this instance did not
 // start is answered with its row; an unknown one is 404.
 func TestFollowARunStartedElsewhere(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{apiKeys: []string{consoleKey}})
 	answers := testenv.ApprovedInRoundTwo(answerTheSumBadly, "Keep the comment.", newSum)
 	answers[refactor.RoleReviewer] = []testenv.Reply{testenv.Review().Delayed(300 * time.Millisecond)} // the first follower comes mid-run
@@ -168,6 +170,7 @@ func (h *harness) follow(id string, header map[string]string) []sseEvent {
 // only with a key, as Bearer or as a Basic password (what a browser
 // sends), under its own path with the slash it asks for; / links it.
 func TestQueueUIIsBehindTheKeys(t *testing.T) {
+	t.Parallel()
 	queue := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = io.WriteString(w, "queue browser at "+r.URL.Path)

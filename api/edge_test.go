@@ -51,6 +51,7 @@ func (h *harness) scriptApproval() {
 // TestMutatingRoutesTakeOnlyJSON: a browser page may POST text/plain, a
 // form or multipart cross-site without asking; only application/json runs.
 func TestMutatingRoutesTakeOnlyJSON(t *testing.T) {
+	t.Parallel()
 	refused := []struct {
 		name        string
 		contentType []string // nil: no Content-Type header
@@ -106,6 +107,7 @@ func TestMutatingRoutesTakeOnlyJSON(t *testing.T) {
 // carrying an Origin is refused on the API routes, before auth, before the
 // body is read; /health and the like answer without CORS headers.
 func TestForeignOriginsAreRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
 	h.scriptApproval()
@@ -152,6 +154,7 @@ func TestForeignOriginsAreRefused(t *testing.T) {
 // TestAllowedOriginWorks: an origin in CORS_ALLOW_ORIGINS gets its
 // preflight answered and its run done, with CORS headers; others do not.
 func TestAllowedOriginWorks(t *testing.T) {
+	t.Parallel()
 	const ide = "https://ide.example.com"
 	h := newHarness(t, harnessOpts{allowOrigins: []string{ide}})
 	before := h.classFile("Calculator")
@@ -189,6 +192,7 @@ func TestAllowedOriginWorks(t *testing.T) {
 // TestHostMustBeLoopback: on a loopback listener, a request addressed to
 // another name (a DNS name rebound to 127.0.0.1) is refused everywhere.
 func TestHostMustBeLoopback(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
 	h.scriptApproval()
@@ -219,6 +223,7 @@ func TestHostMustBeLoopback(t *testing.T) {
 // TestKeysAreExactAndUnique: a body that readers could understand
 // differently is refused, naming the key, and nothing runs.
 func TestKeysAreExactAndUnique(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, body, field, says string
 	}{
@@ -292,6 +297,7 @@ func (h *harness) metric(name string) float64 {
 // TestStalledClientsAreCut: headers and bodies that do not arrive in time
 // are cut and counted; the run slot is never taken.
 func TestStalledClientsAreCut(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{readBody: 300 * time.Millisecond, readHeader: 300 * time.Millisecond})
 	before := h.classFile("Calculator")
 	h.scriptApproval()
@@ -317,6 +323,7 @@ func TestStalledClientsAreCut(t *testing.T) {
 // answered at once, however slowly its body comes (the body deadline here
 // is ten minutes; the test gives up long before).
 func TestRefusedBeforeTheBodyIsRead(t *testing.T) {
+	t.Parallel()
 	key := "0123456789abcdef-key"
 	h := newHarness(t, harnessOpts{apiKeys: []string{key}, readBody: 10 * time.Minute})
 	before := h.classFile("Calculator")
@@ -351,6 +358,7 @@ func TestRefusedBeforeTheBodyIsRead(t *testing.T) {
 // body; a run far longer than both is not cut (net/http cancels a request's
 // context when a read deadline expires under a handler).
 func TestLongRunOutlivesTheReadDeadlines(t *testing.T) {
+	t.Parallel()
 	for _, streamed := range []bool{false, true} {
 		t.Run(map[bool]string{false: "json", true: "stream"}[streamed], func(t *testing.T) {
 			h := newHarness(t, harnessOpts{readBody: 200 * time.Millisecond, readHeader: 200 * time.Millisecond})
@@ -378,6 +386,7 @@ func TestLongRunOutlivesTheReadDeadlines(t *testing.T) {
 // upload at once; CancelRuns stops a run before release and says so, in the
 // answer and in the audit row.
 func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{readBody: 10 * time.Minute})
 	before := h.classFile("Calculator")
 	inReview, hold := make(chan struct{}), make(chan struct{})
@@ -422,6 +431,7 @@ func TestShutdownCutsUploadsAndCancelsRuns(t *testing.T) {
 // without a reset (the cut body is drained within tight bounds), as a
 // refused body is.
 func TestAnUploadCutByAShutdownGetsItsAnswer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{readBody: 10 * time.Minute})
 	upload := testenv.Dial(t, h.url, "POST /api/v1/refactor HTTP/1.1\r\nHost: 127.0.0.1\r\n"+
 		"Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{\"class_name\": \"")

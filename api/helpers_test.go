@@ -38,6 +38,7 @@ func instanceMethods(t *testing.T, data []byte) map[string]string {
 // answer, the audit row and refactorctl's inputs show the helpers; the
 // file parses and the tests pass; the revert leaves the file byte-identical.
 func TestComposedMethodOverHTTP(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("ShoppingCart")
 	h.composedRun(testenv.ComposedTotal)
@@ -78,6 +79,7 @@ func TestComposedMethodOverHTTP(t *testing.T) {
 // A set that breaks a test is rolled back as a whole over HTTP: the method
 // restored, the helpers removed, the file byte-identical.
 func TestComposedMethodRegressionOverHTTP(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("ShoppingCart")
 	h.composedRun(testenv.TaxlessTotal)
@@ -92,6 +94,7 @@ func TestComposedMethodRegressionOverHTTP(t *testing.T) {
 
 // The stream's candidate events carry the helpers, named by the checks.
 func TestComposedMethodStream(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	h.composedRun(testenv.ComposedTotal)
 	resp := h.openStream(context.Background(), `{"class_name": "ShoppingCart", "method_name": "total", "dry_run": true}`)

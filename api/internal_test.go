@@ -17,6 +17,7 @@ import (
 // without its text, and the log holds exactly one error line with that
 // answer's request id and the cause.
 func TestEveryInternalAnswerIsLoggedWithItsCause(t *testing.T) {
+	t.Parallel()
 	core, logs := observer.New(zapcore.ErrorLevel)
 	h := newHarness(t, harnessOpts{log: zap.New(core)})
 	require.NoError(t, h.audit.Close())

@@ -44,6 +44,7 @@ func (h *harness) inModelCall(role refactor.Role) {
 // comes, is the run's result, blanks before it keeping a slow run's
 // connection alive.
 func TestJSONAnswerHeadersComeFirst(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{keepAlive: 20 * time.Millisecond})
 	h.gem.Script("reviewer", testenv.Review().Delayed(400*time.Millisecond))
 	h.gem.Script("writer", testenv.Code(newSum))
@@ -71,6 +72,7 @@ func TestJSONAnswerHeadersComeFirst(t *testing.T) {
 // TestPreferRespondAsync: 202 at once with Location, the result by polling
 // it; a second run meanwhile is busy as ever.
 func TestPreferRespondAsync(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	h.gem.Script("reviewer", testenv.Review().Delayed(300*time.Millisecond))
 	h.gem.Script("writer", testenv.Code(newSum))
@@ -105,6 +107,7 @@ func TestPreferRespondAsync(t *testing.T) {
 // answer when the run ends, with the run's own status and its id in the
 // headers — here 422 not_approved, never a 200 that says it failed.
 func TestFlatBodyAnswersWithTheRunsStatus(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{maxIterations: 1})
 	h.gem.Script("reviewer", testenv.Review())
 	h.gem.Script("writer", testenv.Code(newSum))
@@ -123,6 +126,7 @@ func TestFlatBodyAnswersWithTheRunsStatus(t *testing.T) {
 // it again answers the same; a run that has ended cannot be canceled (409
 // not_cancelable, with its status); an unknown id is 404.
 func TestCancelRoute(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
 	h.gem.Script("reviewer", testenv.Review().Delayed(time.Minute))
@@ -169,6 +173,7 @@ func TestCancelRoute(t *testing.T) {
 // TestCancelIsGuardedLikeTheOtherMutatingRoutes: a key when API_KEYS is
 // set, no foreign page, JSON or nothing as a body.
 func TestCancelIsGuardedLikeTheOtherMutatingRoutes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{apiKeys: []string{"0123456789abcdef"}})
 	for _, c := range []struct {
 		header map[string]string

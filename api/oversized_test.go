@@ -21,6 +21,7 @@ import (
 // the service drains what it refused before closing (nginx's
 // lingering_close).
 func TestOversizedBodiesAlwaysGetTheirAnswer(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		keys   []string

@@ -28,6 +28,7 @@ func init() {
 // TestRootNamesTheServiceAndItsPages: GET / answers name, version and
 // links, and every link answers.
 func TestRootNamesTheServiceAndItsPages(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	resp, data := h.do(http.MethodGet, "/", "", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
@@ -53,6 +54,7 @@ func TestRootNamesTheServiceAndItsPages(t *testing.T) {
 // binary, under a policy that runs only the service's own files; /redoc
 // leads there; a file it does not have is 404.
 func TestDocsPageIsServedFromTheBinary(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	resp, data := h.do(http.MethodGet, "/docs", "", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -87,6 +89,7 @@ func TestDocsPageIsServedFromTheBinary(t *testing.T) {
 // TestOpenAPIJSONIsTheYAMLDocument: /openapi.json is /openapi.yaml, as
 // OpenAPI reads them, and keeps its order of paths.
 func TestOpenAPIJSONIsTheYAMLDocument(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	resp, fromJSON := h.do(http.MethodGet, "/openapi.json", "", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -108,6 +111,7 @@ func TestOpenAPIJSONIsTheYAMLDocument(t *testing.T) {
 // TestTrailingSlashesAreTolerated: every route also answers with a
 // trailing slash, the run route included.
 func TestTrailingSlashesAreTolerated(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	h.scriptApproval()
 	req, err := http.NewRequest(http.MethodPost, h.url+"/api/v1/refactor/", strings.NewReader(sumBody))
@@ -135,6 +139,7 @@ func TestTrailingSlashesAreTolerated(t *testing.T) {
 // status_code; a field error its loc, msg and type beside field and
 // message.
 func TestProblemsSpeakBothDialects(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	cases := []struct {
 		name, body string
@@ -177,6 +182,7 @@ func TestProblemsSpeakBothDialects(t *testing.T) {
 
 // TestNamesAreTrimmed: blanks around the names are not part of them.
 func TestNamesAreTrimmed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	h.scriptApproval()
 	resp, out := h.refactor(`{"class_name": " Calculator\t", "method_name": " sum:with: ", "dry_run": true}`)
@@ -191,6 +197,7 @@ func TestNamesAreTrimmed(t *testing.T) {
 // that origin is let in without being listed. On a public listener (DNS
 // rebinding is possible there) it is not.
 func TestOwnPagesAreOfItsOrigin(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	h.scriptApproval()
 	body := `{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`

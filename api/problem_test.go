@@ -14,6 +14,7 @@ import (
 // given a request id per answer is byte for byte the problem encoded whole
 // with that id; an id that JSON would escape is refused (encoded whole).
 func TestRenderedProblemIsTheEncodedProblem(t *testing.T) {
+	t.Parallel()
 	busy := wire.Problem{
 		Type: "https://refactord.dev/problems/busy", Title: "Busy", Status: 503, StatusCode: 503,
 		Detail: `Agent is busy; "request_id":"x" is not the key`, Code: "busy", RetryAfter: 7,
@@ -51,6 +52,7 @@ func TestRenderedProblemIsTheEncodedProblem(t *testing.T) {
 // TestBusyBodyFollowsRetryAfter: the cached busy body is encoded again
 // when Retry-After changes.
 func TestBusyBodyFollowsRetryAfter(t *testing.T) {
+	t.Parallel()
 	var s Server
 	p := wire.Problem{Type: "https://refactord.dev/problems/busy", Title: "Busy", Status: 503, StatusCode: 503, Code: "busy", RequestID: "a"}
 	for _, retry := range []int{3, 3, 9, 1} {

@@ -13,6 +13,7 @@ import (
 // naming it on every route (a gateway may read the other value); one value
 // each is served.
 func TestRepeatedQueryParametersAreRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	cases := []struct {
 		name   string

@@ -20,6 +20,7 @@ const realImage = "testdata/real-tests"
 // released with LedgerTest run before and after, and one that changes its
 // result is 422 tests_regressed with the file byte-identical.
 func TestRealTestsGuardARelease(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		candidate string

@@ -21,6 +21,7 @@ import (
 const newSum = "sum: a with: b\n\t\"Answer the sum of a and b\"\n\n\t^ a + b"
 
 func TestApprovedInRoundOneIsReleasedWithThreeCalls(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		body      string
@@ -70,6 +71,7 @@ func TestApprovedInRoundOneIsReleasedWithThreeCalls(t *testing.T) {
 }
 
 func TestNeverApprovedReleasesNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{maxIterations: 3})
 	before := h.classFile("Calculator")
 	h.gem.Script("reviewer", testenv.Review())
@@ -87,6 +89,7 @@ func TestNeverApprovedReleasesNothing(t *testing.T) {
 }
 
 func TestDryRunProposes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(newSum))
@@ -98,6 +101,7 @@ func TestDryRunProposes(t *testing.T) {
 }
 
 func TestMethodEditedDuringRunIsNotOverwritten(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	ref := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}
 	edit := "sum: a with: b\n\t\"edited by a person meanwhile\"\n\t^ a + b"
@@ -118,6 +122,7 @@ func TestMethodEditedDuringRunIsNotOverwritten(t *testing.T) {
 }
 
 func TestConcurrentRequestsOneBusy(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	hold := make(chan struct{})
 	held := testenv.Review()
@@ -182,6 +187,7 @@ func TestConcurrentRequestsOneBusy(t *testing.T) {
 }
 
 func TestErrorsMapToStatuses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{maxBody: 2048})
 	cases := []struct {
 		name   string
@@ -221,6 +227,7 @@ func TestErrorsMapToStatuses(t *testing.T) {
 }
 
 func TestFieldErrorsListEveryMistake(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	resp, out := h.refactor(`{"class_name": "lower", "method_name": "bad selector"}`)
 	require.Equal(t, 422, resp.StatusCode)
@@ -231,6 +238,7 @@ func TestFieldErrorsListEveryMistake(t *testing.T) {
 }
 
 func TestAPIKeys(t *testing.T) {
+	t.Parallel()
 	key := "0123456789abcdef-key"
 	h := newHarness(t, harnessOpts{apiKeys: []string{"another-key-0000000", key}})
 	body := `{"class_name": "NoSuchClass", "method_name": "foo"}`
@@ -268,6 +276,7 @@ func TestAPIKeys(t *testing.T) {
 }
 
 func TestRequestID(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	resp, _ := h.do(http.MethodGet, "/health", "", map[string]string{"X-Request-ID": "ci-job-42.step:3"})
 	assert.Equal(t, "ci-job-42.step:3", resp.Header.Get("X-Request-ID"))
@@ -277,6 +286,7 @@ func TestRequestID(t *testing.T) {
 }
 
 func TestPharoDown(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		opts harnessOpts
@@ -297,6 +307,7 @@ func TestPharoDown(t *testing.T) {
 }
 
 func TestModelPersistentServerError(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{modelRetries: 2})
 	h.gem.Script("reviewer", testenv.Reply{Status: 500, Text: "backend exploded"})
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
@@ -308,6 +319,7 @@ func TestModelPersistentServerError(t *testing.T) {
 }
 
 func TestRunDeadline(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{timeout: 500 * time.Millisecond})
 	h.gem.Script("reviewer", testenv.Review().Delayed(2*time.Second))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
@@ -318,6 +330,7 @@ func TestRunDeadline(t *testing.T) {
 }
 
 func TestReadyAndOpenAPI(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	resp, data := h.do(http.MethodGet, "/ready", "", nil)
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "%s", data)
@@ -333,6 +346,7 @@ func TestReadyAndOpenAPI(t *testing.T) {
 // TestReviewerToolRoundReadsTheImage: a reviewer that asks for a read-only
 // tool gets pharo-sim's answer back, and each tool round costs one call.
 func TestReviewerToolRoundReadsTheImage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	h.gem.Script("reviewer",
 		testenv.Reply{Call: map[string]any{"name": "get_class_comment", "args": map[string]any{"class_name": "Calculator"}}},

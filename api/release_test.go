@@ -17,6 +17,7 @@ import (
 const subtractingSum = "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b"
 
 func TestReleaseThatBreaksATestIsRolledBack(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(subtractingSum))
@@ -63,6 +64,7 @@ func (h *harness) releaseNewSum() string {
 }
 
 func TestRevertRestoresTheOriginalOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
 	id := h.releaseNewSum()
@@ -89,6 +91,7 @@ func TestRevertRestoresTheOriginalOnce(t *testing.T) {
 }
 
 func TestHistoryListing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	first := h.releaseNewSum()
 	_, _ = h.refactor(`{"class_name": "NoSuchClass", "method_name": "foo"}`)

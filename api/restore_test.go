@@ -32,6 +32,7 @@ const compileCall = 6
 // sources (the image holds the candidate). At the next start the image is
 // back, and reconciliation finishes the rollback.
 func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
+	t.Parallel()
 	launcher, marker := stayDownLauncher(t)
 	h := newHarness(t, harnessOpts{maxIterations: 1, releaseTimeout: 800 * time.Millisecond, simCommand: launcher,
 		simEnv: []string{"KILL_MARKER=" + marker, "PHARO_SIM=" + pharoSim(t),

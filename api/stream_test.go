@@ -79,6 +79,7 @@ func (h *harness) schemaCheck(name string, data json.RawMessage) {
 }
 
 func TestStreamTwoRoundRunEventByEvent(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	h.gem.ScriptAll(testenv.ApprovedInRoundTwo("sum: a with: b\n\t^ b + a", "Say what it answers.", newSum))
 	resp := h.openStream(context.Background(), `{"class_name": "Calculator", "method_name": "sum:with:"}`)
@@ -159,6 +160,7 @@ func atoi(t *testing.T, s string) int {
 }
 
 func TestStreamEndsWithErrorEvent(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{maxIterations: 1})
 	h.gem.Script("reviewer", testenv.Review())
 	h.gem.Script("writer", testenv.Code("sum: a with: b\n\t^ b + a"))
@@ -177,6 +179,7 @@ func TestStreamEndsWithErrorEvent(t *testing.T) {
 }
 
 func TestStreamRefusalsStayOrdinaryResponses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	resp := h.openStream(context.Background(), `{"class_name": "lower", "method_name": "x"}`)
 	defer resp.Body.Close()
@@ -185,6 +188,7 @@ func TestStreamRefusalsStayOrdinaryResponses(t *testing.T) {
 }
 
 func TestStreamKeepAliveComments(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{keepAlive: 20 * time.Millisecond})
 	h.gem.Script("reviewer", testenv.Review().Delayed(300*time.Millisecond))
 	h.gem.Script("writer", testenv.Code(newSum))
@@ -202,6 +206,7 @@ func TestStreamKeepAliveComments(t *testing.T) {
 // wrapped body, the first event of the stream — and the run completes, is
 // released and recorded.
 func TestDroppedClientDoesNotStopTheRun(t *testing.T) {
+	t.Parallel()
 	for _, streamed := range []bool{true, false} {
 		name := map[bool]string{true: "stream", false: "json"}[streamed]
 		t.Run(name, func(t *testing.T) {

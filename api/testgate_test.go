@@ -29,6 +29,7 @@ func (h *harness) fooFile() []byte {
 // ReportTest — never BarTest, on which run_class_test would raise
 // MessageNotUnderstood — and the answer says why each ran.
 func TestOnlyTestCasesGuardARelease(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{image: gateImage})
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne("total\n\t\"Answer the sum of my items\"\n\n\t^ items inject: 0 into: [ :sum :each | sum + each ]"))
 	resp, out := h.refactor(`{"class_name": "Foo", "method_name": "total"}`)
@@ -51,6 +52,7 @@ func TestOnlyTestCasesGuardARelease(t *testing.T) {
 // tests_inconclusive (not 502 pharo_unavailable, not 500 release_failed),
 // the original back in the image, and the row saying so.
 func TestTestRunOverTheLimit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{image: gateImage, simEnv: []string{"PHARO_SIM_CALL_LIMIT=300ms"}})
 	before := h.fooFile()
 	looping := "total\n\t| sum |\n\tsum := 0.\n\t[ sum < 0 ] whileTrue: [ sum := sum - 1 ].\n\titems do: [ :each | sum := sum + each ].\n\t^ sum"

@@ -15,6 +15,7 @@ import (
 // image untouched, the body (checked against openapi.yaml) and the audit
 // row saying so.
 func TestNothingToChangeAnswers200Unchanged(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	h.gem.Script(refactor.RoleReviewer, testenv.Reply{Text: `{"severity": "LOW", "summary": "Already clear.", "issues": []}`})
 	before := h.classFile("Calculator")

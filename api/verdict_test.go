@@ -47,6 +47,7 @@ var hostileVerdicts = []struct{ name, text string }{
 // whether the provider constrains the answer (Gemini, responseSchema) or
 // not (an OpenAI-compatible server that ignores response_format).
 func TestHostileVerdictsNeverRelease(t *testing.T) {
+	t.Parallel()
 	for _, tc := range hostileVerdicts {
 		t.Run("constrained/"+tc.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{maxIterations: 1})
@@ -81,6 +82,7 @@ func TestHostileVerdictsNeverRelease(t *testing.T) {
 // The final answer after the reasoning decides: an approval that follows a
 // think block releases (the reasoning's draft rejection does not count).
 func TestFinalApprovalAfterReasoningReleases(t *testing.T) {
+	t.Parallel()
 	_, model := newFakeOpenAI(t, map[refactor.Role][]string{
 		"reviewer":  {`{"severity": "LOW", "summary": "Names.", "issues": [{"principle": "Intention-revealing names", "problem": "a, b", "suggestion": "rename"}]}`},
 		"writer":    {mustJSON(t, map[string]string{"code": newSum, "notes": ""})},

@@ -17,6 +17,7 @@ import (
 // the class file byte for byte as it was, is found by the history's
 // outcome filter and counted by the metrics.
 func TestVerifyAnswersVerifiedAndLeavesTheImage(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{
 		`{"class_name": "Calculator", "method_name": "sum:with:", "verify": true}`,
 		`{"refactor_request": {"class_name": "Calculator", "method_name": "sum:with:", "verify": true}}`,
@@ -53,6 +54,7 @@ func TestVerifyAnswersVerifiedAndLeavesTheImage(t *testing.T) {
 // A verify run whose candidate breaks a test is 422 tests_regressed, both
 // reports in the body, the original back.
 func TestVerifyWithARegressionIs422(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("Calculator")
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(subtractingSum))
@@ -70,6 +72,7 @@ func TestVerifyWithARegressionIs422(t *testing.T) {
 // verify excludes dry_run and run_tests false: 422 invalid_request naming
 // both fields of the pair, before any run.
 func TestVerifyWithDryRunIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	cases := []struct {
 		name, body string
@@ -103,6 +106,7 @@ func TestVerifyWithDryRunIsRefused(t *testing.T) {
 // restore_failed with both sources (the image holds the candidate). At the
 // next start the image is back and reconciliation puts the original back.
 func TestVerifyThatCannotPutBackIsSettledAtTheNextStart(t *testing.T) {
+	t.Parallel()
 	launcher, marker := stayDownLauncher(t)
 	var h *harness
 	killImage := func(point string) {
@@ -132,6 +136,7 @@ func TestVerifyThatCannotPutBackIsSettledAtTheNextStart(t *testing.T) {
 // (the proposal a CI job writes), and the class file is as it was: the
 // helpers were compiled, tested and removed with the method.
 func TestVerifyOfAComposedMethodOverHTTP(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOpts{})
 	before := h.classFile("ShoppingCart")
 	h.composedRun(testenv.ComposedTotal)

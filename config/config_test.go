@@ -14,6 +14,7 @@ func env(kv map[string]string) Getenv {
 }
 
 func TestDefaults(t *testing.T) {
+	t.Parallel()
 	cfg, err := Load(env(nil), nil)
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:8000", cfg.ListenAddr, "the original's port")
@@ -46,6 +47,7 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestValues(t *testing.T) {
+	t.Parallel()
 	cfg, err := Load(env(map[string]string{
 		"GOOGLE_API_KEY":            "g-key",
 		"REFINER_MODEL_ID":          "gemini-2.5-pro",
@@ -71,6 +73,7 @@ func TestValues(t *testing.T) {
 }
 
 func TestMistakes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		env  map[string]string
@@ -117,6 +120,7 @@ func TestMistakes(t *testing.T) {
 }
 
 func TestEdgeValues(t *testing.T) {
+	t.Parallel()
 	cfg, err := Load(env(map[string]string{
 		"READ_HEADER_TIMEOUT": "2s",
 		"READ_BODY_TIMEOUT":   "45",
@@ -135,6 +139,7 @@ func TestEdgeValues(t *testing.T) {
 }
 
 func TestUnauthenticatedOptIn(t *testing.T) {
+	t.Parallel()
 	cfg, err := Load(env(map[string]string{"LISTEN_ADDR": "0.0.0.0:8080", "ALLOW_UNAUTHENTICATED": "true"}), nil)
 	require.NoError(t, err)
 	require.Len(t, cfg.Warnings, 1)
@@ -142,12 +147,14 @@ func TestUnauthenticatedOptIn(t *testing.T) {
 }
 
 func TestSecretsNotEchoed(t *testing.T) {
+	t.Parallel()
 	_, err := Load(env(map[string]string{"MODEL_PROVIDER": "openai", "OPENAI_BASE_URL": "http://x", "OPENAI_API_KEY": "sk-secret", "MODEL_ID": strings.Repeat("m", 300)}), nil)
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "sk-secret")
 }
 
 func TestSplitArgs(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want []string
@@ -172,6 +179,7 @@ func TestSplitArgs(t *testing.T) {
 }
 
 func TestParseDotenv(t *testing.T) {
+	t.Parallel()
 	got, err := ParseDotenv("# comment\nexport A=1\nB = \"two words\"\r\n\nC='x'\nD=/opt/mcp  # where it lives\nE=\"a # b\" # c\nF=[\"run\", \"x\"]\nG=a#b\n")
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{"A": "1", "B": "two words", "C": "x", "D": "/opt/mcp", "E": "a # b", "F": `["run", "x"]`, "G": "a#b"}, got)

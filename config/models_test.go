@@ -10,6 +10,7 @@ import (
 
 // The key precedence is genai's own: GOOGLE_API_KEY over GEMINI_API_KEY.
 func TestGeminiKeyPrecedenceIsTheSDKs(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		env  map[string]string
 		want string
@@ -28,6 +29,7 @@ func TestGeminiKeyPrecedenceIsTheSDKs(t *testing.T) {
 }
 
 func TestVertexAISettings(t *testing.T) {
+	t.Parallel()
 	cfg, err := Load(env(map[string]string{
 		"GOOGLE_GENAI_USE_VERTEXAI": "True", "GOOGLE_CLOUD_PROJECT": "p", "GOOGLE_CLOUD_REGION": "europe-west4",
 		"GOOGLE_VERTEX_BASE_URL": "http://127.0.0.1:9/",
@@ -63,6 +65,7 @@ func TestVertexAISettings(t *testing.T) {
 
 // Each tuning variable applies to every role unless the role has its own.
 func TestTuningPerRole(t *testing.T) {
+	t.Parallel()
 	cfg, err := Load(env(map[string]string{
 		"MODEL_PROVIDER": "openai", "OPENAI_BASE_URL": "http://127.0.0.1:8000/v1",
 		"MODEL_TEMPERATURE": "0.2", "VALIDATOR_MODEL_TEMPERATURE": "0",
@@ -100,6 +103,7 @@ func TestTuningPerRole(t *testing.T) {
 }
 
 func TestTuningMistakesNameTheirVariable(t *testing.T) {
+	t.Parallel()
 	_, err := Load(env(map[string]string{
 		"MODEL_TEMPERATURE": "hot", "REFINER_MODEL_TEMPERATURE": "3", "MODEL_MAX_OUTPUT_TOKENS": "0",
 		"GEMINI_THINKING_BUDGET": "-2", "WRITER_OPENAI_RESPONSE_FORMAT": "xml", "OPENAI_TOOLS": "maybe",

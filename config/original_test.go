@@ -10,6 +10,7 @@ import (
 // The original's .env, as its README had users write it, starts this
 // service on the MCP server it names; what means nothing here is named.
 func TestOriginalDotenv(t *testing.T) {
+	t.Parallel()
 	dotenv, err := ParseDotenv(`
 GOOGLE_API_KEY=g-key
 app_name=Pharo Reviewer Agent API
@@ -62,6 +63,7 @@ REFACTORD_TYPO=1
 // The names of this service win over the original's; the original's are
 // read from the environment too, and their mistakes are named.
 func TestOriginalNamesYieldToNativeOnes(t *testing.T) {
+	t.Parallel()
 	cfg, err := Load(env(map[string]string{
 		"PHARO_MCP_COMMAND": "bin/pharo-sim", "PHARO_MCP_SERVER_COMMAND": "uv",
 		"PHARO_MCP_SERVER_ARGS": "serve --dir 'my image'",

@@ -11,6 +11,7 @@ import (
 // TestTestGateSettings: the tests around a release have their own budget
 // and bounds.
 func TestTestGateSettings(t *testing.T) {
+	t.Parallel()
 	cfg, err := Load(env(nil), nil)
 	require.NoError(t, err)
 	assert.Equal(t, 60*time.Second, cfg.TestTimeout)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestInfo(t *testing.T) {
+	t.Parallel()
 	src := `at: index put: value
 	"comment"
 	<foo: #bar baz: #(sym #quoted 1)>
@@ -29,6 +30,7 @@ func TestInfo(t *testing.T) {
 }
 
 func TestInfoDetails(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, src string
 		check     func(t *testing.T, info *Info)
@@ -71,6 +73,7 @@ func TestInfoDetails(t *testing.T) {
 }
 
 func TestAnalyzeExpression(t *testing.T) {
+	t.Parallel()
 	seq, err := ParseExpression("| p | p := (Smalltalk globals at: #Foo) >> #bar. p protocol")
 	require.NoError(t, err)
 	info := Analyze(seq)
@@ -82,6 +85,7 @@ func TestAnalyzeExpression(t *testing.T) {
 }
 
 func TestCheckSelector(t *testing.T) {
+	t.Parallel()
 	m := mustMethod(t, "sum: a with: b ^ a + b")
 	assert.NoError(t, CheckSelector(m, "sum:with:"))
 
@@ -96,6 +100,7 @@ func TestCheckSelector(t *testing.T) {
 }
 
 func TestArgumentAssignments(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		src  string
@@ -121,6 +126,7 @@ func TestArgumentAssignments(t *testing.T) {
 }
 
 func TestUndeclared(t *testing.T) {
+	t.Parallel()
 	src := `foo: arg
 	| t |
 	t := arg + undeclaredLower.
@@ -137,6 +143,7 @@ func TestUndeclared(t *testing.T) {
 }
 
 func TestUndeclaredScoping(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		src       string

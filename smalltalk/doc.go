@@ -15,6 +15,10 @@
 //   - [IsClassName], [IsSelector], [NumArgs], [QuoteString] and [QuoteSymbol]
 //     validate names and build literals for the Smalltalk expressions the
 //     service sends to the image.
+//   - [ClosingBracket], [QuoteEnd], [CharLiteralEnd] and [BinaryCharLen]
+//     expose the scanner to readers that only need to know where a piece of
+//     Smalltalk ends: the Tonel reader delimiting method bodies and the
+//     agents cutting a model's answer out of its brackets.
 //
 // Errors are [*SyntaxError] values whose messages use Pharo's own words where
 // Pharo has them ("')' expected", "End of statement expected", …), so that the

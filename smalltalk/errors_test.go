@@ -10,6 +10,7 @@ import (
 )
 
 func TestSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	deep := "foo ^ " + strings.Repeat("(", 1000) + "1" + strings.Repeat(")", 1000)
 	deepArray := "foo ^ #" + strings.Repeat("(", 1000) + strings.Repeat(")", 1000)
 	deepBlocks := "foo ^ " + strings.Repeat("[", 1000) + strings.Repeat("]", 1000)
@@ -108,6 +109,7 @@ func TestSyntaxErrors(t *testing.T) {
 }
 
 func TestParseExpressionErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		src    string
 		msg    string
@@ -133,12 +135,14 @@ func TestParseExpressionErrors(t *testing.T) {
 }
 
 func TestSyntaxErrorFormat(t *testing.T) {
+	t.Parallel()
 	_, err := ParseMethod("foo\n  ^ (1")
 	require.Error(t, err)
 	assert.Equal(t, "2:7: ')' expected", err.Error())
 }
 
 func TestLineCol(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		src       string
 		offset    int

@@ -10,6 +10,7 @@ import (
 )
 
 func TestIsClassName(t *testing.T) {
+	t.Parallel()
 	cases := map[string]bool{
 		"Foo": true, "F": true, "Foo_Bar2": true, "OrderedCollection": true,
 		"": false, "foo": false, "_Foo": false, "2Foo": false, "Foo class": false,
@@ -21,6 +22,7 @@ func TestIsClassName(t *testing.T) {
 }
 
 func TestSelectors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		sel  string
 		args int
@@ -58,6 +60,7 @@ func TestSelectors(t *testing.T) {
 }
 
 func TestQuoteString(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"":           "''",
 		"abc":        "'abc'",
@@ -71,6 +74,7 @@ func TestQuoteString(t *testing.T) {
 }
 
 func TestQuoteSymbol(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"foo":      "#foo",
 		"at:put:":  "#at:put:",
@@ -105,6 +109,7 @@ func roundTrip(t testing.TB, literal string) (LiteralKind, string) {
 }
 
 func TestQuoteRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, s := range quoteSeeds {
 		kind, value := roundTrip(t, QuoteString(s))
 		assert.Equal(t, LitString, kind)
@@ -133,6 +138,7 @@ var (
 // up to four pieces of an alphabet covering each class of character (and a
 // stray UTF-8 byte).
 func TestNameShapesMatchTheirExpressions(t *testing.T) {
+	t.Parallel()
 	named := []string{
 		"", "Calculator", "calculator", "Foo_Bar9", "9Foo", "Foo bar", "Foo\n", "Foo:",
 		"sum:with:", "sum:with", "sum", "_x", "x:y", ":", "a::", "at:put:", "at::put:",

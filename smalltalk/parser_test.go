@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseMethodShapes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, src, want string
 	}{
@@ -80,6 +81,7 @@ func TestParseMethodShapes(t *testing.T) {
 }
 
 func TestParseLiterals(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, src string
 		want      string
@@ -120,6 +122,7 @@ func TestParseLiterals(t *testing.T) {
 }
 
 func TestLiteralArrayElementKinds(t *testing.T) {
+	t.Parallel()
 	src := "#(foo bar: #baz $a 'str' 1.5 (nested) #(x) #[1 2] true foo:bar: + )"
 	seq, err := ParseExpression(src)
 	require.NoError(t, err)
@@ -144,6 +147,7 @@ func TestLiteralArrayElementKinds(t *testing.T) {
 }
 
 func TestLiteralValuesAndSpans(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		src   string
 		kind  LiteralKind
@@ -177,6 +181,7 @@ func TestLiteralValuesAndSpans(t *testing.T) {
 }
 
 func TestNegativeLiteralSplit(t *testing.T) {
+	t.Parallel()
 	m := mustMethod(t, "foo ^x-1")
 	msg := m.Body.Statements[0].(*Return).Value.(*Message)
 	assert.Equal(t, "-", msg.Selector)
@@ -188,6 +193,7 @@ func TestNegativeLiteralSplit(t *testing.T) {
 }
 
 func TestSpans(t *testing.T) {
+	t.Parallel()
 	src := "at: i put: v\n\t| t |\n\tt := (i + 1) foo: v.\n\t^ t bar; baz"
 	m := mustMethod(t, src)
 	text := func(n Node) string { return src[n.Start():n.End()] }
@@ -210,6 +216,7 @@ func TestSpans(t *testing.T) {
 }
 
 func TestCommentsBetweenEveryToken(t *testing.T) {
+	t.Parallel()
 	plain := "at: i put: v <primitive: 1> | t | t := #(1 $a) , { i . v } . ^ [:x | x + t] value: i ; yourself"
 	commented := `"0"at:"1"i"2"put:"3"v"4"<"5"primitive:"6"1"7">"8"|"9"t"10"|"11"t"12":="13"#("14"1"15"$a"16")"17","18"{"19"i"20"."21"v"22"}"23"."24"^"25"["26":"27"x"28"|"29"x"30"+"31"t"32"]"33"value:"34"i"35";"36"yourself"37"`
 	want := mustMethod(t, plain)
@@ -245,6 +252,7 @@ func withComments(src string) string {
 }
 
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	methods := corpus(t)
 	require.GreaterOrEqual(t, len(methods), 20)
 	for _, src := range methods {
@@ -259,6 +267,7 @@ func TestCorpus(t *testing.T) {
 }
 
 func TestParseExpressionEvalShapes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, src, want string
 	}{
@@ -287,6 +296,7 @@ func TestParseExpressionEvalShapes(t *testing.T) {
 }
 
 func TestWalkVisitsInSourceOrderAndPrunes(t *testing.T) {
+	t.Parallel()
 	m := mustMethod(t, "foo: a | t | t := a bar: [:x | x baz]. ^ #(1)")
 	var names []string
 	Walk(m, func(n Node) bool {
@@ -309,6 +319,7 @@ func TestWalkVisitsInSourceOrderAndPrunes(t *testing.T) {
 }
 
 func TestParenthesesCount(t *testing.T) {
+	t.Parallel()
 	m := mustMethod(t, "foo ^ ((x))")
 	v := m.Body.Statements[0].(*Return).Value.(*Variable)
 	assert.Equal(t, 2, v.Parens)

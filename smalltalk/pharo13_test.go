@@ -12,6 +12,7 @@ import (
 // pragmas whose selector is binary.
 
 func TestUnreachableCodeIsAWarning(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		src  string
@@ -45,6 +46,7 @@ func TestUnreachableCodeIsAWarning(t *testing.T) {
 }
 
 func TestUnreachableStatementsStillCount(t *testing.T) {
+	t.Parallel()
 	m := mustMethod(t, "foo ^ 1. self bar: Baz")
 	assert.Equal(t, "foo => (^ 1). (self bar: Baz)", sexpr(m))
 	info := m.Info()
@@ -53,12 +55,14 @@ func TestUnreachableStatementsStillCount(t *testing.T) {
 }
 
 func TestExpressionWithUnreachableCodeParses(t *testing.T) {
+	t.Parallel()
 	seq, err := ParseExpression("^ 1. 2")
 	require.NoError(t, err)
 	assert.Len(t, seq.Statements, 2)
 }
 
 func TestPharo13BinaryCharacters(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, src, want string
 	}{
@@ -86,6 +90,7 @@ func TestPharo13BinaryCharacters(t *testing.T) {
 }
 
 func TestOtherNonASCIIStaysUnknown(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{"foo ^ a ≠ b", "foo ^ a √ b", "foo ^ a − b"} {
 		_, err := ParseMethod(src)
 		var se *SyntaxError
@@ -95,6 +100,7 @@ func TestOtherNonASCIIStaysUnknown(t *testing.T) {
 }
 
 func TestBinaryPragmas(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, src, want string
 	}{

@@ -1,6 +1,7 @@
 package smalltalk
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -205,17 +206,18 @@ func (s *scanner) skipSeparators() (token, bool) {
 // closingQuote finds the end (exclusive) of a quoted run starting at
 // src[open] == q, where a doubled q stands for one q.
 func closingQuote(src string, open int, q byte) (int, bool) {
-	for i := open + 1; i < len(src); i++ {
-		if src[i] != q {
-			continue
+	for i := open + 1; ; {
+		k := strings.IndexByte(src[i:], q)
+		if k < 0 {
+			return 0, false
 		}
-		if i+1 < len(src) && src[i+1] == q {
+		i += k + 1
+		if i < len(src) && src[i] == q {
 			i++
 			continue
 		}
-		return i + 1, true
+		return i, true
 	}
-	return 0, false
 }
 
 // letterAt reports whether an identifier can start at i: an ASCII letter,

@@ -73,14 +73,22 @@ func TestStore(t *testing.T) {
 	for _, backend := range []struct {
 		name   string
 		opener func(t *testing.T) opener
+		// parallel: the cases may run at once (each SQLite case has a
+		// directory of its own; the PostgreSQL cases share one server).
+		parallel bool
 	}{
-		{"sqlite", func(*testing.T) opener { return openSQLite }},
-		{"postgres", postgresOpener},
+		{"sqlite", func(*testing.T) opener { return openSQLite }, true},
+		{"postgres", postgresOpener, false},
 	} {
 		t.Run(backend.name, func(t *testing.T) {
 			open := backend.opener(t)
 			for _, c := range storeCases {
-				t.Run(c.name, func(t *testing.T) { c.run(t, open) })
+				t.Run(c.name, func(t *testing.T) {
+					if backend.parallel {
+						t.Parallel()
+					}
+					c.run(t, open)
+				})
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 )
 
 func TestWriterPragmas(t *testing.T) {
+	t.Parallel()
 	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "refactord.db"))
 	require.NoError(t, err)
 	defer func() { assert.NoError(t, s.Close()) }()
@@ -39,6 +40,7 @@ func TestWriterPragmas(t *testing.T) {
 // TestSchemaIsAppendOnly checks the triggers that back "nothing is ever
 // deleted" even for SQL that bypasses the Store's API.
 func TestSchemaIsAppendOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "refactord.db"))
 	require.NoError(t, err)
@@ -66,6 +68,7 @@ func TestSchemaIsAppendOnly(t *testing.T) {
 // synchronous=FULL lower the one writer connection back to NORMAL, so that
 // the next commits are not synced, and that a later commit still works on it.
 func TestSyncedCommitsLeaveTheWriterAtNormal(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "refactord.db"))
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 // stage" keeps every row when that step adds the status canceled and the
 // column stage; the rules stay.
 func TestMigrationKeepsRowsAndAddsCanceledAndStage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "refactord.db")
 	w := writerAt(t, ctx, path, stepsBefore(t, "canceled status, stage"))
@@ -50,6 +51,7 @@ func TestMigrationKeepsRowsAndAddsCanceledAndStage(t *testing.T) {
 // SetStage moves a run in progress only; Update keeps the stage unless it
 // names one.
 func TestSetStage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "refactord.db"))
 	require.NoError(t, err)

@@ -43,6 +43,7 @@ func queryStrings(t *testing.T, ctx context.Context, db *sql.DB, query string) [
 // builds made; and a database an older build left at any version migrates
 // with the files to the schema the files make.
 func TestMigrationFilesMakeTheSchemaOfTheGoSteps(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	all, legacy := migrations(), legacyMigrations()
 	// The steps after the Go strings' last one were written as files.
@@ -125,6 +126,7 @@ func TestPostgresMigrationFilesMakeTheSchemaOfTheGoSteps(t *testing.T) {
 }
 
 func TestLoadMigrationsRefusesAMalformedHistory(t *testing.T) {
+	t.Parallel()
 	file := func(body string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(body)} }
 	cases := []struct {
 		name    string

@@ -62,6 +62,7 @@ func reopened(t *testing.T, ctx context.Context, path, id string) (*Store, refac
 // helpers; a release recorded after it keeps the whole set, and Update
 // does not erase the write-ahead record of the helpers.
 func TestMigrationAddsHelpersAndKeepsRows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "refactord.db")
 	w := writerAt(t, ctx, path, stepsBefore(t, "helpers"))

@@ -15,6 +15,7 @@ import (
 // row, its revert link, its triggers and its indexes when version 2 widens
 // the status vocabulary.
 func TestMigrationV2KeepsRowsAndRules(t *testing.T) {
+	t.Parallel()
 	migrateKeepsRowsAndRules(t, 1, refactor.StatusReleased, refactor.StatusRestoreFailed)
 }
 
@@ -82,6 +83,7 @@ func migrateKeepsRowsAndRules(t *testing.T, from int, settled, added refactor.St
 // Unsettled lists running, releasing and restore_failed rows; Reconcile
 // settles each of them, and nothing else.
 func TestUnsettledAndReconcile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "refactord.db"))
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 // A database at version 2 keeps its rows, links and rules at version 3,
 // which knows the status unchanged; a run can be recorded with it.
 func TestMigrationV3KeepsRowsAndAddsUnchanged(t *testing.T) {
+	t.Parallel()
 	migrateKeepsRowsAndRules(t, 2, refactor.StatusRolledBack, refactor.StatusUnchanged)
 
 	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "refactord.db"))

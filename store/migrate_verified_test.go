@@ -16,6 +16,7 @@ import (
 // row, each with verify false; the status verified and the column work
 // after it, and the rules stay.
 func TestMigrationKeepsRowsAndAddsVerified(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "refactord.db")
 	w := writerAt(t, ctx, path, stepsBefore(t, "verified status, verify"))
@@ -66,6 +67,7 @@ func TestMigrationKeepsRowsAndAddsVerified(t *testing.T) {
 // Every column of the table before this step is in its rebuilt table and
 // in its copy: a step that added a column before it is not lost.
 func TestSchemaVerifiedKeepsEveryColumn(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := writerAt(t, ctx, filepath.Join(t.TempDir(), "refactord.db"), stepsBefore(t, "verified status, verify"))
 	rows, err := w.QueryContext(ctx, "SELECT name FROM pragma_table_info('runs')")

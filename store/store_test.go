@@ -59,6 +59,7 @@ func rawDB(t *testing.T, path string) *sql.DB {
 }
 
 func TestOpenMigratesOnceAndReopens(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "nested", "dir", "refactord.db")
 	for i := range 3 {
@@ -82,6 +83,7 @@ func TestOpenMigratesOnceAndReopens(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "refactord.db")
 	s, err := store.Open(ctx, path)
@@ -98,6 +100,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestOpenOddPath(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "a dir?with#odd%chars", "refactord.db")
 	s, err := store.Open(ctx, path)
@@ -456,6 +459,7 @@ func testOversizeRejected(t *testing.T, open opener) {
 }
 
 func TestRunJSON(t *testing.T) {
+	t.Parallel()
 	r := fullRun("j")
 	r.CreatedAt = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
 	r.UpdatedAt = r.CreatedAt

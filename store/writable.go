@@ -61,6 +61,16 @@ type writeState struct {
 	refused   error     // nil while writes succeed
 	since     time.Time // when the first refused write of this spell happened
 	lastProbe time.Time
+	// now is the clock the spell and the probes are timed by; nil is the
+	// wall clock. Tests set it to step over probeEvery without waiting.
+	now func() time.Time
+}
+
+func (w *writeState) clock() time.Time {
+	if w.now != nil {
+		return w.now()
+	}
+	return time.Now()
 }
 
 // note records the outcome of a write.
@@ -72,7 +82,7 @@ func (w *writeState) note(err error) {
 		w.refused = nil
 	case refactor.IsKind(err, refactor.StoreUnavailable):
 		if w.refused == nil {
-			w.since = time.Now()
+			w.since = w.clock()
 		}
 		w.refused = err
 	}
@@ -92,15 +102,21 @@ const probeBytes = 256 << 10
 // SQLite database; a ping of PostgreSQL): the state clears as soon as the
 // operator has freed space, without waiting for a run to write.
 func (s *Store) Writable(ctx context.Context) error {
-	w := &s.writes
+	return s.writes.refusal(ctx, s.probe)
+}
+
+// refusal is nil while writes succeed, else the refusal and since when.
+// It runs probe at most once per probeEvery; a probe that succeeds ends
+// the refusal, one that fails leaves it as it was.
+func (w *writeState) refusal(ctx context.Context, probe func(context.Context) error) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.refused == nil {
 		return nil
 	}
-	if time.Since(w.lastProbe) >= probeEvery {
-		w.lastProbe = time.Now()
-		if err := s.probe(ctx); err == nil {
+	if now := w.clock(); now.Sub(w.lastProbe) >= probeEvery {
+		w.lastProbe = now
+		if probe(ctx) == nil {
 			w.refused = nil
 			return nil
 		}

@@ -37,6 +37,7 @@ func refusals(t *testing.T, candidate, orig string) []capability.Refusal {
 }
 
 func TestSelectorFamiliesAreRefused(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, body, family, refused string
 	}{
@@ -103,6 +104,7 @@ func TestSelectorFamiliesAreRefused(t *testing.T) {
 }
 
 func TestWhatTheOriginalUsesStaysAllowed(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, orig, cand string }{
 		{"same perform:", "run: s\n\t^ self perform: s", "run: aSelector\n\t^ self perform: aSelector"},
 		{"same global", "log: x\n\tTranscript show: x", "log: aString\n\tTranscript show: aString; cr"},
@@ -121,6 +123,7 @@ func TestWhatTheOriginalUsesStaysAllowed(t *testing.T) {
 // Naming Smalltalk in the original does not open the whole system
 // dictionary: only the selectors the original sends to it.
 func TestSystemDictionaryMessages(t *testing.T) {
+	t.Parallel()
 	const orig = "log: x\n\t^ (Smalltalk at: #Transcript) show: x"
 	cases := []struct{ name, cand, refused string }{
 		{"same message", "log: aString\n\t^ (Smalltalk at: #Transcript) show: aString; cr; yourself", ""},
@@ -146,6 +149,7 @@ func TestSystemDictionaryMessages(t *testing.T) {
 }
 
 func TestDeclaredNamesAreNotGlobals(t *testing.T) {
+	t.Parallel()
 	c := parse(t, "total: items\n\t^ Default ifNil: [ Registry size ]")
 	o := parse(t, original)
 	declared := func(name string) bool { return name == "Default" }
@@ -155,6 +159,7 @@ func TestDeclaredNamesAreNotGlobals(t *testing.T) {
 }
 
 func TestExactSelectorOnly(t *testing.T) {
+	t.Parallel()
 	got := refusals(t, "run: s\n\t^ self perform: s with: 1", "run: s\n\t^ self perform: s")
 	require.Len(t, got, 1, "perform:with: is another selector than perform:")
 	assert.Equal(t, "perform:with:", got[0].Name)
@@ -163,6 +168,7 @@ func TestExactSelectorOnly(t *testing.T) {
 // Every method of the 444-method corpus, fed back as the candidate for
 // itself, passes: no false refusals on real code.
 func TestCorpusMethodsPassAsTheirOwnCandidates(t *testing.T) {
+	t.Parallel()
 	_, file, _, _ := runtime.Caller(0)
 	tree, err := tonel.ReadTree(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "corpus"))
 	require.NoError(t, err)
@@ -183,6 +189,7 @@ func TestCorpusMethodsPassAsTheirOwnCandidates(t *testing.T) {
 }
 
 func TestFamiliesAreWellFormed(t *testing.T) {
+	t.Parallel()
 	seen := map[string]string{}
 	for _, f := range capability.Families() {
 		assert.NotEmpty(t, f.ID)
@@ -207,6 +214,7 @@ func TestFamiliesAreWellFormed(t *testing.T) {
 // docs/capabilities.md documents the lists; this keeps it in step with the
 // code.
 func TestDocsDocumentThePolicy(t *testing.T) {
+	t.Parallel()
 	_, file, _, _ := runtime.Caller(0)
 	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "docs", "capabilities.md"))
 	require.NoError(t, err)

@@ -22,6 +22,7 @@ func dirNames(t *testing.T, dir string) []string {
 }
 
 func TestWriteFileAtomic(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		existing []byte
@@ -52,6 +53,7 @@ func TestWriteFileAtomic(t *testing.T) {
 }
 
 func TestWriteFileAtomicFailureKeepsOldState(t *testing.T) {
+	t.Parallel()
 	t.Run("missing directory", func(t *testing.T) {
 		err := WriteFileAtomic(filepath.Join(t.TempDir(), "nope", "Foo.class.st"), []byte("x"), 0o644)
 		require.Error(t, err)

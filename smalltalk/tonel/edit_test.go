@@ -35,6 +35,7 @@ func sourcesExcept(f *File, side Side, selector string) map[string]string {
 }
 
 func TestReplaceMethodInCorpus(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file     string
 		side     Side
@@ -81,6 +82,7 @@ func TestReplaceMethodInCorpus(t *testing.T) {
 }
 
 func TestReplaceMethodKeepsUnchangedBytes(t *testing.T) {
+	t.Parallel()
 	f := readCorpusFile(t, "EdgeBrackets.class.st")
 	before := append([]byte(nil), f.Bytes()...)
 	for _, m := range append([]*Method(nil), f.Methods...) {
@@ -94,6 +96,7 @@ func TestReplaceMethodKeepsUnchangedBytes(t *testing.T) {
 // lays it out, so FormatMethod must produce exactly that layout. The two
 // methods written in a hand-made layout are the exceptions.
 func TestCorpusIsInWriterForm(t *testing.T) {
+	t.Parallel()
 	handMade := map[string]bool{"singleLine": true, "commentAfterPattern": true}
 	for _, path := range corpusFiles(t) {
 		f, err := ReadFile(path)
@@ -108,6 +111,7 @@ func TestCorpusIsInWriterForm(t *testing.T) {
 }
 
 func TestReplaceMethodErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		side     Side
@@ -159,6 +163,7 @@ func smallFile(symbols bool, methods ...string) string {
 }
 
 func TestAddAndRemoveMethod(t *testing.T) {
+	t.Parallel()
 	b := "Foo >> b [\n\t^ 2\n]"
 	d := "Foo >> d [\n\t^ 4\n]"
 	n := "Foo class >> new [\n\t^ super new\n]"
@@ -201,6 +206,7 @@ func TestAddAndRemoveMethod(t *testing.T) {
 }
 
 func TestRemoveMethodPositions(t *testing.T) {
+	t.Parallel()
 	a := "Foo >> a [\n\t^ 1\n]"
 	b := "Foo >> b [\n\t^ 2\n]"
 	c := "Foo >> c [\n\t^ 3\n]"
@@ -227,6 +233,7 @@ func TestRemoveMethodPositions(t *testing.T) {
 }
 
 func TestAddMethodHeaders(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		file   string
@@ -250,6 +257,7 @@ func TestAddMethodHeaders(t *testing.T) {
 }
 
 func TestAddMethodErrors(t *testing.T) {
+	t.Parallel()
 	f := mustParse(t, smallFile(false, "Foo >> a [\n\t^ 1\n]"))
 	assert.ErrorIs(t, f.AddMethod(InstanceSide, "a ^ 2", ""), ErrMethodExists)
 	assert.Error(t, f.AddMethod(InstanceSide, "^ 2", ""))
@@ -259,6 +267,7 @@ func TestAddMethodErrors(t *testing.T) {
 }
 
 func TestSymbolStyle(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		text string
@@ -277,6 +286,7 @@ func TestSymbolStyle(t *testing.T) {
 }
 
 func TestFormatCategory(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		category string
 		symbols  bool
@@ -302,6 +312,7 @@ func TestFormatCategory(t *testing.T) {
 }
 
 func TestSave(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "Foo.class.st")
 	require.NoError(t, os.WriteFile(path, []byte(smallFile(false, "Foo >> a [\n\t^ 1\n]")), 0o640))
@@ -319,6 +330,7 @@ func TestSave(t *testing.T) {
 }
 
 func TestReplaceMethodCategoryLayouts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		text string

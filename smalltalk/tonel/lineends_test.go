@@ -11,6 +11,7 @@ import (
 // ReplaceMethodInPlace changes only the method's declaration and body, in
 // the method's own line ending, keeping its category and every other byte.
 func TestReplaceMethodInPlace(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, file, side, selector, source, want string
 	}{
@@ -51,6 +52,7 @@ func TestReplaceMethodInPlace(t *testing.T) {
 }
 
 func TestReplaceMethodInPlaceRefuses(t *testing.T) {
+	t.Parallel()
 	const file = "Class { #name : #Foo }\n\n{ #category : #a }\nFoo >> bar [\n\t^ 1\n]\n"
 	for name, tc := range map[string]struct{ selector, source, want string }{
 		"absent":         {"nope", "nope ^ 1", "not found"},
@@ -71,6 +73,7 @@ func TestReplaceMethodInPlaceRefuses(t *testing.T) {
 // AddMethodInPlace inserts where AddMethod would, in the file's own line
 // ending, leaving every other byte as it was.
 func TestAddMethodInPlace(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, file, side, source, category, want string
 	}{

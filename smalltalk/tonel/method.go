@@ -3,6 +3,8 @@ package tonel
 import (
 	"fmt"
 	"strings"
+
+	"pharo-refactor/smalltalk"
 )
 
 // parseMethod reads one method at i: optional metadata, the header
@@ -33,7 +35,7 @@ func (f *File) parseMethod(i int) (*Method, error) {
 		return nil, err
 	}
 	m.BodyStart = open + 1
-	closing, serr := findBodyEnd(f.src, m.BodyStart)
+	closing, serr := findBodyEnd(f.text, m.BodyStart)
 	if serr != nil {
 		return nil, f.bodyError(m, serr)
 	}
@@ -129,7 +131,7 @@ func (f *File) findDeclarationEnd(m *Method, i int) (int, error) {
 		case '[':
 			return i, nil
 		case '"':
-			end, ok := skipQuoted(f.src, i)
+			end, ok := smalltalk.QuoteEnd(f.text, i)
 			if !ok {
 				return 0, &syntaxErr{i, "unterminated comment in method declaration"}
 			}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"pharo-refactor/smalltalk"
 	"unsafe"
 )
 
@@ -81,7 +83,7 @@ func (f *File) parseComment(i int) (int, error) {
 	if i >= len(f.src) || f.src[i] != '"' {
 		return i, nil
 	}
-	end, ok := skipQuoted(f.src, i)
+	end, ok := smalltalk.QuoteEnd(f.text, i)
 	if !ok {
 		return 0, &syntaxErr{i, "unterminated class comment"}
 	}

@@ -117,6 +117,7 @@ var extensionFile = lines(
 )
 
 func TestParseFileKinds(t *testing.T) {
+	t.Parallel()
 	type wantMethod struct {
 		class    string
 		side     Side
@@ -207,6 +208,7 @@ func TestParseFileKinds(t *testing.T) {
 }
 
 func TestDefinitionValueForms(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		entry string
@@ -254,6 +256,7 @@ func methodFile(decl, body string) string {
 }
 
 func TestBodyEndBracketCases(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		body string
@@ -297,6 +300,7 @@ func TestBodyEndBracketCases(t *testing.T) {
 }
 
 func TestSelector(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		source string
 		want   string
@@ -344,6 +348,7 @@ func TestSelector(t *testing.T) {
 }
 
 func TestSplitSource(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, source, decl, body string
 	}{
@@ -373,6 +378,7 @@ func TestSplitSource(t *testing.T) {
 }
 
 func TestMethodPos(t *testing.T) {
+	t.Parallel()
 	text := lines(
 		"Class { #name : 'Foo' }",
 		"",
@@ -416,6 +422,7 @@ func TestMethodPos(t *testing.T) {
 }
 
 func TestSourceOffsetMapsEveryCorpusByte(t *testing.T) {
+	t.Parallel()
 	for _, path := range corpusFiles(t) {
 		f, err := ReadFile(path)
 		require.NoError(t, err)
@@ -430,6 +437,7 @@ func TestSourceOffsetMapsEveryCorpusByte(t *testing.T) {
 }
 
 func TestPosAtLineEndings(t *testing.T) {
+	t.Parallel()
 	f := &File{src: []byte("ab\ncd\r\nef\rgh")}
 	cases := []struct{ off, line, col int }{
 		{0, 1, 1}, {2, 1, 3}, {3, 2, 1}, {5, 2, 3}, {6, 2, 4}, {7, 3, 1}, {10, 4, 1}, {12, 4, 3}, {99, 4, 3},
@@ -441,6 +449,7 @@ func TestPosAtLineEndings(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	def := "Class { #name : 'Foo' }\n\n"
 	cases := []struct {
 		name string
@@ -490,6 +499,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseToleratesLayout(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		text     string

@@ -50,6 +50,7 @@ var escapedClass = lines(
 )
 
 func TestSTONEscapesInMetadata(t *testing.T) {
+	t.Parallel()
 	f := mustParse(t, escapedClass)
 	assert.Equal(t, "Quoting", f.Def.Name)
 	assert.Equal(t, "Kit-Drag'n'Drop", f.Def.Category)
@@ -64,6 +65,7 @@ func TestSTONEscapesInMetadata(t *testing.T) {
 }
 
 func TestSTONEscapesSurviveEdits(t *testing.T) {
+	t.Parallel()
 	f := mustParse(t, escapedClass)
 	require.NoError(t, f.ReplaceMethod(InstanceSide, "symbolic", "symbolic\n\t^ #other", ""))
 	want := strings.Replace(escapedClass, "symbolic [\n\t^ #'quote''s'\n]", "symbolic [\n\t^ #other\n]", 1)
@@ -79,6 +81,7 @@ func TestSTONEscapesSurviveEdits(t *testing.T) {
 }
 
 func TestSTONEscapesRendered(t *testing.T) {
+	t.Parallel()
 	f := mustParse(t, escapedClass)
 	var methods []Method
 	for _, m := range f.Methods {
@@ -101,6 +104,7 @@ func TestSTONEscapesRendered(t *testing.T) {
 }
 
 func TestSTONStrings(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		raw, want string
 	}{
@@ -133,6 +137,7 @@ func TestSTONStrings(t *testing.T) {
 }
 
 func TestVarName(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"plain":                        "plain",
 		"  spaced ":                    "spaced",
@@ -159,6 +164,7 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 const goodClass = "Class { #name : 'Good', #superclass : 'Object', #package : 'Pkg' }\n\n{ #category : 'a' }\nGood >> one [\n\t^ 1\n]\n"
 
 func TestOnlyFoldersWithPackageStAreRead(t *testing.T) {
+	t.Parallel()
 	layouts := map[string]map[string]string{
 		"with .properties": {
 			"src/.properties":          "{ #format : #tonel }",
@@ -189,6 +195,7 @@ func TestOnlyFoldersWithPackageStAreRead(t *testing.T) {
 }
 
 func TestEveryBrokenFileOfAPackageIsReported(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
 		"src/.properties":            "{ #format : #tonel }",
@@ -217,6 +224,7 @@ func TestEveryBrokenFileOfAPackageIsReported(t *testing.T) {
 }
 
 func TestRecoveringReadReportsEveryBrokenMethod(t *testing.T) {
+	t.Parallel()
 	text := lines(
 		"Class { #name : 'Mixed' }",
 		"",
@@ -290,6 +298,7 @@ func largeClass(n int) []byte {
 }
 
 func TestA3000MethodClass(t *testing.T) {
+	t.Parallel()
 	data := largeClass(3000)
 	f, err := ParseFile("Huge.class.st", data)
 	require.NoError(t, err)
@@ -307,6 +316,9 @@ func TestA3000MethodClass(t *testing.T) {
 // grows with the file, not with its square (it once copied the rest of the
 // file for every metadata key: 671 MB for a 3,200-method class). Allocated
 // bytes, unlike time, do not depend on the machine's load.
+//
+// It runs alone (not in parallel): the memory statistics are the whole
+// process's.
 func TestReadingIsLinearInTheFileSize(t *testing.T) {
 	allocated := func(data []byte) uint64 {
 		var before, after runtime.MemStats
@@ -338,6 +350,7 @@ func BenchmarkReadLargeClass(b *testing.B) {
 }
 
 func TestPharo13BinaryMethodHeaders(t *testing.T) {
+	t.Parallel()
 	f := mustParse(t, lines(
 		"Class { #name : 'Interval' }",
 		"",

@@ -54,12 +54,11 @@ func methodTailWith(source, nl string) (string, error) {
 		return "", err
 	}
 	tail := decl + " [" + body + nl + "]"
-	src := []byte(tail)
-	closing, serr := findBodyEnd(src, len(decl)+2)
+	closing, serr := findBodyEnd(tail, len(decl)+2)
 	if serr != nil {
 		return "", fmt.Errorf("tonel: source cannot be stored: %s in the body", serr.msg)
 	}
-	if closing != len(src)-1 {
+	if closing != len(tail)-1 {
 		return "", fmt.Errorf("tonel: source cannot be stored: its body closes a bracket it never opened")
 	}
 	return tail, nil

@@ -10,6 +10,7 @@ import (
 )
 
 func TestRenderGolden(t *testing.T) {
+	t.Parallel()
 	def := Definition{
 		Kind:       KindClass,
 		Comment:    `I say "hello".`,
@@ -60,6 +61,7 @@ func TestRenderGolden(t *testing.T) {
 }
 
 func TestRenderReadsBackToTheSameModel(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		def     Definition
@@ -105,6 +107,7 @@ func TestRenderReadsBackToTheSameModel(t *testing.T) {
 }
 
 func TestRenderSortsClassSideFirstThenBySelector(t *testing.T) {
+	t.Parallel()
 	methods := []Method{
 		{Side: InstanceSide, Source: "zeta"},
 		{Side: InstanceSide, Source: "Alpha"},
@@ -129,6 +132,7 @@ func TestRenderSortsClassSideFirstThenBySelector(t *testing.T) {
 // file from its parsed model: the corpus follows Pharo 12's writer, so the
 // bytes must come out identical.
 func TestRenderReproducesPharo12CorpusFiles(t *testing.T) {
+	t.Parallel()
 	rendered := 0
 	for _, path := range corpusFiles(t) {
 		f, err := ReadFile(path)
@@ -149,6 +153,7 @@ func TestRenderReproducesPharo12CorpusFiles(t *testing.T) {
 }
 
 func TestRenderErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		source string
@@ -168,6 +173,7 @@ func TestRenderErrors(t *testing.T) {
 }
 
 func TestFormatMethodAndHeader(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		kind   Kind
 		side   Side

@@ -16,121 +16,24 @@ type syntaxErr struct {
 
 func (e *syntaxErr) Error() string { return e.msg }
 
-// skipQuoted returns the offset just after the quoted run that opens at i
-// (src[i] is the quote). A doubled quote inside stands for the quote itself.
-func skipQuoted(src []byte, i int) (int, bool) {
-	q := src[i]
-	for j := i + 1; j < len(src); j++ {
-		if src[j] != q {
-			continue
-		}
-		if j+1 < len(src) && src[j+1] == q {
-			j++
-			continue
-		}
-		return j + 1, true
-	}
-	return len(src), false
-}
-
-// skipCharLiteral returns the offset just after the character literal `$c`
-// that opens at i; c is one whole rune, whatever it is.
-func skipCharLiteral(src []byte, i int) (int, bool) {
-	if i+1 >= len(src) {
-		return len(src), false
-	}
-	_, size := utf8.DecodeRune(src[i+1:])
-	return i + 1 + size, true
-}
-
-// skipLexical skips the string, comment or character literal at i, if any.
-// It answers the offset after it, or i itself when src[i] opens none of them.
-func skipLexical(src []byte, i int) (int, *syntaxErr) {
-	switch src[i] {
-	case '\'':
-		if j, ok := skipQuoted(src, i); ok {
-			return j, nil
-		}
-		return 0, &syntaxErr{i, "unterminated string"}
-	case '"':
-		if j, ok := skipQuoted(src, i); ok {
-			return j, nil
-		}
-		return 0, &syntaxErr{i, "unterminated comment"}
-	case '$':
-		if j, ok := skipCharLiteral(src, i); ok {
-			return j, nil
-		}
-		return 0, &syntaxErr{i, "character literal at end of input"}
-	}
-	return i, nil
-}
-
 // findBodyEnd returns the offset of the `]` that closes a method body whose
-// text starts at start (just after the opening `[`). Brackets nest; strings,
-// comments, character literals and literal arrays `#( … )` do not count.
-func findBodyEnd(src []byte, start int) (int, *syntaxErr) {
-	depth := 1
-	for i := start; i < len(src); {
-		j, err := skipLexical(src, i)
-		if err != nil {
-			return 0, err
-		}
-		if j != i {
-			i = j
-			continue
-		}
-		switch src[i] {
-		case '#':
-			if i+1 < len(src) && src[i+1] == '(' {
-				if i, err = skipLiteralArray(src, i+1); err != nil {
-					return 0, err
-				}
-				continue
-			}
-		case '[':
-			depth++
-		case ']':
-			depth--
-			if depth == 0 {
-				return i, nil
-			}
-		}
-		i++
+// text starts at start (just after the opening `[`). Method bodies are
+// Smalltalk, so the Smalltalk scanner finds the end: brackets nest;
+// strings, comments, character literals and literal arrays `#( … )` do not
+// count.
+func findBodyEnd(src string, start int) (int, *syntaxErr) {
+	end, err := smalltalk.ClosingBracket(src, start)
+	if err == nil {
+		return end, nil
 	}
-	return 0, &syntaxErr{start, "unterminated method body: no matching ']'"}
+	if err.Kind == smalltalk.UnterminatedBlock {
+		return 0, &syntaxErr{err.Offset, "unterminated method body: no matching ']'"}
+	}
+	return 0, &syntaxErr{err.Offset, err.Error()}
 }
 
-// skipLiteralArray skips a literal array whose `(` is at open. Inside it only
-// parentheses nest (a bare `( … )` is a nested array); brackets are plain
-// symbols, but strings, comments and characters must still be skipped so
-// that `')'` or `$)` do not close it.
-func skipLiteralArray(src []byte, open int) (int, *syntaxErr) {
-	depth := 0
-	for i := open; i < len(src); {
-		j, err := skipLexical(src, i)
-		if err != nil {
-			return 0, err
-		}
-		if j != i {
-			i = j
-			continue
-		}
-		switch src[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return i + 1, nil
-			}
-		}
-		i++
-	}
-	return 0, &syntaxErr{open, "unterminated literal array"}
-}
-
-// isBlank reports Tonel's separators.
+// isBlank reports Tonel's separators. They are the file format's, not the
+// Smalltalk scanner's: Tonel also takes a vertical tab, Smalltalk a NUL.
 func isBlank(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
@@ -144,6 +47,9 @@ func skipBlanks(src []byte, i int) int {
 }
 
 // isIdentStart reports whether the rune can start a Smalltalk identifier.
+// The identifier scanners below read class names, selectors and STON keys
+// of the file format, not method source, and unlike the Smalltalk scanner
+// they take non-ASCII digits after the first letter, so they stay apart.
 func isIdentStart(r rune) bool {
 	return r == '_' || unicode.IsLetter(r)
 }
@@ -192,32 +98,4 @@ func scanIdentBytes(src []byte, i int) int {
 		j += size
 	}
 	return j
-}
-
-// isBinaryChar reports the ASCII characters binary selectors are made of.
-func isBinaryChar(c byte) bool {
-	switch c {
-	case '+', '-', '/', '\\', '*', '~', '<', '>', '=', '@', ',', '%', '|', '&', '?', '!':
-		return true
-	}
-	return false
-}
-
-// binaryCharAt answers the length of the binary selector character at i
-// (ASCII, or one of Pharo 13's ± × ÷ ·), 0 when there is none.
-func binaryCharAt(s string, i int) int {
-	if i >= len(s) {
-		return 0
-	}
-	if s[i] < utf8.RuneSelf {
-		if isBinaryChar(s[i]) {
-			return 1
-		}
-		return 0
-	}
-	r, size := utf8.DecodeRuneInString(s[i:])
-	if smalltalk.IsNonASCIIBinary(r) {
-		return size
-	}
-	return 0
 }

@@ -3,6 +3,8 @@ package tonel
 import (
 	"fmt"
 	"strings"
+
+	"pharo-refactor/smalltalk"
 )
 
 // pattern is a method pattern found at the start of a method source.
@@ -20,7 +22,7 @@ func skipBlanksAndComments(s string, i int) (int, error) {
 		case isBlank(s[i]):
 			i++
 		case s[i] == '"':
-			end, ok := skipCommentString(s, i)
+			end, ok := smalltalk.QuoteEnd(s, i)
 			if !ok {
 				return i, &syntaxErr{i, "unterminated comment"}
 			}
@@ -30,24 +32,6 @@ func skipBlanksAndComments(s string, i int) (int, error) {
 		}
 	}
 	return i, nil
-}
-
-// skipCommentString returns the offset just after the comment opening at i;
-// a doubled quote inside is part of the comment.
-func skipCommentString(s string, i int) (int, bool) {
-	j := i + 1
-	for {
-		k := strings.IndexByte(s[j:], '"')
-		if k < 0 {
-			return len(s), false
-		}
-		j += k + 1
-		if j < len(s) && s[j] == '"' {
-			j++
-			continue
-		}
-		return j, true
-	}
 }
 
 // isKeywordAt reports whether an identifier ending at j is a keyword: it is
@@ -68,7 +52,7 @@ func parsePattern(source string) (pattern, error) {
 	if start >= len(source) {
 		return pattern{}, &syntaxErr{start, "method pattern expected"}
 	}
-	if binaryCharAt(source, start) > 0 {
+	if smalltalk.BinaryCharLen(source, start) > 0 {
 		return parseBinaryPattern(source, start)
 	}
 	end := scanIdent(source, start)
@@ -84,7 +68,7 @@ func parsePattern(source string) (pattern, error) {
 // parseBinaryPattern reads `op arg` starting at start.
 func parseBinaryPattern(source string, start int) (pattern, error) {
 	op := start
-	for n := binaryCharAt(source, op); n > 0; n = binaryCharAt(source, op) {
+	for n := smalltalk.BinaryCharLen(source, op); n > 0; n = smalltalk.BinaryCharLen(source, op) {
 		op += n
 	}
 	argStart, err := skipBlanksAndComments(source, op)

@@ -6,6 +6,11 @@ import (
 	"strings"
 )
 
+// The metadata maps are STON, not Smalltalk: strings take backslash
+// escapes, a `$` is no character literal and brackets are STON arrays, so
+// this file scans them itself; method bodies are Smalltalk and go through
+// the smalltalk package's scanner (findBodyEnd).
+
 // mapEntry is one `key : value` of a STON-like map, with the span of the
 // value's text (blanks trimmed) in the file.
 type mapEntry struct {

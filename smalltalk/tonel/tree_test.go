@@ -14,6 +14,7 @@ import (
 )
 
 func TestCorpusShape(t *testing.T) {
+	t.Parallel()
 	tree, err := ReadTree(corpusRoot)
 	require.NoError(t, err)
 	var methods, classes int
@@ -38,6 +39,7 @@ func TestCorpusShape(t *testing.T) {
 }
 
 func TestCorpusRoundTripsByteForByte(t *testing.T) {
+	t.Parallel()
 	for _, path := range corpusFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, err := os.ReadFile(path)
@@ -53,6 +55,7 @@ func TestCorpusRoundTripsByteForByte(t *testing.T) {
 }
 
 func TestCorpusMethodsAreInWriterOrder(t *testing.T) {
+	t.Parallel()
 	for _, path := range corpusFiles(t) {
 		f, err := ReadFile(path)
 		require.NoError(t, err)
@@ -63,6 +66,7 @@ func TestCorpusMethodsAreInWriterOrder(t *testing.T) {
 }
 
 func TestReadTreeForms(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(corpusRoot, "src")
 	cases := []struct {
 		name     string
@@ -91,6 +95,7 @@ func TestReadTreeForms(t *testing.T) {
 }
 
 func TestReadTreeContents(t *testing.T) {
+	t.Parallel()
 	tree, err := ReadTree(corpusRoot)
 	require.NoError(t, err)
 	geo := tree.Package("Geometry-Core")
@@ -121,6 +126,7 @@ func TestReadTreeContents(t *testing.T) {
 }
 
 func TestReadTreeLayouts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		prepare func(t *testing.T, dir string) string
@@ -184,6 +190,7 @@ func TestReadTreeLayouts(t *testing.T) {
 }
 
 func TestReadTreeReportsEveryBrokenFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyDir(t, filepath.Join(corpusRoot, "src", "Geometry-Core"), filepath.Join(dir, "src", "Geometry-Core"))
 	copyDir(t, filepath.Join(corpusRoot, "src", "Corpus-Edge"), filepath.Join(dir, "src", "Corpus-Edge"))
@@ -225,6 +232,7 @@ func TestReadTreeReportsEveryBrokenFile(t *testing.T) {
 // must be intact, and every method named in expected.txt must exist with its
 // error line inside the method's body.
 func TestBrokenSetIsReadableTonel(t *testing.T) {
+	t.Parallel()
 	tree, err := ReadTree("../../testdata/broken")
 	require.NoError(t, err)
 	file := tree.Class("BrokenExamples")
