@@ -3,8 +3,8 @@ package store_test
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	refactor "pharo-refactor"
 	"strings"
