@@ -326,11 +326,7 @@ function onEvent(id, type, d, rounds) {
     case "release": progress("release " + d.status); break;
     case "result":
       progress("ended: " + (d.outcome || "done"));
-      rounds.clear();
-      for (const r of d.rounds || []) {
-        rounds.set(r.iteration, { code: { code: r.code, helpers: r.helpers }, errors: r.check_errors || [],
-          verdict: r.verdict ? { verdict: r.verdict.verdict, feedback: r.verdict.feedback } : null });
-      }
+      setRounds(rounds, d.rounds);
       drawRounds(rounds);
       reloadRun(id).catch(quiet);
       break;
@@ -339,8 +335,16 @@ function onEvent(id, type, d, rounds) {
       reloadRun(id).catch(quiet);
       break;
     case "run":
-      $("rounds").replaceChildren(el("p", "This instance no longer holds this run's rounds (it keeps those of its last runs); the row records " +
-        d.iterations + " iteration(s) and the last verdict."));
+      // A run this instance does not hold: its row has its rounds once it has ended.
+      if (Array.isArray(d.rounds) && d.rounds.length) {
+        setRounds(rounds, d.rounds);
+        drawRounds(rounds);
+      } else {
+        $("rounds").replaceChildren(el("p", ["queued", "running", "releasing"].includes(d.status)
+          ? "This run is on another worker: its rounds show when it ends."
+          : "No round is recorded for this run (it ended before one, or was recorded before rounds were kept); the row records " +
+            d.iterations + " iteration(s) and the last verdict."));
+      }
       if (["queued", "running", "releasing"].includes(d.status)) setTimeout(() => state.selected === id && openRun(id).catch(quiet), 2000);
       break;
   }
@@ -348,6 +352,16 @@ function onEvent(id, type, d, rounds) {
 
 function setFact(name, value) {
   for (const dt of $("run-facts").querySelectorAll("dt")) if (dt.textContent === name) dt.nextElementSibling.textContent = value;
+}
+
+// setRounds replaces what rounds holds with a list of rounds as the
+// result and the row have them.
+function setRounds(rounds, list) {
+  rounds.clear();
+  for (const r of list || []) {
+    rounds.set(r.iteration, { code: { code: r.code, helpers: r.helpers }, errors: r.check_errors || [],
+      verdict: r.verdict ? { verdict: r.verdict.verdict, feedback: r.verdict.feedback } : null });
+  }
 }
 
 function roundOf(rounds, i) {
