@@ -6,7 +6,7 @@
 
 const KEY = "refactord.apiKey";
 const $ = (id) => document.getElementById(id);
-const state = { cursor: "", selected: "", follow: null, keyNeeded: false };
+const state = { cursor: "", selected: "", follow: null, keyNeeded: false, workers: "" };
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -99,6 +99,43 @@ async function refreshLinks() {
   if (r && r.links && r.links.queue) {
     $("queue-link").href = r.links.queue;
     $("queue-link").hidden = false;
+  }
+  if (r && r.links && r.links.workers) {
+    state.workers = r.links.workers;
+    $("pool").hidden = false;
+    if (!state.keyNeeded) refreshPool().catch(() => {});
+  }
+}
+
+// --- a pool's queue and workers ---------------------------------------------
+
+async function refreshPool() {
+  if (!state.workers) return;
+  const r = await api(state.workers);
+  const tbody = $("workers").querySelector("tbody");
+  if (!r.ok || !r.body) {
+    $("pool-queue").textContent = "The pool's workers could not be read" + (r.body && r.body.detail ? ": " + r.body.detail : ".");
+    tbody.replaceChildren();
+    return;
+  }
+  const p = r.body;
+  $("pool-queue").textContent = p.queued + " run(s) queued, " + p.live_workers + " live worker(s).";
+  tbody.replaceChildren();
+  for (const w of p.workers || []) {
+    const run = el("td");
+    if (w.running) {
+      const b = el("button", w.running, "link");
+      b.type = "button";
+      b.addEventListener("click", () => openRun(w.running).catch(quiet));
+      run.append(b);
+    } else {
+      run.textContent = "idle";
+    }
+    const st = w.stopping ? "stopping" : w.live ? "live" : "lost (no heartbeat)";
+    const tr = el("tr");
+    tr.append(el("td", w.id), el("td", w.image), el("td", st, w.live ? "" : "bad"), run,
+      el("td", new Date(w.heartbeat_at).toLocaleTimeString()));
+    tbody.append(tr);
   }
 }
 
@@ -431,6 +468,7 @@ async function refreshAll() {
   try {
     await refreshHistory(false);
     await refreshInflight();
+    await refreshPool();
   } catch (e) {
     if (!(e instanceof Refused)) throw e;
   }
@@ -461,5 +499,6 @@ document.addEventListener("DOMContentLoaded", () => {
   setInterval(() => {
     refreshImage().catch(() => {});
     if (!state.keyNeeded) refreshInflight().catch(() => {});
+    if (!state.keyNeeded) refreshPool().catch(() => {});
   }, 3000);
 });
