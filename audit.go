@@ -154,7 +154,7 @@ func (k RunKind) Valid() bool { return k == RunKindRefactor || k == RunKindRever
 // JSON: every key is always present. Times are UTC, RFC 3339 with exactly
 // three fractional digits ("2025-01-02T15:04:05.000Z"); unset nullable times
 // are null. JSON documents (review, verdict, models, stages, tests_before,
-// tests_after) are embedded as JSON and are null when absent. The store keeps
+// tests_after, rounds) are embedded as JSON and are null when absent. The store keeps
 // times at millisecond precision.
 type Run struct {
 	ID            string  `json:"id"`
@@ -204,6 +204,12 @@ type Run struct {
 	// it); for a revert, those it removes (the reverted run's). Empty when
 	// the change is the method alone.
 	Helpers []Helper `json:"helpers"`
+	// Rounds are the passes of the run's validation loop, as its answer
+	// lists them (a JSON list of Round: candidate, helper methods, check
+	// errors, verdict); null for a run that ended before a round, for a
+	// run still in progress, and in the pages of GET /api/v1/refactorings,
+	// which leave them out to stay small.
+	Rounds json.RawMessage `json:"rounds"`
 	// RestoreFailed: a rollback to the original source did not succeed.
 	RestoreFailed bool      `json:"restore_failed"`
 	CreatedAt     time.Time `json:"created_at"`

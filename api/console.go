@@ -31,6 +31,16 @@ var consoleFiles embed.FS
 const consolePolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
 	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
+// poolWorkers answers GET /api/v1/workers (only in a pool): the queue's
+// depth and the workers, with the run each works on.
+func (s *Server) poolWorkers(c echo.Context) error {
+	state, err := s.opts.Pool.State(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, state)
+}
+
 // QueueUIPath is where a pool's queue browser (River UI) is mounted.
 const QueueUIPath = "/riverui"
 

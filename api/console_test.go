@@ -59,6 +59,9 @@ func TestConsoleIsServedFromTheBinary(t *testing.T) {
 	require.NoError(t, json.Unmarshal(data, &root))
 	assert.Equal(t, "/console", root.Links["console"])
 	assert.NotContains(t, root.Links, "queue", "one image has no queue")
+	assert.NotContains(t, root.Links, "workers", "one image has no workers to list")
+	resp, _ = h.do(http.MethodGet, "/api/v1/workers", "", map[string]string{"Authorization": "Bearer " + consoleKey})
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "GET /api/v1/workers is only in a pool")
 
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	req := h.request(http.MethodGet, "/", "", map[string]string{"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})

@@ -62,6 +62,9 @@ func (s *Server) root(c echo.Context) error {
 	if s.opts.QueueUI != nil {
 		links.Queue = QueueUIPath + "/"
 	}
+	if s.opts.Pool != nil {
+		links.Workers = "/api/v1/workers"
+	}
 	return c.JSON(http.StatusOK, wire.RootBody{Name: s.opts.AppName, Version: s.opts.Version, Links: links})
 }
 

@@ -71,6 +71,9 @@ type Options struct {
 	// QueueUI is a pool's queue browser (River UI), served under
 	// QueueUIPath behind the API keys; nil for one image.
 	QueueUI http.Handler
+	// Pool answers a pool's queue and workers (GET /api/v1/workers, only
+	// in a pool); nil for one image.
+	Pool PoolState
 	// Store is the audit trail, for /ready: not ready while its storage
 	// refuses writes (a full or read-only DATA_DIR). Nil: not asked.
 	Store Writability
@@ -80,6 +83,11 @@ type Options struct {
 // writes, else why not.
 type Writability interface {
 	Writable(ctx context.Context) error
+}
+
+// PoolState is what GET /api/v1/workers asks of a pool.
+type PoolState interface {
+	State(ctx context.Context) (refactor.PoolState, error)
 }
 
 // Database is what /ready asks of a pool's database.
@@ -163,6 +171,9 @@ func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.His
 	e.GET("/console/:file", s.consoleFile)
 	if s.opts.QueueUI != nil {
 		s.mountQueueUI(e)
+	}
+	if s.opts.Pool != nil {
+		e.GET("/api/v1/workers", s.poolWorkers, s.auth)
 	}
 	e.GET("/", s.root)
 	e.GET("/docs", s.docsPage)

@@ -98,6 +98,7 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 		row.Helpers = res.Helpers
 	}
 	row.Review, row.Verdict = mustJSON(res.Review), mustJSON(res.Validation)
+	row.Rounds = r.roundsDoc(res.Rounds)
 	row.Iterations, row.ModelCalls = res.Iterations, res.Usage.ModelCalls
 	row.InputTokens, row.OutputTokens = res.Usage.InputTokens, res.Usage.OutputTokens
 	row.Stages = mustJSON(res.Stages)
@@ -116,6 +117,31 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 	if row.Status == refactor.StatusReleased {
 		row.ReleasedAt = &now
 	}
+}
+
+// maxRoundsBytes is the audit trail's bound on one JSON document: a
+// larger rounds document would cost the whole row.
+const maxRoundsBytes = 1 << 20
+
+// roundsDoc is the rounds as the row keeps them: all of them, or, when
+// their candidates are too large together for the row, the last ones
+// that fit (each round names its iteration, so a reader sees which are
+// left out); nil when no round ran or none fits.
+func (r *run) roundsDoc(rounds []refactor.Round) json.RawMessage {
+	for first := range rounds {
+		doc := mustJSON(rounds[first:])
+		if len(doc) <= maxRoundsBytes {
+			if first > 0 {
+				r.log.Warn("the run's rounds are too large for its row together; it keeps the last ones",
+					zap.Int("kept", len(rounds)-first), zap.Int("rounds", len(rounds)))
+			}
+			return doc
+		}
+	}
+	if len(rounds) > 0 {
+		r.log.Warn("the run's last round alone is too large for its row; the row keeps no round", zap.Int("rounds", len(rounds)))
+	}
+	return nil
 }
 
 // recordable says whether a candidate's helpers fit the audit row (a

@@ -3,9 +3,11 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	refactor "pharo-refactor"
+	"strings"
 	"sync"
 	"testing"
 
@@ -41,6 +43,7 @@ var storeCases = []struct {
 	{"ListNewestFirstWithFilters", testListNewestFirstWithFilters},
 	{"ListByWorker", testListByWorker},
 	{"TraceIDIsKeptAndChecked", testTraceIDIsKeptAndChecked},
+	{"RoundsAreKeptAndLeftOutOfPages", testRoundsAreKeptAndLeftOutOfPages},
 	{"ListLimits", testListLimits},
 	{"ListPagesAreStableUnderInserts", testListPagesAreStableUnderInserts},
 	{"ListBadCursor", testListBadCursor},
@@ -183,5 +186,57 @@ func testTraceIDIsKeptAndChecked(t *testing.T, open opener) {
 		r := newRun("bad")
 		r.TraceID = bad
 		assert.ErrorIs(t, s.Create(ctx, r), store.ErrInvalid, "trace id %q", bad)
+	}
+}
+
+func testRoundsAreKeptAndLeftOutOfPages(t *testing.T, open opener) {
+	s := open(t)
+	ctx := context.Background()
+	r := newRun("rounds")
+	create(t, s, r)
+	got, err := s.Get(ctx, "rounds")
+	require.NoError(t, err)
+	assert.Nil(t, got.Rounds, "a run in progress has no rounds yet")
+
+	rounds := []refactor.Round{
+		{Iteration: 1, Code: "foo\n\t^ 1", Helpers: []refactor.Helper{},
+			CheckErrors: []refactor.CheckError{{Check: "parse", Message: "unexpected end", Line: 2, Col: 4}}},
+		{Iteration: 2, Code: "foo\n\t^ self bar", CheckErrors: []refactor.CheckError{},
+			Helpers: []refactor.Helper{{Selector: "bar", Protocol: "private", Source: "bar\n\t^ 1"}},
+			Verdict: &refactor.Verdict{Verdict: refactor.VerdictApproved, Feedback: "fine"}},
+	}
+	doc, err := json.Marshal(rounds)
+	require.NoError(t, err)
+	r.Status, r.Iterations, r.Rounds = refactor.StatusProposed, 2, doc
+	require.NoError(t, s.Update(ctx, r))
+	got, err = s.Get(ctx, "rounds")
+	require.NoError(t, err)
+	require.NotNil(t, got.Rounds)
+	var back []refactor.Round
+	require.NoError(t, json.Unmarshal(got.Rounds, &back))
+	assert.Equal(t, rounds, back, "every round comes back, candidates, helpers, errors and verdicts")
+
+	r.Rounds = nil
+	require.NoError(t, s.Update(ctx, r))
+	got, err = s.Get(ctx, "rounds")
+	require.NoError(t, err)
+	assert.JSONEq(t, string(doc), string(got.Rounds), "an update without rounds keeps them")
+
+	page, err := s.List(ctx, refactor.ListQuery{})
+	require.NoError(t, err)
+	require.Len(t, page.Runs, 1)
+	assert.Nil(t, page.Runs[0].Rounds, "a page leaves the rounds out")
+	assert.Equal(t, 2, page.Runs[0].Iterations)
+
+	for _, c := range []struct {
+		name   string
+		rounds json.RawMessage
+		want   error
+	}{
+		{"not JSON", json.RawMessage(`[{"iteration": 1,`), store.ErrInvalid},
+		{"too large", json.RawMessage(`["` + strings.Repeat("x", store.MaxJSONBytes) + `"]`), store.ErrTooLarge},
+	} {
+		r.Rounds = c.rounds
+		assert.ErrorIs(t, s.Update(ctx, r), c.want, c.name)
 	}
 }

@@ -66,13 +66,18 @@ func listSQL(q refactor.ListQuery, limit int) (string, []any, error) {
 		where = append(where, "(created_at < ? OR (created_at = ? AND id < ?))")
 		args = append(args, created, created, id)
 	}
-	text := "SELECT " + runColumns + " FROM runs"
+	text := "SELECT " + listColumns + " FROM runs"
 	if len(where) > 0 {
 		text += " WHERE " + strings.Join(where, " AND ")
 	}
 	text += " ORDER BY created_at DESC, id DESC LIMIT ?"
 	return text, append(args, limit+1), nil
 }
+
+// listColumns are runColumns without the rounds (NULL in their place): a
+// page of runs stays small, and a reader who wants a run's rounds reads
+// that run.
+const listColumns = rowColumns + ", NULL AS rounds"
 
 func page(runs []refactor.Run, limit int) refactor.Page {
 	if len(runs) <= limit {

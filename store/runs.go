@@ -13,7 +13,11 @@ import (
 )
 
 // runColumns is the column order of insertRun and scanRun.
-const runColumns = `id, kind, revert_of, request_id, class_name, selector,
+const runColumns = rowColumns + ", rounds"
+
+// rowColumns are runColumns but the rounds, the one column a List page
+// leaves out (list.go).
+const rowColumns = `id, kind, revert_of, request_id, class_name, selector,
 	is_class_method, dry_run, verify, run_tests, status, stage, error_code, error_message, notes,
 	original_source, original_protocol, final_source, review, verdict,
 	iterations, model_calls, input_tokens, output_tokens, models, stages,
@@ -55,7 +59,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 }
 
 const insertRun = "INSERT INTO runs (" + runColumns + ") VALUES (" +
-	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 // insertValues are insertRun's arguments for r, in runColumns' order.
 func insertValues(r refactor.Run) ([]any, error) {
@@ -63,7 +67,7 @@ func insertValues(r refactor.Run) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(insertArgs(r), helpers), nil
+	return append(insertArgs(r), helpers, nullableDoc(r.Rounds)), nil
 }
 
 func insertArgs(r refactor.Run) []any {
@@ -113,13 +117,14 @@ const updateRun = `UPDATE runs SET
 	models = ?, stages = ?, tests_before = ?, tests_after = ?, restore_failed = ?,
 	updated_at = ?, finished_at = ?, released_at = ?,
 	worker = COALESCE(NULLIF(?, ''), worker), image = COALESCE(NULLIF(?, ''), image),
-	started_at = COALESCE(?, started_at), trace_id = COALESCE(NULLIF(?, ''), trace_id), helpers = COALESCE(?, helpers)
+	started_at = COALESCE(?, started_at), trace_id = COALESCE(NULLIF(?, ''), trace_id), helpers = COALESCE(?, helpers),
+	rounds = COALESCE(?, rounds)
 	WHERE id = ? AND status <> 'reverted'`
 
 // Update writes every mutable field of the run r.ID and sets updated_at to
 // now. It never changes id, kind, revert_of, created_at, notes or
-// reverted_at, and an empty OriginalSource, OriginalProtocol, FinalSource
-// or Helpers keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
+// reverted_at, and an empty OriginalSource, OriginalProtocol, FinalSource,
+// Helpers or Rounds keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
 // for a reverted run (reverted is final), ErrInvalid when r.Status is
 // reverted (only MarkReverted reverts).
 func (s *Store) Update(ctx context.Context, r refactor.Run) error {
@@ -137,7 +142,7 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
 			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
 			nullableDoc(r.TestsAfter), r.RestoreFailed, formatTime(time.Now()), nullableTime(r.FinishedAt),
-			nullableTime(r.ReleasedAt), r.Worker, r.Image, nullableTime(r.StartedAt), r.TraceID, helpers, r.ID)
+			nullableTime(r.ReleasedAt), r.Worker, r.Image, nullableTime(r.StartedAt), r.TraceID, helpers, nullableDoc(r.Rounds), r.ID)
 		return explainMiss(ctx, tx, r.ID, res, err, ErrWrongStatus)
 	})
 	if err != nil {
@@ -353,7 +358,7 @@ type rowText struct {
 	review, verdict, models, stages, tb, ta sql.NullString
 	created, updated                        string
 	finished, released, reverted, started   sql.NullString
-	helpers                                 sql.NullString
+	helpers, rounds                         sql.NullString
 }
 
 func scanRun(sc scanner) (refactor.Run, error) {
@@ -364,7 +369,7 @@ func scanRun(sc scanner) (refactor.Run, error) {
 		&r.OriginalSource, &r.OriginalProtocol, &r.FinalSource, &t.review, &t.verdict,
 		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
 		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted,
-		&r.Worker, &r.Image, &t.started, &r.TraceID, &t.helpers)
+		&r.Worker, &r.Image, &t.started, &r.TraceID, &t.helpers, &t.rounds)
 	if err != nil {
 		return refactor.Run{}, err
 	}
@@ -376,6 +381,7 @@ func (t rowText) into(r refactor.Run) (refactor.Run, error) {
 	r.Review, r.Verdict = rawDoc(t.review), rawDoc(t.verdict)
 	r.Models, r.Stages = rawDoc(t.models), rawDoc(t.stages)
 	r.TestsBefore, r.TestsAfter = rawDoc(t.tb), rawDoc(t.ta)
+	r.Rounds = rawDoc(t.rounds)
 	var err error
 	if t.helpers.Valid {
 		if err = json.Unmarshal([]byte(t.helpers.String), &r.Helpers); err != nil {

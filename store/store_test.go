@@ -464,6 +464,7 @@ func TestRunJSON(t *testing.T) {
 	r.CreatedAt = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
 	r.UpdatedAt = r.CreatedAt
 	r.ReleasedAt = nil
+	r.Rounds = json.RawMessage(`[{"iteration":1,"code":"bar: a baz: b\n\t^ a + b","check_errors":[],"helpers":[]}]`)
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
 
@@ -473,7 +474,8 @@ func TestRunJSON(t *testing.T) {
 	assert.JSONEq(t, `"2025-03-04T04:07:07.123Z"`, string(m["finished_at"]), "UTC, milliseconds")
 	assert.JSONEq(t, `null`, string(m["released_at"]), "unset times are null")
 	assert.JSONEq(t, `{"verdict":"APPROVED"}`, string(m["verdict"]), "documents are embedded")
-	assert.Len(t, m, 39, "every field is present")
+	assert.JSONEq(t, string(r.Rounds), string(m["rounds"]), "the rounds are embedded")
+	assert.Len(t, m, 40, "every field is present")
 
 	var back refactor.Run
 	require.NoError(t, json.Unmarshal(b, &back))
@@ -484,6 +486,7 @@ func TestRunJSON(t *testing.T) {
 	empty, err := json.Marshal(newRun("e"))
 	require.NoError(t, err)
 	assert.Contains(t, string(empty), `"review":null`)
+	assert.Contains(t, string(empty), `"rounds":null`)
 	assert.Contains(t, string(empty), `"helpers":[]`, "a list, never null")
 }
 

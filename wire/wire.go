@@ -159,6 +159,8 @@ type RootLinks struct {
 	// (River UI), only in a pool.
 	Console string `json:"console"`
 	Queue   string `json:"queue,omitempty"`
+	// Workers is the pool's workers and queue depth, only in a pool.
+	Workers string `json:"workers,omitempty"`
 }
 
 // HealthBody is GET /health: the original's fields plus busy and the state

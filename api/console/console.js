@@ -6,7 +6,7 @@
 
 const KEY = "refactord.apiKey";
 const $ = (id) => document.getElementById(id);
-const state = { cursor: "", selected: "", follow: null, keyNeeded: false };
+const state = { cursor: "", selected: "", follow: null, keyNeeded: false, workers: "" };
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -99,6 +99,43 @@ async function refreshLinks() {
   if (r && r.links && r.links.queue) {
     $("queue-link").href = r.links.queue;
     $("queue-link").hidden = false;
+  }
+  if (r && r.links && r.links.workers) {
+    state.workers = r.links.workers;
+    $("pool").hidden = false;
+    if (!state.keyNeeded) refreshPool().catch(() => {});
+  }
+}
+
+// --- a pool's queue and workers ---------------------------------------------
+
+async function refreshPool() {
+  if (!state.workers) return;
+  const r = await api(state.workers);
+  const tbody = $("workers").querySelector("tbody");
+  if (!r.ok || !r.body) {
+    $("pool-queue").textContent = "The pool's workers could not be read" + (r.body && r.body.detail ? ": " + r.body.detail : ".");
+    tbody.replaceChildren();
+    return;
+  }
+  const p = r.body;
+  $("pool-queue").textContent = p.queued + " run(s) queued, " + p.live_workers + " live worker(s).";
+  tbody.replaceChildren();
+  for (const w of p.workers || []) {
+    const run = el("td");
+    if (w.running) {
+      const b = el("button", w.running, "link");
+      b.type = "button";
+      b.addEventListener("click", () => openRun(w.running).catch(quiet));
+      run.append(b);
+    } else {
+      run.textContent = "idle";
+    }
+    const st = w.stopping ? "stopping" : w.live ? "live" : "lost (no heartbeat)";
+    const tr = el("tr");
+    tr.append(el("td", w.id), el("td", w.image), el("td", st, w.live ? "" : "bad"), run,
+      el("td", new Date(w.heartbeat_at).toLocaleTimeString()));
+    tbody.append(tr);
   }
 }
 
@@ -326,11 +363,7 @@ function onEvent(id, type, d, rounds) {
     case "release": progress("release " + d.status); break;
     case "result":
       progress("ended: " + (d.outcome || "done"));
-      rounds.clear();
-      for (const r of d.rounds || []) {
-        rounds.set(r.iteration, { code: { code: r.code, helpers: r.helpers }, errors: r.check_errors || [],
-          verdict: r.verdict ? { verdict: r.verdict.verdict, feedback: r.verdict.feedback } : null });
-      }
+      setRounds(rounds, d.rounds);
       drawRounds(rounds);
       reloadRun(id).catch(quiet);
       break;
@@ -339,8 +372,16 @@ function onEvent(id, type, d, rounds) {
       reloadRun(id).catch(quiet);
       break;
     case "run":
-      $("rounds").replaceChildren(el("p", "This instance no longer holds this run's rounds (it keeps those of its last runs); the row records " +
-        d.iterations + " iteration(s) and the last verdict."));
+      // A run this instance does not hold: its row has its rounds once it has ended.
+      if (Array.isArray(d.rounds) && d.rounds.length) {
+        setRounds(rounds, d.rounds);
+        drawRounds(rounds);
+      } else {
+        $("rounds").replaceChildren(el("p", ["queued", "running", "releasing"].includes(d.status)
+          ? "This run is on another worker: its rounds show when it ends."
+          : "No round is recorded for this run (it ended before one, or was recorded before rounds were kept); the row records " +
+            d.iterations + " iteration(s) and the last verdict."));
+      }
       if (["queued", "running", "releasing"].includes(d.status)) setTimeout(() => state.selected === id && openRun(id).catch(quiet), 2000);
       break;
   }
@@ -348,6 +389,16 @@ function onEvent(id, type, d, rounds) {
 
 function setFact(name, value) {
   for (const dt of $("run-facts").querySelectorAll("dt")) if (dt.textContent === name) dt.nextElementSibling.textContent = value;
+}
+
+// setRounds replaces what rounds holds with a list of rounds as the
+// result and the row have them.
+function setRounds(rounds, list) {
+  rounds.clear();
+  for (const r of list || []) {
+    rounds.set(r.iteration, { code: { code: r.code, helpers: r.helpers }, errors: r.check_errors || [],
+      verdict: r.verdict ? { verdict: r.verdict.verdict, feedback: r.verdict.feedback } : null });
+  }
 }
 
 function roundOf(rounds, i) {
@@ -417,6 +468,7 @@ async function refreshAll() {
   try {
     await refreshHistory(false);
     await refreshInflight();
+    await refreshPool();
   } catch (e) {
     if (!(e instanceof Refused)) throw e;
   }
@@ -447,5 +499,6 @@ document.addEventListener("DOMContentLoaded", () => {
   setInterval(() => {
     refreshImage().catch(() => {});
     if (!state.keyNeeded) refreshInflight().catch(() => {});
+    if (!state.keyNeeded) refreshPool().catch(() => {});
   }, 3000);
 });

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -170,6 +171,23 @@ func TestConsoleInABrowser(t *testing.T) {
 	require.NoError(t, page.Eval(ctx, `document.querySelector('#filters select').value = 'reverted'; document.getElementById('filters').requestSubmit()`, nil))
 	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#history tbody tr').length === 1`))
 	assert.Contains(t, text("#history tbody"), "ShoppingCart>>#total")
+
+	// An instance started since holds no run's events: the rounds of a
+	// run of the history come from its row.
+	require.NoError(t, s.Signal(syscall.SIGTERM))
+	require.NoError(t, s.WaitExit(t, 20*time.Second))
+	again := start(t, dir, env...)
+	require.NoError(t, page.Navigate(ctx, again.URL+"/console"))
+	require.NoError(t, page.WaitFor(ctx, `!document.getElementById('key-form').hidden`), "a new origin asks for the key again")
+	require.NoError(t, page.Eval(ctx, `document.getElementById('key').value = `+jsString(key)+`; document.getElementById('key-form').requestSubmit()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#history tbody tr').length === 3`))
+	require.NoError(t, page.Eval(ctx, `[...document.querySelectorAll('#history button')].find(b => b.textContent.includes('sum:with:')).click()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#rounds details').length === 2`), "both rounds, read from the row")
+	assert.Contains(t, text("#rounds"), "Round 1: NEEDS_IMPROVEMENT")
+	assert.Contains(t, text("#rounds"), "Keep the method comment.")
+	assert.Contains(t, text("#rounds"), "Round 2: APPROVED")
+	assert.NotContains(t, text("#progress"), "ended", "no event was replayed: the rounds are the row's")
+	shoot("console-rounds-from-the-row.png")
 
 	assert.NotContains(t, page.Console(), "Content Security Policy", "the page runs under its policy")
 	assert.NotContains(t, page.Console(), "exception", "the page's script does not fail")

@@ -196,6 +196,7 @@ func serve(cfg config.Config, traces telemetry.Settings, log, access *zap.Logger
 	var database api.Database
 	var workers *pool.Pool
 	var queueUI http.Handler
+	var poolState api.PoolState
 	if cfg.DatabaseURL != "" {
 		workers, err = pool.Open(ctx, cfg.DatabaseURL, audit, pipe, pool.Options{
 			Worker: worker, Image: imageName(cfg), QueueMax: cfg.QueueMax, Lease: cfg.PoolLease, Tracing: tracing,
@@ -209,7 +210,7 @@ func serve(cfg config.Config, traces telemetry.Settings, log, access *zap.Logger
 		if err := workers.Work(ctx); err != nil {
 			return err
 		}
-		jobs, database = workers, workers
+		jobs, database, poolState = workers, workers, workers
 		if queueUI, err = workers.QueueUI(ctx, api.QueueUIPath); err != nil {
 			return err
 		}
@@ -219,7 +220,7 @@ func serve(cfg config.Config, traces telemetry.Settings, log, access *zap.Logger
 		AppName: cfg.AppName, Version: shownVersion(cfg), APIKeys: cfg.APIKeys, MaxBodyBytes: cfg.MaxBodyBytes, OpenAPI: refactor.OpenAPI,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadBodyTimeout: cfg.ReadBodyTimeout,
 		AllowOrigins: cfg.CORSAllowOrigins, LoopbackHosts: cfg.ListensOnLoopback(), AccessLog: access,
-		Database: database, QueueUI: queueUI, Store: audit,
+		Database: database, QueueUI: queueUI, Pool: poolState, Store: audit,
 	}, jobs, image, pipe.History(audit), reg, log.Named("api"))
 	// The deferred closes of the store and the MCP connection run only
 	// after listen returns, and listen returns only once no run is left.
