@@ -78,7 +78,7 @@ PODMAN  ?= podman
 IMAGE_BUILD_FLAGS ?=
 image:
 	rm -rf .build/image && mkdir -p .build/image/bin .build/image/tmp
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X pharo-refactor/internal/version.Version=$(REFACTORD_VERSION)" \
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X github.com/pharo-refactor/refactord/internal/version.Version=$(REFACTORD_VERSION)" \
 		-o .build/image/bin/ ./cmd/refactord ./cmd/pharo-sim ./cmd/refactorctl
 	cp /etc/ssl/certs/ca-certificates.crt .build/image/ca-certificates.crt
 	$(PODMAN) build $(IMAGE_BUILD_FLAGS) --build-arg VERSION=$(REFACTORD_VERSION) -f Containerfile -t $(IMAGE) .

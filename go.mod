@@ -1,4 +1,4 @@
-module pharo-refactor
+module github.com/pharo-refactor/refactord
 
 go 1.26.8
 

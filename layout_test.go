@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const module = "pharo-refactor"
+const module = "github.com/pharo-refactor/refactord"
 
 // TestDependenciesPointDown holds the code map of docs/architecture.md to the
 // imports: the domain at the bottom imports only smalltalk, the leaf that

@@ -3,7 +3,7 @@ package refactor
 import (
 	"strings"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // MethodRef names one method of the image: a class, a selector and a side.

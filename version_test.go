@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/version"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/version"
 )
 
 // TestOpenAPINamesTheBuildVersion: the contract served at /openapi.yaml

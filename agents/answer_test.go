@@ -1,7 +1,7 @@
 package agents
 
 import (
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"testing"
 
 	"github.com/stretchr/testify/assert"

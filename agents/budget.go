@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Budget caps, in bytes, what the prompts show of each input, so that one

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // ClassifyError gives a provider's failure its kind. status is the HTTP

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"slices"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // RoleHeader is the HTTP header every model provider sends with each

@@ -2,7 +2,7 @@ package agents
 
 import (
 	"context"
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Model is one provider of completions. One Generate is one model call: the

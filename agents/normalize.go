@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 var (

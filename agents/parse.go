@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"strings"
 )
 

@@ -3,12 +3,12 @@ package agents
 import (
 	"embed"
 	"fmt"
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"strconv"
 	"strings"
 	"text/template"
 
-	"pharo-refactor/smalltalk/capability"
+	"github.com/pharo-refactor/refactord/smalltalk/capability"
 )
 
 //go:embed prompts/*.md

@@ -1,7 +1,7 @@
 package agents
 
 import (
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"regexp"
 	"strings"
 	"testing"

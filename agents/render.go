@@ -1,7 +1,7 @@
 package agents
 
 import (
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Sample stands in for what the earlier roles of a run would have

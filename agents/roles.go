@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Defaults of Config's zero fields.

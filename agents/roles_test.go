@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
-	"pharo-refactor/agents/scripted"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
+	"github.com/pharo-refactor/refactord/agents/scripted"
 )
 
 var calc = refactor.Input{

@@ -1,6 +1,6 @@
 package agents
 
-import refactor "pharo-refactor"
+import refactor "github.com/pharo-refactor/refactord"
 
 // Schema is the small subset of JSON Schema both providers can express: the
 // Gemini API's OpenAPI-style schema and OpenAI's json_schema.

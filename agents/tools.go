@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"regexp"
 	"sort"
 	"strings"

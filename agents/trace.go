@@ -7,7 +7,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // ModelSpans describes the model a Traced model calls, for its spans.
@@ -30,7 +30,7 @@ type ModelSpans struct {
 // model, tokens used and finish reason. Prompts and answers hold source
 // code and are never put in a span.
 func Traced(m Model, tp trace.TracerProvider, spans ModelSpans) Model {
-	return &tracedModel{next: m, tracer: tp.Tracer("pharo-refactor/agents"), spans: spans}
+	return &tracedModel{next: m, tracer: tp.Tracer("github.com/pharo-refactor/refactord/agents"), spans: spans}
 }
 
 type tracedModel struct {

@@ -1,6 +1,6 @@
 package agents
 
-import refactor "pharo-refactor"
+import refactor "github.com/pharo-refactor/refactord"
 
 // checkInput refuses an Input whose names are not Smalltalk-shaped: they go
 // into prompts unfenced and name the scripted model's answers.

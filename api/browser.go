@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // This service writes into a live image from a loopback port, so any web

@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // The operators' console: one page of plain HTML, CSS and JavaScript

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/testenv"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 const consoleKey = "console-key-1"

@@ -13,8 +13,8 @@ import (
 	"go.uber.org/zap"
 	"go.yaml.in/yaml/v3"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // The pages a user of the original expects: GET / (what this is, with

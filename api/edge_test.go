@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/testenv"
-	wire "pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	wire "github.com/pharo-refactor/refactord/wire"
 )
 
 const sumBody = `{"class_name": "Calculator", "method_name": "sum:with:"}`

@@ -3,13 +3,13 @@ package api
 import (
 	"errors"
 	"fmt"
-	wire "pharo-refactor/wire"
+	wire "github.com/pharo-refactor/refactord/wire"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/strictjson"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/strictjson"
 )
 
 // refactor starts one refactoring as a job and answers as the client asked:

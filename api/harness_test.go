@@ -21,15 +21,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
-	"pharo-refactor/agents/gemini"
-	"pharo-refactor/api"
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/mcpclient"
-	"pharo-refactor/pharosim"
-	"pharo-refactor/pipeline"
-	"pharo-refactor/store"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
+	"github.com/pharo-refactor/refactord/agents/gemini"
+	"github.com/pharo-refactor/refactord/api"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/mcpclient"
+	"github.com/pharo-refactor/refactord/pharosim"
+	"github.com/pharo-refactor/refactord/pipeline"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 // bins builds the pharo-sim binary when a test first runs it as a

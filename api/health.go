@@ -8,8 +8,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // health is liveness: the process answers, with the original's fields, whether

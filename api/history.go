@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // listRefactorings answers GET /api/v1/refactorings: newest first, filtered

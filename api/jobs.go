@@ -10,8 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // Runs are jobs (docs/api.md, "Runs are jobs"): a run outlives the request

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/testenv"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // postRun sends a refactoring and answers as soon as the headers are in;

@@ -3,7 +3,7 @@ package api
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // metrics are the operators' view of runs (GET /metrics).

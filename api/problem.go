@@ -5,14 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	wire "github.com/pharo-refactor/refactord/wire"
 	"net/http"
-	wire "pharo-refactor/wire"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // statusOf is the one place where errors become HTTP statuses.

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/wire"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // TestRenderedProblemIsTheEncodedProblem: a problem rendered once and

@@ -4,16 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	wire "github.com/pharo-refactor/refactord/wire"
 	"io"
 	"net/http"
-	wire "pharo-refactor/wire"
 	"reflect"
 	"strings"
 
 	"github.com/go-playground/validator/v10"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/strictjson"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/strictjson"
 )
 
 // newValidator registers the Smalltalk tags.

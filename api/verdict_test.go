@@ -8,10 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
-	"pharo-refactor/agents/openai"
-	"pharo-refactor/internal/testenv"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
+	"github.com/pharo-refactor/refactord/agents/openai"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // newFakeOpenAI serves answers per role from an OpenAI-compatible server

@@ -8,8 +8,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // Following a run that someone else started: every run started through

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"pharo-refactor/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
 )
 
 // floorHTTP is the echo floor server (floor http).

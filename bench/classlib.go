@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/bench/internal/measure"
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/pharosim/classlib"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
 )
 
 // envPharoSrc names a Pharo src checkout (Tonel) the class_library suite

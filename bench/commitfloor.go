@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"pharo-refactor/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
 )
 
 // commitFloor is the least a SQLite commit costs here: one UPDATE of a row

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pharo-refactor/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
 )
 
 // rounds is how many times each comparison is repeated: the machine is

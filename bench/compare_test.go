@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
 )
 
 func TestComparisonSpreadsAndGoal(t *testing.T) {

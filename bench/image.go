@@ -12,11 +12,11 @@ import (
 	"sort"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/bench/internal/measure"
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/mcpclient"
-	"pharo-refactor/smalltalk/tonel"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/mcpclient"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 const (

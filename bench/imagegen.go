@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // The image-scale scenario runs on a generated Tonel tree the size of

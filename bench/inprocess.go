@@ -12,13 +12,13 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
-	"pharo-refactor/agents/scripted"
-	"pharo-refactor/mcpclient"
-	"pharo-refactor/pharosim"
-	"pharo-refactor/pipeline"
-	"pharo-refactor/store"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
+	"github.com/pharo-refactor/refactord/agents/scripted"
+	"github.com/pharo-refactor/refactord/mcpclient"
+	"github.com/pharo-refactor/refactord/pharosim"
+	"github.com/pharo-refactor/refactord/pipeline"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 // inProcess is the pipeline refactord runs, on the same dependencies, all in

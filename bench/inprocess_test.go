@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // BenchmarkPipelineInProcess is one full run of the bench's method on the

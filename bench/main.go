@@ -27,7 +27,7 @@ import (
 	"syscall"
 	"time"
 
-	"pharo-refactor/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
 )
 
 // figure is one measured number with its unit for the table.

@@ -18,9 +18,9 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/bench/internal/measure"
-	"pharo-refactor/mcpclient"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/mcpclient"
 )
 
 const (

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/testenv"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // callScenario is one run whose model calls are counted.

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"pharo-refactor/bench/internal/measure"
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // parserInputBytes is the size of the large inputs of the parser

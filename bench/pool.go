@@ -10,10 +10,10 @@ import (
 	"sync"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/bench/internal/measure"
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // The pool scenario (DATABASE_URL): poolRuns runs of a scripted model whose

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/wire"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // buildBinaries compiles the packages (./cmd/refactord, ./bench/loadgen, …)

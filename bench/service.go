@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/bench/internal/measure"
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 const (

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"pharo-refactor/bench/internal/measure"
-	"pharo-refactor/pharosim"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/pharosim"
 )
 
 // testRunRounds is how many times each test class runs.

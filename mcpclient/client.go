@@ -18,7 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Version is sent as the MCP client version.
@@ -131,7 +131,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("mcpclient: no MCP server command configured")
 	}
 	cfg.withDefaults()
-	return &Client{cfg: cfg, log: cfg.Logger, probes: newProber(), tracer: cfg.Tracing.Tracer("pharo-refactor/mcpclient")}, nil
+	return &Client{cfg: cfg, log: cfg.Logger, probes: newProber(), tracer: cfg.Tracing.Tracer("github.com/pharo-refactor/refactord/mcpclient")}, nil
 }
 
 // Start starts the subprocess now, so that configuration mistakes (a wrong

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // maxAnswerBytes bounds one tool answer, both copies of its envelope (the

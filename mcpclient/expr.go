@@ -1,10 +1,10 @@
 package mcpclient
 
 import (
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"strings"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // The expressions of docs/pharo-interop.md ("Expressions the service sends

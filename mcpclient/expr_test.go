@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // stringLiterals lists the string literals of an expression, in order.

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Health returns the current snapshot without blocking on a start or a call:

@@ -7,10 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/mcpclient"
-	"pharo-refactor/pharosim"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/mcpclient"
+	"github.com/pharo-refactor/refactord/pharosim"
 )
 
 // A server in this process is reached through the same client: the same

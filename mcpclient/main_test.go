@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"pharo-refactor/internal/testenv"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // bins builds the pharo-sim binary when a test first runs it.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // MethodSource reads a method's source, normalized to LF.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Bounds of PackageClasses: a package name as Pharo allows it, and a

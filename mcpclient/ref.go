@@ -1,6 +1,6 @@
 package mcpclient
 
-import refactor "pharo-refactor"
+import refactor "github.com/pharo-refactor/refactord"
 
 // classArg is the class_name argument for a ref. Servers that dropped
 // is_class_method select the class side with "Foo class".

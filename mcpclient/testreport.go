@@ -2,7 +2,7 @@ package mcpclient
 
 import (
 	"fmt"
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"regexp"
 	"strconv"
 	"strings"

@@ -1,7 +1,7 @@
 package mcpclient
 
 import (
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"strings"
 	"testing"
 

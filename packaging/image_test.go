@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/internal/version"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/internal/version"
 )
 
 // maxImageBytes is the most the image may weigh.

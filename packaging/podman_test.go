@@ -16,7 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // podman runs the podman command line the way it works on hosts without

@@ -1,6 +1,6 @@
 package pharosim
 
-import "pharo-refactor/smalltalk/tonel"
+import "github.com/pharo-refactor/refactord/smalltalk/tonel"
 
 // loadArena hands out the image's long-lived small objects from a few large
 // blocks while the tree loads. The load's parsing leaves much short-lived

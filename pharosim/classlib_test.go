@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/smalltalk/capability"
+	"github.com/pharo-refactor/refactord/smalltalk/capability"
 )
 
 // pharoFact is one answer of a Pharo 13 image to `CLASS canUnderstand:

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"pharo-refactor/smalltalk"
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // Messages of the semantic errors the dry compile reports, in Pharo 12/13's

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // The files on disk are the image. Edits made to them while the simulator

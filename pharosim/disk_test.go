@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // The image takes in edits made to its files on disk, whether it watches

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // ExprKind names the expression shapes of docs/pharo-interop.md

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // srcFile is one Tonel file of the image: its text, held once, its

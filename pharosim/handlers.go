@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // The tools' behaviour. Each answers the `result` value or an error; the

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"pharo-refactor/pharosim/classlib"
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // Image is the simulated Pharo image: the packages, classes and methods of a

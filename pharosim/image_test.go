@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 func TestMethodSourceLookups(t *testing.T) {

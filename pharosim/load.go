@@ -11,7 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // loadJob is one file to read at start-up.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // Oracle decides the outcome of tests the simulator cannot run. It maps a

@@ -4,8 +4,8 @@ import (
 	"context"
 	"sort"
 
-	"pharo-refactor/pharosim/interp"
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/pharosim/interp"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // stepsPerTest bounds one test's run on the interpreter: far above what a

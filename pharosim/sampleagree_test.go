@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/pharosim"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/pharosim"
 )
 
 // TestSampleImageRealRunsAgreeWithOracle: the sample image's test classes,

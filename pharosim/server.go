@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"pharo-refactor/pharosim/classlib"
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
 )
 
 // ServerName is the name the simulator gives itself in the MCP handshake:

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // auditTimeout bounds one audit write; audit writes outlive the client.

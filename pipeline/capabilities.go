@@ -4,9 +4,9 @@ import (
 	"context"
 	"strings"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk"
-	"pharo-refactor/smalltalk/capability"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk/capability"
 )
 
 // maxPackageLookups bounds the package names tried for list_classes.

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk"
-	"pharo-refactor/smalltalk/tonel"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // check runs the local checks of the candidate's set — the method and its

@@ -3,7 +3,7 @@ package pipeline
 import (
 	"context"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // In a pool of workers (package pool) runs wait in a durable queue rather

@@ -3,7 +3,7 @@ package pipeline
 import (
 	"context"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Prefetch is what a run's prefetch reads for ref: the roles' input and

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // The checks of a candidate's helper methods (Composed Method): each helper

@@ -6,7 +6,7 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // helpersAbsent refuses a release whose helpers someone added to the class

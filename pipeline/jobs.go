@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Runs are jobs (docs/design.md, "Runs are jobs"): a run started by Start goes

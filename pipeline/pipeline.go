@@ -8,7 +8,7 @@ package pipeline
 import (
 	"crypto/rand"
 	"encoding/hex"
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -88,7 +88,7 @@ func New(image refactor.Image, roles refactor.Agents, audit refactor.Audit, opts
 		opts.Tracing = noop.NewTracerProvider()
 	}
 	return &Pipeline{image: image, agents: roles, audit: audit, slot: newRunSlot(), live: newLiveRuns(), unrecorded: newUnrecorded(), opts: opts, log: log,
-		tracer: opts.Tracing.Tracer("pharo-refactor/pipeline")}
+		tracer: opts.Tracing.Tracer("github.com/pharo-refactor/refactord/pipeline")}
 }
 
 // Busy reports whether a run holds the slot.

@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"context"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk/tonel"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // Prefetch in the fewest round trips the image's tools allow: the method's

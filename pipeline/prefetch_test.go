@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/pipeline"
-	"pharo-refactor/smalltalk/tonel"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/pipeline"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // prefetchImage is the rig's image, counting the calls prefetch falls back

@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents/scripted"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents/scripted"
 )
 
 // realTree has no test oracle: pharo-sim runs LedgerTest on its

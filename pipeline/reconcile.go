@@ -8,7 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Reconciled is what start-up reconciliation decided for one row.

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk"
-	"pharo-refactor/smalltalk/tonel"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // What the prompts show of the class besides the method: its selectors on

@@ -9,7 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // releaseMethod compiles the approved candidate into the image, in the

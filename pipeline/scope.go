@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk"
-	"pharo-refactor/smalltalk/tonel"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // scope is what a method of the class can name: the class's variables as the

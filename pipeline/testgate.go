@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // defaultMaxTestClasses bounds the test classes around one release when

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/smalltalk/tonel"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // maxNamedTests bounds the test selectors a tests_inconclusive detail

@@ -12,8 +12,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents/scripted"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents/scripted"
 )
 
 func spanAttrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // A run's final state is never lost to a write the audit trail refuses (a

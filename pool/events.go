@@ -3,7 +3,7 @@ package pool
 import (
 	"encoding/json"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // eventTypes decode each recorded event into its type, so that the

@@ -13,8 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/store"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 // runArgs is a queued run: what the worker that takes it needs.

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // A worker that stops answering (killed, its machine gone) keeps no run

@@ -27,8 +27,8 @@ import (
 	"github.com/riverqueue/river/rivermigrate"
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/store"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/store"
 
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
@@ -105,7 +105,7 @@ func Open(ctx context.Context, url string, trail *store.Store, local Local, opts
 		opts.Tracing = noop.NewTracerProvider()
 	}
 	p := &Pool{db: db, trail: trail, local: local, opts: opts, log: log, waits: newWaitStats(),
-		tracer: opts.Tracing.Tracer("pharo-refactor/pool")}
+		tracer: opts.Tracing.Tracer("github.com/pharo-refactor/refactord/pool")}
 	if err := p.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

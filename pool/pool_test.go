@@ -13,15 +13,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
-	"pharo-refactor/agents/scripted"
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/mcpclient"
-	"pharo-refactor/pharosim"
-	"pharo-refactor/pipeline"
-	"pharo-refactor/pool"
-	"pharo-refactor/store"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
+	"github.com/pharo-refactor/refactord/agents/scripted"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/mcpclient"
+	"github.com/pharo-refactor/refactord/pharosim"
+	"github.com/pharo-refactor/refactord/pipeline"
+	"github.com/pharo-refactor/refactord/pool"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 // The pool in process, under the race detector: real workers (pharo-sim

@@ -8,7 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // transportCommit is how the rows that only carry a run's progress to its

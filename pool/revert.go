@@ -9,7 +9,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Reserve answers a reservation for a revert (the API's revert route):

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // workersState lists the pool's workers with the run each one works on

@@ -3,7 +3,7 @@ package pool
 import (
 	"context"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Trail is the audit trail as one worker's pipeline uses it: the pool's

@@ -9,8 +9,8 @@ import (
 	"github.com/riverqueue/river"
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/store"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 // runWorker executes a queued run on this worker's image.

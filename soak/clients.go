@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // call is one HTTP exchange a client makes.

@@ -32,7 +32,7 @@ import (
 	"syscall"
 	"time"
 
-	"pharo-refactor/internal/testenv"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 const clients = 6

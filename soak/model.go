@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
-	"pharo-refactor/internal/testenv"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // replyHeader tags every scripted reply with its kind, so that the model

@@ -14,10 +14,10 @@ import (
 	"syscall"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/smalltalk/tonel"
-	"pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // apiKey is the key the well-behaved clients send (API_KEYS is set, so

@@ -5,8 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	refactor "github.com/pharo-refactor/refactord"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"strings"
 	"sync"
 	"testing"
@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/store"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 // opener gives a case a new, empty store.

@@ -5,17 +5,17 @@ package store_test
 import (
 	"context"
 	"errors"
+	refactor "github.com/pharo-refactor/refactord"
 	"os"
 	"os/exec"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/store"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 const helperEnv = "STORE_TEST_HELPER_DB"

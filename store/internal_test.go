@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
+	refactor "github.com/pharo-refactor/refactord"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"testing"
 	"time"
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"strings"
 )
 

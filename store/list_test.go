@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"sync"
 	"testing"
 	"time"
@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/store"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 var listBase = time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC)

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // sqliteSchema is everything SQLite keeps of a schema: each table, index

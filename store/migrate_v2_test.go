@@ -3,8 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	refactor "github.com/pharo-refactor/refactord"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"testing"
 
 	"github.com/stretchr/testify/assert"

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // A database at version 2 keeps its rows, links and rules at version 3,

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 

@@ -5,8 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	refactor "github.com/pharo-refactor/refactord"
 	"path/filepath"
-	refactor "pharo-refactor"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/store"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 // newRun is a minimal valid refactoring run.

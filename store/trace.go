@@ -14,7 +14,7 @@ import (
 // database system and the run id — never a statement's values, which
 // hold sources. Call it before the store is shared.
 func (s *Store) Traced(tp trace.TracerProvider) *Store {
-	s.tracer = tp.Tracer("pharo-refactor/store")
+	s.tracer = tp.Tracer("github.com/pharo-refactor/refactord/store")
 	return s
 }
 

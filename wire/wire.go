@@ -5,7 +5,7 @@
 // events…) are used as they are.
 package wire
 
-import refactor "pharo-refactor"
+import refactor "github.com/pharo-refactor/refactord"
 
 // RefactorRequest is the body of POST /api/v1/refactor, flat or wrapped in
 // {"refactor_request": …} as the original's clients send it. Keys are exact

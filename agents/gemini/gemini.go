@@ -16,8 +16,8 @@ import (
 
 	"google.golang.org/genai"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
 )
 
 // DefaultModel is the model used when Config.Model is empty.

@@ -18,8 +18,8 @@ import (
 	"github.com/openai/openai-go/option"
 	"github.com/openai/openai-go/shared"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
 )
 
 // ResponseFormat says how a JSON answer is requested; servers differ.

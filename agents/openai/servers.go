@@ -13,7 +13,7 @@ import (
 	oai "github.com/openai/openai-go"
 	"github.com/openai/openai-go/option"
 
-	"pharo-refactor/agents"
+	"github.com/pharo-refactor/refactord/agents"
 )
 
 // What real OpenAI-compatible servers do differently from OpenAI, and how

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
 )
 
 // Wildcard is the key whose answers serve every subject without its own.

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
 )
 
 func req(subject string, role refactor.Role) agents.Request {

@@ -24,7 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"pharo-refactor/bench/internal/measure"
+	"github.com/pharo-refactor/refactord/bench/internal/measure"
 )
 
 // maxBody bounds a body read from a file or a health answer.

@@ -8,8 +8,8 @@ import (
 	"os"
 	"sort"
 
-	"pharo-refactor/smalltalk"
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // check parses every method under PATH (a Tonel tree, a package folder or a

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"pharo-refactor/pharosim/classlib"
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
 )
 
 // index generates a class-library index from a Pharo Tonel source tree

@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/pharosim/classlib"
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // miniPharo writes a small Pharo-shaped src: a kernel whose Integer has +

@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/mcpclient"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/mcpclient"
 )
 
 // --fault-kill-at N:after handles call N (the compile reaches the Tonel

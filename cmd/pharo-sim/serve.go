@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"pharo-refactor/pharosim"
-	"pharo-refactor/pharosim/classlib"
+	"github.com/pharo-refactor/refactord/pharosim"
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
 )
 
 // envClassLibrary names the class-library index to use instead of the

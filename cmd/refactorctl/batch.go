@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // batchErr carries a batch's exit code: the worst of its methods.

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pharo-refactor/refactord/wire"
 	"net/http"
-	"pharo-refactor/wire"
 	"time"
 )
 

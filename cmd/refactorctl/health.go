@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"pharo-refactor/internal/version"
-	"pharo-refactor/wire"
+	"github.com/pharo-refactor/refactord/internal/version"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // versionCmd prints the client's own version; it asks the service nothing.

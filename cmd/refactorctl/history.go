@@ -4,16 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	refactor "github.com/pharo-refactor/refactord"
 	"io"
 	"net/http"
 	"net/url"
-	refactor "pharo-refactor"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"pharo-refactor/cmd/refactorctl/internal/udiff"
+	"github.com/pharo-refactor/refactord/cmd/refactorctl/internal/udiff"
 )
 
 // runMethod is the method a run worked on.

@@ -3,9 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/wire"
 	"io"
-	refactor "pharo-refactor"
-	"pharo-refactor/wire"
 	"strings"
 	"time"
 )

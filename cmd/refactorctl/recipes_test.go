@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/internal/version"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/internal/version"
 )
 
 // The CI recipes under examples/ci are valid YAML; every shell script in

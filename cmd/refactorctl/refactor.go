@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/cmd/refactorctl/internal/udiff"
-	"pharo-refactor/wire"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/cmd/refactorctl/internal/udiff"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // newMethod names a method with the domain's one validation of names, so

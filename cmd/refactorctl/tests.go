@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 	"strings"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"pharo-refactor/internal/version"
+	"github.com/pharo-refactor/refactord/internal/version"
 )
 
 // TestVersionCommand: `refactorctl version` prints the client's version

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/cmd/refactorctl/internal/udiff"
-	"pharo-refactor/smalltalk/tonel"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/cmd/refactorctl/internal/udiff"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // checkWriteOptions refuses --write where it has no meaning: with a

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // The HTTP edge against the real binary, over real sockets: stalled

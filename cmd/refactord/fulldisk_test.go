@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // TestAFullDataDir: DATA_DIR fills up while a run waits for the model. The

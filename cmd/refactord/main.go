@@ -21,15 +21,15 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/api"
-	"pharo-refactor/config"
-	"pharo-refactor/internal/version"
-	"pharo-refactor/mcpclient"
-	"pharo-refactor/pipeline"
-	"pharo-refactor/pool"
-	"pharo-refactor/store"
-	"pharo-refactor/telemetry"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/api"
+	"github.com/pharo-refactor/refactord/config"
+	"github.com/pharo-refactor/refactord/internal/version"
+	"github.com/pharo-refactor/refactord/mcpclient"
+	"github.com/pharo-refactor/refactord/pipeline"
+	"github.com/pharo-refactor/refactord/pool"
+	"github.com/pharo-refactor/refactord/store"
+	"github.com/pharo-refactor/refactord/telemetry"
 )
 
 // readinessProbe: while idle this long, the MCP client asks the image a

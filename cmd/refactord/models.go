@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	refactor "github.com/pharo-refactor/refactord"
 	"os"
-	refactor "pharo-refactor"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,11 +14,11 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
-	"pharo-refactor/agents"
-	"pharo-refactor/agents/gemini"
-	"pharo-refactor/agents/openai"
-	"pharo-refactor/agents/scripted"
-	"pharo-refactor/config"
+	"github.com/pharo-refactor/refactord/agents"
+	"github.com/pharo-refactor/refactord/agents/gemini"
+	"github.com/pharo-refactor/refactord/agents/openai"
+	"github.com/pharo-refactor/refactord/agents/scripted"
+	"github.com/pharo-refactor/refactord/config"
 )
 
 // newRoles builds the four roles on the configured provider; roles that

@@ -12,11 +12,11 @@ import (
 
 	"go.uber.org/zap"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
-	"pharo-refactor/config"
-	"pharo-refactor/mcpclient"
-	"pharo-refactor/pipeline"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
+	"github.com/pharo-refactor/refactord/config"
+	"github.com/pharo-refactor/refactord/mcpclient"
+	"github.com/pharo-refactor/refactord/pipeline"
 )
 
 const promptsUsage = `usage: refactord prompts render [flags] CLASS SELECTOR

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/internal/testenv"
-	"pharo-refactor/wire"
+	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // TestReadyDoesNotWaitBehindATestRun: the MCP server answers one call at a

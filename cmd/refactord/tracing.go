@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"pharo-refactor/telemetry"
+	"github.com/pharo-refactor/refactord/telemetry"
 )
 
 // newTracing sets up OpenTelemetry traces as the OTEL_* variables say

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/wire"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // requests decodes the service's request, the type the decoder was made for.

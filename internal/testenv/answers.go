@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	refactor "pharo-refactor"
+	refactor "github.com/pharo-refactor/refactord"
 )
 
 // Reply is one scripted model answer: of a fake model server (FakeGemini,

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
 )
 
 // Request is one request a fake model server received.

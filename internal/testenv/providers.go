@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	refactor "pharo-refactor"
-	"pharo-refactor/agents"
+	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents"
 )
 
 // SumInput is what the roles get for the sample image's

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"pharo-refactor/wire"
+	"github.com/pharo-refactor/refactord/wire"
 )
 
 // ServiceConfig says how to run refactord as a subprocess.

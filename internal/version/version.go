@@ -6,7 +6,7 @@ package version
 // Version is the release this source tree is. A build may stamp another
 // (a pre-release, a commit) with
 //
-//	go build -ldflags "-X pharo-refactor/internal/version.Version=1.1.0-rc.1"
+//	go build -ldflags "-X github.com/pharo-refactor/refactord/internal/version.Version=1.1.0-rc.1"
 //
 // which is why it is a variable: the linker can set only a string
 // variable, never a constant. Nothing in the program assigns it.

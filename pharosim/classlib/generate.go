@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // Generated is what Generate read and wrote.

@@ -28,7 +28,7 @@ import (
 	"strings"
 	"sync"
 
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // Header is the first line of every index.

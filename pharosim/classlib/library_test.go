@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 const goodHead = Header + "\nsource\tPharo 13\tgithub.com/pharo-project/pharo\tabc\n"

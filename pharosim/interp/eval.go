@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // Interp is one image of the interpreter: its classes, globals and the

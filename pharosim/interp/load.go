@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 //go:embed kernel/*.st

@@ -10,7 +10,7 @@ package interp
 import (
 	"math/big"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // Object is any Smalltalk value. Immediate kinds are Go values: nil

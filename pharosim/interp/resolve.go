@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // A method is compiled once, when the image is built, into Go closures:

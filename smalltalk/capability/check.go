@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // Refusal is one capability a candidate reaches for and may not.

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"pharo-refactor/smalltalk"
-	"pharo-refactor/smalltalk/capability"
-	"pharo-refactor/smalltalk/tonel"
+	"github.com/pharo-refactor/refactord/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk/capability"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 const original = "total: items\n\t| sum |\n\tsum := 0.\n\titems do: [ :each | sum := sum + each price ].\n\t^ sum"

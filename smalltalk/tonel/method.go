@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // parseMethod reads one method at i: optional metadata, the header

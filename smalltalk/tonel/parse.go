@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 	"unsafe"
 )
 

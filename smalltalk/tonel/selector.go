@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pharo-refactor/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // pattern is a method pattern found at the start of a method source.
