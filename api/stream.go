@@ -1,15 +1,12 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	refactor "github.com/pharo-refactor/refactord"
 	wire "github.com/pharo-refactor/refactord/wire"
-	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/labstack/echo/v4"
 )
@@ -91,39 +88,14 @@ func (w *sseWriter) comment(text string) error {
 // A client that drops the stream does not stop the run.
 func (s *Server) stream(c echo.Context, job refactor.Job, queue *eventQueue) error {
 	defer queue.close()
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
-	c.Response().WriteHeader(http.StatusOK)
+	startEventStream(c)
 	w := &sseWriter{c: c}
+	left := func() { s.clientLeft(c, job) }
 	if err := w.event("accepted", wire.AcceptedEvent{ID: job.ID(), RequestID: requestID(c)}); err != nil {
-		s.clientLeft(c, job)
+		left()
 		return nil
 	}
-	keepAlive := time.NewTicker(s.opts.KeepAlive)
-	defer keepAlive.Stop()
-	gone := c.Request().Context().Done()
-	for {
-		var err error
-		select {
-		case <-queue.wake:
-			err = s.flushEvents(w, queue)
-		case <-keepAlive.C:
-			err = w.comment("keep-alive")
-		case <-gone:
-			err = context.Canceled
-		case <-job.Done():
-			if err = s.flushEvents(w, queue); err == nil {
-				res, runErr := job.Result()
-				return s.finishStream(c, w, res, runErr)
-			}
-		}
-		if err != nil {
-			s.clientLeft(c, job)
-			return nil
-		}
-	}
+	return s.followLive(c, w, job, queue, left)
 }
 
 // flushEvents writes the queued events.

@@ -157,11 +157,12 @@ func (s *Server) followRun(c echo.Context) error {
 			return nil
 		}
 	}
-	return s.followLive(c, w, tap.job, queue)
+	return s.followLive(c, w, tap.job, queue, func() {}) // the run is not a follower's to stop
 }
 
-// followLive writes a followed run's events as they come, then its end.
-func (s *Server) followLive(c echo.Context, w *sseWriter, job refactor.Job, queue *eventQueue) error {
+// followLive writes a run's events as they come, a keep-alive comment
+// between them, then its end; left is called when the client goes.
+func (s *Server) followLive(c echo.Context, w *sseWriter, job refactor.Job, queue *eventQueue, left func()) error {
 	keepAlive := time.NewTicker(s.opts.KeepAlive)
 	defer keepAlive.Stop()
 	gone := c.Request().Context().Done()
@@ -181,7 +182,8 @@ func (s *Server) followLive(c echo.Context, w *sseWriter, job refactor.Job, queu
 			}
 		}
 		if err != nil {
-			return nil // the follower left; the run is not theirs to stop
+			left()
+			return nil
 		}
 	}
 }
