@@ -4,10 +4,9 @@ import (
 	"context"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/spans"
 )
 
 // ModelSpans describes the model a Traced model calls, for its spans.
@@ -64,9 +63,7 @@ func (t *tracedModel) Generate(ctx context.Context, req Request) (Response, erro
 	defer span.End()
 	resp, err := t.next.Generate(ctx, req)
 	if err != nil {
-		kind := string(refactor.KindOf(err))
-		span.SetAttributes(attribute.String("error.type", kind))
-		span.SetStatus(codes.Error, kind)
+		spans.MarkError(span, err)
 		return resp, err
 	}
 	span.SetAttributes(

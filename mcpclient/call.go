@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/spans"
 )
 
 // imageError is the error object the image side sends when it raised.
@@ -29,7 +30,7 @@ func (c *Client) call(ctx context.Context, tool string, args map[string]any, int
 	if trace.SpanContextFromContext(ctx).IsValid() {
 		var span trace.Span
 		ctx, span = c.startCallSpan(ctx, tool)
-		defer func() { endCallSpan(span, err) }()
+		defer func() { spans.End(span, err) }()
 	}
 	s, err := c.current(ctx)
 	if err != nil {

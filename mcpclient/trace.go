@@ -4,10 +4,7 @@ import (
 	"context"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
-
-	refactor "github.com/pharo-refactor/refactord"
 )
 
 // startCallSpan opens the span of one MCP tool call, named and described
@@ -21,13 +18,4 @@ func (c *Client) startCallSpan(ctx context.Context, tool string) (context.Contex
 		attribute.String("gen_ai.operation.name", "execute_tool"),
 		attribute.String("network.transport", "pipe"),
 	))
-}
-
-func endCallSpan(span trace.Span, err error) {
-	if err != nil {
-		kind := string(refactor.KindOf(err))
-		span.SetAttributes(attribute.String("error.type", kind))
-		span.SetStatus(codes.Error, kind)
-	}
-	span.End()
 }

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/spans"
 )
 
 // Revert puts back the original of a released run, through the slot like a
@@ -23,7 +24,7 @@ func (s *reservation) Revert(ctx context.Context, id, requestID string) (_ refac
 	defer cancel()
 	ctx, span := p.tracer.Start(ctx, "revert run", trace.WithAttributes(
 		attribute.String("refactor.run.id", s.id), attribute.String("refactor.revert_of", id)))
-	defer func() { endSpan(span, err) }()
+	defer func() { spans.End(span, err) }()
 	orig, err := p.audit.Get(ctx, id)
 	if err != nil {
 		return refactor.Run{}, err

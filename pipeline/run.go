@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/spans"
 )
 
 // reservation is the taken run slot (refactor.Reservation): Run, Revert or
@@ -81,7 +82,7 @@ func (s *reservation) begin(ctx context.Context, req refactor.Request) (*run, er
 		return r, nil // the queue opened the row and this worker claimed it
 	}
 	if err := r.openRow(r.ctx); err != nil {
-		endSpan(r.span, err)
+		spans.End(r.span, err)
 		s.p.live.untrack(r.ctl)
 		s.free()
 		return nil, err
@@ -204,7 +205,7 @@ func (r *run) stage(ctx context.Context, name string, iteration int, do func(con
 	start := time.Now()
 	err := do(ctx)
 	span.SetAttributes(attribute.Int("refactor.model_calls", r.res.Usage.ModelCalls-callsBefore))
-	endSpan(span, err)
+	spans.End(span, err)
 	d := time.Since(start)
 	calls := r.res.Usage.ModelCalls - callsBefore
 	r.res.Stages = append(r.res.Stages, refactor.StageStat{Name: name, DurationMS: d.Milliseconds(), ModelCalls: calls})

@@ -4,10 +4,10 @@ import (
 	"context"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/spans"
 )
 
 // startRunSpan opens the span of a whole run, the root of its trace, or
@@ -37,17 +37,7 @@ func (r *run) endRunSpan(err error) {
 		attribute.Int64("gen_ai.usage.input_tokens", r.res.Usage.InputTokens),
 		attribute.Int64("gen_ai.usage.output_tokens", r.res.Usage.OutputTokens),
 	)
-	endSpan(r.span, err)
-}
-
-// endSpan ends span, marked as an error of its kind when err is set.
-func endSpan(span trace.Span, err error) {
-	if err != nil {
-		kind := string(refactor.KindOf(err))
-		span.SetAttributes(attribute.String("error.type", kind))
-		span.SetStatus(codes.Error, kind)
-	}
-	span.End()
+	spans.End(r.span, err)
 }
 
 // traceIDOf is the trace id of the span ctx carries, "" when none.

@@ -14,6 +14,7 @@ import (
 	"github.com/riverqueue/river"
 
 	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/spans"
 	"github.com/pharo-refactor/refactord/store"
 )
 
@@ -119,7 +120,7 @@ func (p *Pool) Start(ctx context.Context, req refactor.Request) (refactor.Job, e
 	id := newID()
 	ctx, span := p.startEnqueueSpan(ctx, id)
 	jobID, err := p.enqueue(ctx, id, req)
-	endSpan(span, err)
+	spans.End(span, err)
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,8 @@ import (
 	"context"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
-
-	refactor "github.com/pharo-refactor/refactord"
 )
 
 // startEnqueueSpan opens the span that queues run id: a producer span,
@@ -20,15 +17,6 @@ func (p *Pool) startEnqueueSpan(ctx context.Context, id string) (context.Context
 		attribute.String("messaging.destination.name", runsQueue),
 		attribute.String("refactor.run.id", id),
 	))
-}
-
-func endSpan(span trace.Span, err error) {
-	if err != nil {
-		kind := string(refactor.KindOf(err))
-		span.SetAttributes(attribute.String("error.type", kind))
-		span.SetStatus(codes.Error, kind)
-	}
-	span.End()
 }
 
 // traceParent is the W3C traceparent of the span ctx carries, "" when none.
