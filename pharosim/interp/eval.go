@@ -111,6 +111,7 @@ func (in *Interp) classOf(o Object) *Class {
 type knownClasses struct {
 	undefined, trueClass, falseClass, smallInteger, largePositive, largeNegative *Class
 	fraction, float, character, symbol, metaclass, block, context                *Class
+	string, array, readStream, writeStream, readWriteStream                      *Class
 	// fastInts is true while SmallInteger's comparisons and sums are the
 	// kernel's primitives: send sites then compute them without a lookup.
 	fastInts bool
@@ -119,7 +120,8 @@ type knownClasses struct {
 func (in *Interp) findKnown() {
 	c := in.classes
 	in.known = knownClasses{c["UndefinedObject"], c["True"], c["False"], c["SmallInteger"], c["LargePositiveInteger"],
-		c["LargeNegativeInteger"], c["Fraction"], c["Float"], c["Character"], c["Symbol"], c["Metaclass"], c["BlockClosure"], c["Context"], false}
+		c["LargeNegativeInteger"], c["Fraction"], c["Float"], c["Character"], c["Symbol"], c["Metaclass"], c["BlockClosure"], c["Context"],
+		c["String"], c["Array"], c["ReadStream"], c["WriteStream"], c["ReadWriteStream"], false}
 	if si := in.known.smallInteger; si != nil {
 		in.known.fastInts = true
 		for sel, prim := range fastIntPrimitives {

@@ -1,10 +1,13 @@
 package interp
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 func evalIn(t *testing.T, in *Interp, expr string) string {
@@ -133,4 +136,68 @@ func TestCompiledMethods(t *testing.T) {
 			assert.Equal(t, tc.want, runDoIt(t, tc.extra, tc.expr))
 		})
 	}
+}
+
+// TestStreamPrimitivesAgreeWithTheirBodies runs each expression on the
+// kernel's streams, whose atEnd, next, peek, peekFor: and nextPut: are
+// primitives, and on subclasses that override nothing, where the
+// primitives fail and the methods' Smalltalk bodies run: the answers must
+// be the same. A subclass that overrides atEnd is obeyed by next.
+func TestStreamPrimitivesAgreeWithTheirBodies(t *testing.T) {
+	subclass := func(name, super string) tonel.Definition {
+		return tonel.Definition{Kind: tonel.KindClass, Name: name, Superclass: super, Category: "Streams-Tests"}
+	}
+	program := func(doIt string) *Program {
+		return &Program{
+			Classes: []tonel.Definition{
+				subclass("PlainReadStream", "ReadStream"), subclass("PlainWriteStream", "WriteStream"),
+				subclass("PlainReadWriteStream", "ReadWriteStream"), subclass("FirstOnlyStream", "ReadStream"),
+			},
+			Methods: []MethodSource{
+				{Class: "FirstOnlyStream", Source: "atEnd\n\t^ position >= 1"},
+				{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + doIt + " ] value printString"},
+			},
+		}
+	}
+	run := func(t *testing.T, expr string) string {
+		in, err := New(program(expr), Limits{Steps: 1_000_000})
+		require.NoError(t, err)
+		var out string
+		in.guard(1_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+		return out
+	}
+	cases := []struct{ expr, want string }{
+		{"| s | s := R on: 'ab'. { s next. s next. s next. s atEnd }", "#($a $b nil true)"},
+		{"| s | s := R on: 'ab'. { s peek. s peek. s next. s peek. s skip: 1. s peek }", "an Array($a $a $a $b a R nil)"},
+		{"| s | s := R on: 'ab'. { s peekFor: $b. s peekFor: $a. s peekFor: $b. s peekFor: $b. s atEnd }", "#(false true true false true)"},
+		{"| s | s := R on: 'ab'. { s peekFor: 97. s peekFor: nil. s next }", "#(false false $a)"},
+		{"| s | s := R on: #(1 $a nil). { s next. s peekFor: $a. s next. s next. s atEnd }", "#(1 true nil nil true)"},
+		{"| s | s := R on: #(1 2 3) asOrderedCollection. { s next. s peek. s next. s peekFor: 3 }", "#(1 2 2 true)"},
+		{"| s | s := R on: #abc. { s next. s peek. s upToEnd }", "#($a $b 'bc')"},
+		{"| s | s := R on: 'abc'. s next. s position: 3. { s next. s atEnd }", "#(nil true)"},
+		{"| w | w := W on: (String new: 2). 1 to: 40 do: [ :i | w nextPut: (Character value: 96 + (i \\\\ 26) + 1) ]. w contents", "'bcdefghijklmnopqrstuvwxyzabcdefghijklmno'"},
+		{"| o w | o := String new: 2. w := W on: o. w nextPut: $x; nextPut: $y; nextPut: $z. { o. o size. w contents }", "#('xy' 2 'xyz')"},
+		{"| w | w := W on: (Array new: 0). w nextPut: 1; nextPut: nil; nextPut: 'x'. w contents", "#(1 nil 'x')"},
+		{"| w | w := W on: String new. [ w nextPut: 3 ] on: Error do: [ :e | e messageText ]", "'Improper store into indexable object'"},
+		{"| w | w := W on: (String new: 4). w nextPutAll: 'abc'; reset; nextPut: $z. w contents", "'z'"},
+		{"| w | w := W with: 'abc'. w nextPut: $d. w contents", "'abcd'"},
+		{"| s | s := RW on: String new. s nextPutAll: 'hi'; reset. { s next. s next. s next. s atEnd }", "#($h $i nil true)"},
+		{"| s | s := RW on: String new. s nextPutAll: 'hi'; reset. { s peekFor: $h. s peek }", "#(true $i)"},
+	}
+	streams := []struct{ name, read, write, readWrite string }{
+		{"kernel", "ReadStream", "WriteStream", "ReadWriteStream"},
+		{"subclasses", "PlainReadStream", "PlainWriteStream", "PlainReadWriteStream"},
+	}
+	for _, tc := range cases {
+		for _, s := range streams {
+			t.Run(s.name+"/"+tc.expr, func(t *testing.T) {
+				names := strings.NewReplacer("RW ", s.readWrite+" ", "R ", s.read+" ", "W ", s.write+" ", "a R)", "a "+s.read+")")
+				assert.Equal(t, names.Replace(tc.want), run(t, names.Replace(tc.expr)))
+			})
+		}
+	}
+	t.Run("an overridden atEnd", func(t *testing.T) {
+		assert.Equal(t, "#($a nil nil false true)",
+			run(t, "| s | s := FirstOnlyStream on: 'abc'. { s next. s next. s peek. s peekFor: $b. s atEnd }"))
+	})
 }

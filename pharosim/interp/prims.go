@@ -233,26 +233,6 @@ func init() {
 			}
 			return Char(rune(v)), true
 		},
-		"charTest": func(in *Interp, r Object, a []Object) (Object, bool) {
-			c := rune(r.(Char))
-			switch symOf(a[0]) {
-			case "isLetter":
-				return unicode.IsLetter(c), true
-			case "isDigit":
-				return c >= '0' && c <= '9', true
-			case "isUppercase":
-				return unicode.IsUpper(c), true
-			case "isLowercase":
-				return unicode.IsLower(c), true
-			case "isSeparator":
-				return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f', true
-			case "asUppercase":
-				return Char(unicode.ToUpper(c)), true
-			case "asLowercase":
-				return Char(unicode.ToLower(c)), true
-			}
-			return nil, false
-		},
 		// strings and symbols
 		"strSize":  func(in *Interp, r Object, a []Object) (Object, bool) { return int64(len(runesOf(r))), true },
 		"strAt":    primStrAt,
@@ -429,8 +409,13 @@ func init() {
 		// streams of the transcript, kept for the report
 		"transcriptShow": func(in *Interp, r Object, a []Object) (Object, bool) { return r, true },
 	}
-	for name, p := range clockPrimitives {
-		primitives[name] = p
+	for name, test := range characterTests {
+		primitives["char."+name] = func(in *Interp, r Object, a []Object) (Object, bool) { return test(rune(r.(Char))), true }
+	}
+	for _, more := range []map[string]primitive{clockPrimitives, streamPrimitives} {
+		for name, p := range more {
+			primitives[name] = p
+		}
 	}
 }
 
@@ -488,7 +473,7 @@ func identical(a, b Object) bool {
 		y, ok := b.(float64)
 		return ok && x == y
 	}
-	defer func() { recover() }()
+	// every kind of Object is comparable with ==
 	return a == b
 }
 
@@ -599,6 +584,18 @@ func primBasicAtPut(in *Interp, r Object, a []Object) (Object, bool) {
 	}
 	o.indexed[i-1] = a[1]
 	return a[1], true
+}
+
+// characterTests are Character's tests and case conversions, each a
+// primitive char.<selector>.
+var characterTests = map[string]func(c rune) Object{
+	"isLetter":    func(c rune) Object { return unicode.IsLetter(c) },
+	"isDigit":     func(c rune) Object { return c >= '0' && c <= '9' },
+	"isUppercase": func(c rune) Object { return unicode.IsUpper(c) },
+	"isLowercase": func(c rune) Object { return unicode.IsLower(c) },
+	"isSeparator": func(c rune) Object { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' },
+	"asUppercase": func(c rune) Object { return Char(unicode.ToUpper(c)) },
+	"asLowercase": func(c rune) Object { return Char(unicode.ToLower(c)) },
 }
 
 func primStrAt(in *Interp, r Object, a []Object) (Object, bool) {

@@ -344,6 +344,10 @@ func (c *compiler) sendTo(sel string, argNodes []smalltalk.Node, super bool, sc 
 			in.step()
 			return in.doesNotUnderstand(rcv, sel, a)
 		}
+		if len(args) == 0 {
+			in.step()
+			return in.invoke(m, rcv, nil)
+		}
 		base := len(in.argStack)
 		for i, arg := range args {
 			v := arg(in, f)

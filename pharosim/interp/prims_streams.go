@@ -1,0 +1,181 @@
+package interp
+
+// streamPrimitives run the kernel's stream methods that a reader or a
+// writer sends once per character (atEnd, next, peek, peekFor:, nextPut:)
+// without the sends their Smalltalk bodies make: a JSON or CSV test spent
+// most of its sends inside them. Each fails, and the method's Smalltalk
+// body runs, unless the receiver is an instance of the kernel's own
+// ReadStream, WriteStream or ReadWriteStream (a subclass may override what
+// the body sends) over a String or an Array of the kernel.
+var streamPrimitives = map[string]primitive{
+	"streamAtEnd":   primStreamAtEnd,
+	"streamNext":    primStreamNext,
+	"streamPeek":    primStreamPeek,
+	"streamPeekFor": primStreamPeekFor,
+	"streamNextPut": primStreamNextPut,
+}
+
+// The instance variables of PositionableStream, in its definition's order.
+const (
+	streamCollection = iota
+	streamPosition
+	streamReadLimit
+)
+
+// kernelStream answers the stream's position and read limit when the
+// receiver is one the primitives may run for.
+func (in *Interp) kernelStream(r Object) (s *Instance, position, limit int64, ok bool) {
+	s, ok = r.(*Instance)
+	if !ok {
+		return nil, 0, 0, false
+	}
+	k := &in.known
+	if s.class != k.readStream && s.class != k.writeStream && s.class != k.readWriteStream {
+		return nil, 0, 0, false
+	}
+	position, ok1 := s.vars[streamPosition].(int64)
+	limit, ok2 := s.vars[streamReadLimit].(int64)
+	return s, position, limit, ok1 && ok2
+}
+
+// element answers the collection's element at a 1-based index, when the
+// collection is a kernel String or Array and the index is in its bounds.
+func (in *Interp) element(coll Object, i int64) (Object, bool) {
+	c, ok := coll.(*Instance)
+	if !ok || i < 1 {
+		return nil, false
+	}
+	switch c.class {
+	case in.known.string:
+		if i > int64(len(c.str)) {
+			return nil, false
+		}
+		return Char(c.str[i-1]), true
+	case in.known.array:
+		if i > int64(len(c.indexed)) {
+			return nil, false
+		}
+		return c.indexed[i-1], true
+	}
+	return nil, false
+}
+
+func primStreamAtEnd(in *Interp, r Object, a []Object) (Object, bool) {
+	s, ok := r.(*Instance)
+	if !ok || len(s.vars) <= streamReadLimit {
+		return nil, false
+	}
+	position, ok1 := s.vars[streamPosition].(int64)
+	limit, ok2 := s.vars[streamReadLimit].(int64)
+	return position >= limit, ok1 && ok2
+}
+
+func primStreamNext(in *Interp, r Object, a []Object) (Object, bool) {
+	s, position, limit, ok := in.kernelStream(r)
+	if !ok {
+		return nil, false
+	}
+	if position >= limit {
+		return nil, true
+	}
+	v, ok := in.element(s.vars[streamCollection], position+1)
+	if !ok {
+		return nil, false
+	}
+	s.vars[streamPosition] = position + 1
+	return v, true
+}
+
+func primStreamPeek(in *Interp, r Object, a []Object) (Object, bool) {
+	s, position, limit, ok := in.kernelStream(r)
+	if !ok {
+		return nil, false
+	}
+	if position >= limit {
+		return nil, true
+	}
+	return in.element(s.vars[streamCollection], position+1)
+}
+
+// primStreamPeekFor compares in Go only what = compares by identity in the
+// kernel (characters, nil); anything else runs the Smalltalk body.
+func primStreamPeekFor(in *Interp, r Object, a []Object) (Object, bool) {
+	s, position, limit, ok := in.kernelStream(r)
+	if !ok {
+		return nil, false
+	}
+	if position >= limit {
+		return false, true
+	}
+	v, ok := in.element(s.vars[streamCollection], position+1)
+	if !ok {
+		return nil, false
+	}
+	c, isChar := v.(Char)
+	want, wantChar := a[0].(Char)
+	if !isChar || !wantChar {
+		return nil, false
+	}
+	if c != want {
+		return false, true
+	}
+	s.vars[streamPosition] = position + 1
+	return true, true
+}
+
+func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
+	s, position, limit, ok := in.kernelStream(r)
+	if !ok || s.class == in.known.readStream {
+		return nil, false
+	}
+	c, ok := s.vars[streamCollection].(*Instance)
+	if !ok {
+		return nil, false
+	}
+	x := a[0]
+	switch c.class {
+	case in.known.string:
+		ch, ok := x.(Char)
+		if !ok {
+			return nil, false
+		}
+		if position >= int64(len(c.str)) {
+			grown := in.newInstance(c.class)
+			grown.str = grownRunes(c.str)
+			c = grown
+			s.vars[streamCollection] = c
+		}
+		c.str[position] = rune(ch)
+	case in.known.array:
+		if position >= int64(len(c.indexed)) {
+			grown := in.newInstance(c.class)
+			grown.indexed = grownObjects(c.indexed)
+			c = grown
+			s.vars[streamCollection] = c
+		}
+		c.indexed[position] = x
+	default:
+		return nil, false
+	}
+	position++
+	s.vars[streamPosition] = position
+	s.vars[streamReadLimit] = max(limit, position)
+	return x, true
+}
+
+// grownRunes and grownObjects copy a collection into a new one larger by
+// its size (at least 16), as ArrayedCollection>>grownBy: does: the stream
+// then holds a new collection and the one it was made on keeps its size.
+func grownRunes(rs []rune) []rune {
+	out := make([]rune, len(rs)+max(len(rs), 16))
+	for i := copy(out, rs); i < len(out); i++ {
+		out[i] = ' '
+	}
+	return out
+}
+
+func grownObjects(os []Object) []Object {
+	out := make([]Object, len(os)+max(len(os), 16))
+	copy(out, os)
+	return out
+}
