@@ -157,9 +157,14 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 	default:
 		return nil, false
 	}
+	// one boxed position serves both variables: a SmallInteger past 255
+	// costs an allocation each time it is stored
 	position++
-	s.vars[streamPosition] = position
-	s.vars[streamReadLimit] = max(limit, position)
+	boxed := Object(position)
+	s.vars[streamPosition] = boxed
+	if position > limit {
+		s.vars[streamReadLimit] = boxed
+	}
 	return x, true
 }
 
