@@ -412,7 +412,7 @@ func init() {
 	for name, test := range characterTests {
 		primitives["char."+name] = func(in *Interp, r Object, a []Object) (Object, bool) { return test(rune(r.(Char))), true }
 	}
-	for _, more := range []map[string]primitive{clockPrimitives, streamPrimitives} {
+	for _, more := range []map[string]primitive{clockPrimitives, streamPrimitives, stringPrimitives, numberPrimitives, collectionPrimitives, objectPrimitives} {
 		for name, p := range more {
 			primitives[name] = p
 		}

@@ -1,0 +1,4 @@
+package interp
+
+// numberPrimitives are the Go primitives of the kernel's numbers.
+var numberPrimitives = map[string]primitive{}
