@@ -414,6 +414,9 @@ func init() {
 	}
 	for _, more := range []map[string]primitive{clockPrimitives, streamPrimitives, stringPrimitives, numberPrimitives, collectionPrimitives, objectPrimitives} {
 		for name, p := range more {
+			if _, taken := primitives[name]; taken {
+				panic("interp: two primitives are named " + name)
+			}
 			primitives[name] = p
 		}
 	}
