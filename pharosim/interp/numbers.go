@@ -360,23 +360,155 @@ func formatFloat(f float64) string {
 // parseNumberLenient reads the number at the start of a string as
 // String>>asNumber does; nil when there is none.
 func parseNumberLenient(s string) Object {
-	end := 0
-	for end < len(s) && strings.ContainsRune("-0123456789.eEr/ABCDEFs", rune(s[end])) {
-		end++
-	}
-	t := strings.TrimRight(s[:end], ".")
-	if t == "" || t == "-" {
+	v, n := readNumberPrefix([]rune(s), 10, readNumber)
+	if n == 0 {
 		return nil
 	}
-	if num, den, ok := strings.Cut(t, "/"); ok {
-		n, ok1 := parseNumber(num).(int64)
-		d, ok2 := parseNumber(den).(int64)
-		if ok1 && ok2 && d != 0 {
-			return normRat(big.NewRat(n, d))
+	return v
+}
+
+// digitIn answers the value of a digit in a base (letters of either case
+// above 9), or -1 when c is no digit of that base.
+func digitIn(c rune, base int) int {
+	d := -1
+	switch {
+	case c >= '0' && c <= '9':
+		d = int(c - '0')
+	case c >= 'A' && c <= 'Z':
+		d = int(c-'A') + 10
+	case c >= 'a' && c <= 'z':
+		d = int(c-'a') + 10
+	}
+	if d >= base {
+		return -1
+	}
+	return d
+}
+
+// digitsAt reads the digits of a base from position i: their value, how
+// many there are.
+func digitsAt(s []rune, i, base int) (*big.Int, int) {
+	v, b, n := new(big.Int), big.NewInt(int64(base)), 0
+	for i+n < len(s) {
+		d := digitIn(s[i+n], base)
+		if d < 0 {
+			break
+		}
+		v.Mul(v, b).Add(v, big.NewInt(int64(d)))
+		n++
+	}
+	return v, n
+}
+
+// readMode is what readNumberPrefix reads.
+type readMode int
+
+const (
+	readNumber  readMode = iota // any number literal
+	readDigits                  // an optional minus and the digits of the base
+	readInteger                 // an integer literal: radix and exponent, no fraction or scale
+)
+
+// maxExponent bounds the exponents read, beyond which every Float is
+// infinite or zero, so that a long exponent costs no big power.
+const maxExponent = 2000
+
+// readNumberPrefix reads the longest number at the start of s in
+// Smalltalk's literal syntax — an optional minus, digits, a radix
+// (16r1F, 10r-12.3), a fraction (1.5), an exponent of e, d or q (in the
+// radix: 2r1e4 is 16), a scale (1.25s2) — as Number class>>readFrom:
+// does: a dot, an exponent letter or a scale not followed by what makes
+// them part of the number are left unread. It answers the number and
+// how many characters it took, none when s starts with no number. What
+// it reads is narrowed by mode.
+func readNumberPrefix(s []rune, base int, mode readMode) (Object, int) {
+	i, neg := 0, false
+	if i < len(s) && s[i] == '-' {
+		neg, i = true, 1
+	}
+	mant, n := digitsAt(s, i, base)
+	if n == 0 {
+		return nil, 0
+	}
+	i += n
+	if mode == readDigits {
+		if neg {
+			mant.Neg(mant)
+		}
+		return normInt(mant), i
+	}
+	if i < len(s) && s[i] == 'r' && mant.IsInt64() && mant.Int64() >= 2 && mant.Int64() <= 36 {
+		radix, j := int(mant.Int64()), i+1
+		if !neg && j < len(s) && s[j] == '-' {
+			neg, j = true, j+1
+		}
+		if m, k := digitsAt(s, j, radix); k > 0 {
+			base, mant, i = radix, m, j+k
 		}
 	}
-	defer func() { recover() }()
-	return parseNumber(t)
+	fracDigits := 0
+	if mode == readNumber && i+1 < len(s) && s[i] == '.' && digitIn(s[i+1], base) >= 0 {
+		f, k := digitsAt(s, i+1, base)
+		scale := new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(k)), nil)
+		mant.Mul(mant, scale).Add(mant, f)
+		fracDigits, i = k, i+1+k
+	}
+	exp, hasExp := 0, false
+	if i+1 < len(s) && strings.ContainsRune("edq", s[i]) {
+		j, eneg := i+1, false
+		if s[j] == '-' {
+			eneg, j = true, j+1
+		}
+		if e, k := digitsAt(s, j, 10); k > 0 {
+			if !e.IsInt64() || e.Int64() > maxExponent {
+				e.SetInt64(maxExponent)
+			}
+			exp, hasExp, i = int(e.Int64()), true, j+k
+			if eneg {
+				exp = -exp
+			}
+		}
+	}
+	value := new(big.Rat).SetInt(mant)
+	if neg {
+		value.Neg(value)
+	}
+	if fracDigits > 0 {
+		value.Quo(value, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(fracDigits)), nil)))
+	}
+	if mode == readNumber && !hasExp && i < len(s) && s[i] == 's' {
+		// a scale, unless the s begins a word (123sA reads 123)
+		if i+1 >= len(s) || !isLetter(s[i+1]) {
+			_, k := digitsAt(s, i+1, 10)
+			return normRat(value), i + 1 + k
+		}
+		return normRat(value), i
+	}
+	if hasExp {
+		power := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(abs(exp))), nil))
+		if exp < 0 {
+			value.Quo(value, power)
+		} else {
+			value.Mul(value, power)
+		}
+	}
+	if fracDigits == 0 && exp >= 0 {
+		return normRat(value), i
+	}
+	f, _ := value.Float64()
+	if neg && f == 0 {
+		f = math.Copysign(0, -1)
+	}
+	return f, i
+}
+
+func isLetter(c rune) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func smallAdd(x, y int64) (int64, bool) { return x + y, true }

@@ -169,7 +169,10 @@ func init() {
 		"raisedToFloat": func(in *Interp, r Object, a []Object) (Object, bool) {
 			x, ok1 := toFloat(r)
 			y, ok2 := toFloat(a[0])
-			return math.Pow(x, y), ok1 && ok2
+			// as Pharo computes it, through the logarithm: 10 raisedTo: 2.5
+			// is 316.22776601683825, one unit in the last place above
+			// math.Pow's
+			return math.Exp(y * math.Log(x)), ok1 && ok2
 		},
 		"numerator": func(in *Interp, r Object, a []Object) (Object, bool) {
 			return normInt(new(big.Int).Set(r.(*big.Rat).Num())), true
@@ -211,6 +214,8 @@ func init() {
 			switch symOf(a[0]) {
 			case "nan":
 				return math.NaN(), true
+			case "negativeZero":
+				return math.Copysign(0, -1), true
 			case "infinity":
 				return math.Inf(1), true
 			case "negativeInfinity":
@@ -473,8 +478,10 @@ func identical(a, b Object) bool {
 		y, ok := b.(*big.Rat)
 		return ok && x == y
 	case float64:
+		// a Float is identical to the Float of the same bits: a NaN to
+		// itself, 0.0 not to -0.0
 		y, ok := b.(float64)
-		return ok && x == y
+		return ok && math.Float64bits(x) == math.Float64bits(y)
 	}
 	// every kind of Object is comparable with ==
 	return a == b

@@ -1,4 +1,158 @@
 package interp
 
+import (
+	"math"
+	"math/big"
+	"strings"
+)
+
 // numberPrimitives are the Go primitives of the kernel's numbers.
-var numberPrimitives = map[string]primitive{}
+var numberPrimitives = map[string]primitive{
+	// aString numberPrefixBase: base reading: #number, #digits or
+	// #integer answers {number. characters read} for the number at the
+	// start of the string, or nil when it starts with none.
+	"numberPrefix": func(in *Interp, r Object, a []Object) (Object, bool) {
+		base, ok := a[0].(int64)
+		mode, ok2 := map[string]readMode{"number": readNumber, "digits": readDigits, "integer": readInteger}[symOf(a[1])]
+		if !ok || !ok2 || base < 2 || base > 36 {
+			return nil, false
+		}
+		v, n := readNumberPrefix(runesOf(r), int(base), mode)
+		if n == 0 {
+			return nil, true
+		}
+		return in.newArray([]Object{v, int64(n)}), true
+	},
+	// the exact value of a number rounded to n decimal places (half away
+	// from zero), printed with exactly n digits after the point
+	"printDecimalPlaces": func(in *Interp, r Object, a []Object) (Object, bool) {
+		n, ok := a[0].(int64)
+		x, ok2 := exactValue(r)
+		if !ok || !ok2 || n < 0 || n > 10000 {
+			return nil, false
+		}
+		return in.newString(printDecimalPlaces(x, int(n))), true
+	},
+	// a Float's exact value as an Integer or a Fraction
+	"asExactFraction": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := r.(float64)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+		return normRat(new(big.Rat).SetFloat64(f)), true
+	},
+	// the 64 bits of a Float, as a non-negative Integer
+	"floatBits": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := r.(float64)
+		if !ok {
+			return nil, false
+		}
+		return normInt(new(big.Int).SetUint64(math.Float64bits(f))), true
+	},
+	"signBit": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := r.(float64)
+		if !ok {
+			return nil, false
+		}
+		if math.Signbit(f) {
+			return int64(1), true
+		}
+		return int64(0), true
+	},
+	// self * (2 raisedTo: n), exactly
+	"timesTwoPower": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := r.(float64)
+		n, ok2 := a[0].(int64)
+		if !ok || !ok2 {
+			return nil, false
+		}
+		n = max(min(n, 4096), -4096)
+		return math.Ldexp(f, int(n)), true
+	},
+	// the exponent of a Float's binary form: 1.0 is 2^0, 0.5 is 2^-1
+	"floatExponent": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := r.(float64)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+		if f == 0 {
+			return int64(0), true
+		}
+		_, e := math.Frexp(f)
+		return int64(e - 1), true
+	},
+	// the largest integer whose square is at most a non-negative integer
+	"sqrtFloor": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok := toBig(r)
+		if !ok || x.Sign() < 0 {
+			return nil, false
+		}
+		return normInt(new(big.Int).Sqrt(x)), true
+	},
+	// the index of the highest bit of an integer's magnitude, 0 for 0
+	"highBitOfMagnitude": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok := toBig(r)
+		if !ok {
+			return nil, false
+		}
+		return int64(x.BitLen()), true
+	},
+	// the index of the lowest bit set of an integer's magnitude, 0 for 0
+	"lowBit": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok := toBig(r)
+		if !ok {
+			return nil, false
+		}
+		if x.Sign() == 0 {
+			return int64(0), true
+		}
+		return int64(new(big.Int).Abs(x).TrailingZeroBits() + 1), true
+	},
+	// the x in 0 <= x < n with self * x \\ n = 1; fails when there is none
+	"modInverse": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok := toBig(r)
+		n, ok2 := toBig(a[0])
+		if !ok || !ok2 || n.Sign() <= 0 {
+			return nil, false
+		}
+		inv := new(big.Int).ModInverse(new(big.Int).Mod(x, n), n)
+		if inv == nil {
+			return nil, false
+		}
+		return normInt(inv), true
+	},
+}
+
+// exactValue is the exact value of an Integer, a Fraction or a finite
+// Float.
+func exactValue(o Object) (*big.Rat, bool) {
+	if f, ok := o.(float64); ok {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+		return new(big.Rat).SetFloat64(f), true
+	}
+	return toRat(o)
+}
+
+// printDecimalPlaces prints x rounded half away from zero to n places,
+// with a minus only when what is printed is not zero.
+func printDecimalPlaces(x *big.Rat, n int) string {
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+	v := new(big.Rat).Mul(new(big.Rat).Abs(x), new(big.Rat).SetInt(scale))
+	// floor(v + 1/2)
+	v.Add(v, big.NewRat(1, 2))
+	q := new(big.Int).Quo(v.Num(), v.Denom())
+	digits := q.String()
+	if len(digits) <= n {
+		digits = strings.Repeat("0", n-len(digits)+1) + digits
+	}
+	s := digits
+	if n > 0 {
+		s = digits[:len(digits)-n] + "." + digits[len(digits)-n:]
+	}
+	if x.Sign() < 0 && q.Sign() != 0 {
+		s = "-" + s
+	}
+	return s
+}
