@@ -89,6 +89,22 @@ var numberPrimitives = map[string]primitive{
 		}
 		return normInt(new(big.Int).Sqrt(x)), true
 	},
+	// aNumber floatMath: #sin (cos, tan, arcSin, arcCos, arcTan), in Floats
+	"floatMath": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok := toFloat(r)
+		fn, ok2 := map[string]func(float64) float64{"sin": math.Sin, "cos": math.Cos, "tan": math.Tan,
+			"arcSin": math.Asin, "arcCos": math.Acos, "arcTan": math.Atan}[symOf(a[0])]
+		if !ok || !ok2 {
+			return nil, false
+		}
+		return fn(x), true
+	},
+	// y arcTan: x, the angle of the point x@y from the x axis, in (-pi, pi]
+	"arcTan2": func(in *Interp, r Object, a []Object) (Object, bool) {
+		y, ok := toFloat(r)
+		x, ok2 := toFloat(a[0])
+		return math.Atan2(y, x), ok && ok2
+	},
 	// the index of the highest bit of an integer's magnitude, 0 for 0
 	"highBitOfMagnitude": func(in *Interp, r Object, a []Object) (Object, bool) {
 		x, ok := toBig(r)
