@@ -224,6 +224,10 @@ func compare(test func(int) bool) primitive {
 
 func primNumEq(in *Interp, r Object, a []Object) (Object, bool) {
 	c, ok := cmpNum(r, a[0])
+	if _, other := a[0].(*Instance); !ok && other {
+		// a number of the kernel's Smalltalk (a ScaledDecimal), or no number
+		return nil, false
+	}
 	return ok && c == 0, true
 }
 
@@ -359,12 +363,24 @@ func formatFloat(f float64) string {
 
 // parseNumberLenient reads the number at the start of a string as
 // String>>asNumber does; nil when there is none.
-func parseNumberLenient(s string) Object {
-	v, n := readNumberPrefix([]rune(s), 10, readNumber)
+func (in *Interp) parseNumberLenient(s string) Object {
+	v, n, scale := readNumberPrefix([]rune(s), 10, readNumber)
 	if n == 0 {
 		return nil
 	}
-	return v
+	return in.scaled(v, scale)
+}
+
+// scaled makes v a ScaledDecimal of scale digits, when scale is one (not
+// negative).
+func (in *Interp) scaled(v Object, scale int) Object {
+	c := in.classes["ScaledDecimal"]
+	if scale < 0 || c == nil || len(c.ivarNames) < 2 {
+		return v
+	}
+	sd := in.newInstance(c)
+	sd.vars[0], sd.vars[1] = v, int64(scale)
+	return sd
 }
 
 // digitIn answers the value of a digit in a base (letters of either case
@@ -407,6 +423,7 @@ const (
 	readNumber  readMode = iota // any number literal
 	readDigits                  // an optional minus and the digits of the base
 	readInteger                 // an integer literal: radix and exponent, no fraction or scale
+	readDecimal                 // a number literal, a scaled decimal when it has no exponent
 )
 
 // maxExponent bounds the exponents read, beyond which every Float is
@@ -419,23 +436,24 @@ const maxExponent = 2000
 // radix: 2r1e4 is 16), a scale (1.25s2) — as Number class>>readFrom:
 // does: a dot, an exponent letter or a scale not followed by what makes
 // them part of the number are left unread. It answers the number and
-// how many characters it took, none when s starts with no number. What
-// it reads is narrowed by mode.
-func readNumberPrefix(s []rune, base int, mode readMode) (Object, int) {
+// how many characters it took, none when s starts with no number, and
+// the scale of a scaled decimal (-1 for any other number). What it reads
+// is narrowed by mode.
+func readNumberPrefix(s []rune, base int, mode readMode) (Object, int, int) {
 	i, neg := 0, false
 	if i < len(s) && s[i] == '-' {
 		neg, i = true, 1
 	}
 	mant, n := digitsAt(s, i, base)
 	if n == 0 {
-		return nil, 0
+		return nil, 0, -1
 	}
 	i += n
 	if mode == readDigits {
 		if neg {
 			mant.Neg(mant)
 		}
-		return normInt(mant), i
+		return normInt(mant), i, -1
 	}
 	if i < len(s) && s[i] == 'r' && mant.IsInt64() && mant.Int64() >= 2 && mant.Int64() <= 36 {
 		radix, j := int(mant.Int64()), i+1
@@ -447,7 +465,7 @@ func readNumberPrefix(s []rune, base int, mode readMode) (Object, int) {
 		}
 	}
 	fracDigits := 0
-	if mode == readNumber && i+1 < len(s) && s[i] == '.' && digitIn(s[i+1], base) >= 0 {
+	if (mode == readNumber || mode == readDecimal) && i+1 < len(s) && s[i] == '.' && digitIn(s[i+1], base) >= 0 {
 		f, k := digitsAt(s, i+1, base)
 		scale := new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(k)), nil)
 		mant.Mul(mant, scale).Add(mant, f)
@@ -476,13 +494,19 @@ func readNumberPrefix(s []rune, base int, mode readMode) (Object, int) {
 	if fracDigits > 0 {
 		value.Quo(value, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(fracDigits)), nil)))
 	}
-	if mode == readNumber && !hasExp && i < len(s) && s[i] == 's' {
+	if (mode == readNumber || mode == readDecimal) && !hasExp && i < len(s) && s[i] == 's' {
 		// a scale, unless the s begins a word (123sA reads 123)
 		if i+1 >= len(s) || !isLetter(s[i+1]) {
-			_, k := digitsAt(s, i+1, 10)
-			return normRat(value), i + 1 + k
+			scale, k := digitsAt(s, i+1, 10)
+			if k == 0 || !scale.IsInt64() || scale.Int64() > maxExponent {
+				scale.SetInt64(int64(fracDigits))
+			}
+			return normRat(value), i + 1 + k, int(scale.Int64())
 		}
-		return normRat(value), i
+		return normRat(value), i, -1
+	}
+	if mode == readDecimal && !hasExp {
+		return normRat(value), i, fracDigits
 	}
 	if hasExp {
 		power := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(abs(exp))), nil))
@@ -493,13 +517,13 @@ func readNumberPrefix(s []rune, base int, mode readMode) (Object, int) {
 		}
 	}
 	if fracDigits == 0 && exp >= 0 {
-		return normRat(value), i
+		return normRat(value), i, -1
 	}
 	f, _ := value.Float64()
 	if neg && f == 0 {
 		f = math.Copysign(0, -1)
 	}
-	return f, i
+	return f, i, -1
 }
 
 func isLetter(c rune) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

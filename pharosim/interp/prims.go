@@ -336,7 +336,7 @@ func init() {
 			if s == "" {
 				return nil, true
 			}
-			return parseNumberLenient(s), true
+			return in.parseNumberLenient(s), true
 		},
 		"strReplaceFrom": func(in *Interp, r Object, a []Object) (Object, bool) {
 			dst, ok := r.(*Instance)

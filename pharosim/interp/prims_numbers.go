@@ -3,6 +3,7 @@ package interp
 import (
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -13,15 +14,15 @@ var numberPrimitives = map[string]primitive{
 	// start of the string, or nil when it starts with none.
 	"numberPrefix": func(in *Interp, r Object, a []Object) (Object, bool) {
 		base, ok := a[0].(int64)
-		mode, ok2 := map[string]readMode{"number": readNumber, "digits": readDigits, "integer": readInteger}[symOf(a[1])]
+		mode, ok2 := map[string]readMode{"number": readNumber, "digits": readDigits, "integer": readInteger, "decimal": readDecimal}[symOf(a[1])]
 		if !ok || !ok2 || base < 2 || base > 36 {
 			return nil, false
 		}
-		v, n := readNumberPrefix(runesOf(r), int(base), mode)
+		v, n, scale := readNumberPrefix(runesOf(r), int(base), mode)
 		if n == 0 {
 			return nil, true
 		}
-		return in.newArray([]Object{v, int64(n)}), true
+		return in.newArray([]Object{in.scaled(v, scale), int64(n)}), true
 	},
 	// the exact value of a number rounded to n decimal places (half away
 	// from zero), printed with exactly n digits after the point
@@ -32,6 +33,22 @@ var numberPrimitives = map[string]primitive{
 			return nil, false
 		}
 		return in.newString(printDecimalPlaces(x, int(n))), true
+	},
+	// {the value of a Float's shortest decimal form. its digits after the
+	// point}: 6.0e-14 is {(3/50000000000000). 14}
+	"floatDecimal": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := r.(float64)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+		mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
+		e, _ := strconv.Atoi(exp)
+		scale := -e
+		if point := strings.IndexByte(mant, '.'); point >= 0 {
+			scale += len(mant) - point - 1
+		}
+		v, _ := new(big.Rat).SetString(mant + "e" + exp)
+		return in.newArray([]Object{normRat(v), int64(max(scale, 0))}), true
 	},
 	// a Float's exact value as an Integer or a Fraction
 	"asExactFraction": func(in *Interp, r Object, a []Object) (Object, bool) {
