@@ -195,6 +195,9 @@ func cmpNum(x, y Object) (int, bool) {
 			return a.Cmp(b), true
 		}
 	}
+	if c, ok := cmpExactWithFloat(x, y); ok {
+		return c, true
+	}
 	a, ok1 := toFloat(x)
 	b, ok2 := toFloat(y)
 	if !ok1 || !ok2 || math.IsNaN(a) || math.IsNaN(b) {
@@ -207,6 +210,42 @@ func cmpNum(x, y Object) (int, bool) {
 		return 1, true
 	}
 	return 0, true
+}
+
+// cmpExactWithFloat compares an Integer or a Fraction with a Float by
+// their exact values, as Pharo does: (1/3) is not (1/3) asFloat, 2^54+1
+// is above 2^54 asFloat, and a huge integer below Float infinity. Not ok
+// for other operands, or a NaN.
+func cmpExactWithFloat(x, y Object) (int, bool) {
+	f, isFloat := y.(float64)
+	other, sign := x, 1
+	if !isFloat {
+		if f, isFloat = x.(float64); !isFloat {
+			return 0, false
+		}
+		other, sign = y, -1
+	}
+	if _, bothFloats := other.(float64); bothFloats || math.IsNaN(f) {
+		return 0, false
+	}
+	if math.IsInf(f, 0) {
+		// every exact number lies between the infinities
+		if _, exact := toRat(other); exact {
+			if f > 0 {
+				return -sign, true
+			}
+			return sign, true
+		}
+		return 0, false
+	}
+	if n, ok := other.(int64); ok && n > -(1<<53) && n < 1<<53 {
+		return 0, false // exact as a Float
+	}
+	r, ok := toRat(other)
+	if !ok {
+		return 0, false
+	}
+	return sign * r.Cmp(new(big.Rat).SetFloat64(f)), true
 }
 
 func compare(test func(int) bool) primitive {
@@ -272,6 +311,31 @@ func primTruncated(in *Interp, r Object, a []Object) (Object, bool) {
 		return r, true
 	}
 	return nil, false
+}
+
+// lnOf is the natural logarithm of a number, of large integers and
+// fractions too, whose Float would overflow or underflow.
+func lnOf(o Object) (Object, bool) {
+	switch v := o.(type) {
+	case *big.Int:
+		if v.Sign() > 0 {
+			return lnBig(v), true
+		}
+	case *big.Rat:
+		if v.Sign() > 0 {
+			return lnBig(v.Num()) - lnBig(v.Denom()), true
+		}
+	}
+	f, ok := toFloat(o)
+	return math.Log(f), ok
+}
+
+// lnBig is ln x for a positive integer x: its top 62 bits as a Float, and
+// the bits below them as a power of two.
+func lnBig(x *big.Int) float64 {
+	shift := max(x.BitLen()-62, 0)
+	top, _ := new(big.Float).SetInt(new(big.Int).Rsh(x, uint(shift))).Float64()
+	return math.Log(top) + float64(shift)*math.Ln2
 }
 
 func primFloatFn(fn func(float64) float64) primitive {

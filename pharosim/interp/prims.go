@@ -164,7 +164,7 @@ func init() {
 			f, ok := toFloat(r)
 			return math.Sqrt(f), ok
 		},
-		"ln":  func(in *Interp, r Object, a []Object) (Object, bool) { f, ok := toFloat(r); return math.Log(f), ok },
+		"ln":  func(in *Interp, r Object, a []Object) (Object, bool) { return lnOf(r) },
 		"exp": func(in *Interp, r Object, a []Object) (Object, bool) { f, ok := toFloat(r); return math.Exp(f), ok },
 		"raisedToFloat": func(in *Interp, r Object, a []Object) (Object, bool) {
 			x, ok1 := toFloat(r)

@@ -122,6 +122,60 @@ var numberPrimitives = map[string]primitive{
 		x, ok2 := toFloat(a[0])
 		return math.Atan2(y, x), ok && ok2
 	},
+	// the integer part of the nth root of an integer (toward zero; a
+	// negative integer has odd roots only)
+	"nthRootTruncated": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok := toBig(r)
+		n, ok2 := a[0].(int64)
+		if !ok || !ok2 || n < 1 || n > 1<<20 || (x.Sign() < 0 && n%2 == 0) {
+			return nil, false
+		}
+		root := nthRootFloor(new(big.Int).Abs(x), int(n))
+		if x.Sign() < 0 {
+			root.Neg(root)
+		}
+		return normInt(root), true
+	},
+	"isProbablyPrime": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok := toBig(r)
+		if !ok {
+			return nil, false
+		}
+		return x.Sign() > 0 && x.ProbablyPrime(20), true
+	},
+	// the Float next to a Float, above (1) or below (-1)
+	"floatNext": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := r.(float64)
+		dir, ok2 := a[0].(int64)
+		if !ok || !ok2 {
+			return nil, false
+		}
+		return math.Nextafter(f, math.Inf(int(dir))), true
+	},
+	// an Integer or a Fraction raised to an integer power, exactly; fails
+	// for a Float, a zero to a negative power and a result beyond 16
+	// million bits
+	"raisedToInteger": func(in *Interp, r Object, a []Object) (Object, bool) {
+		n, ok := a[0].(int64)
+		x, ok2 := toRat(r)
+		if !ok || !ok2 || (x.Sign() == 0 && n < 0) || n < -(1<<24) || n > 1<<24 {
+			return nil, false
+		}
+		k := n
+		if k < 0 {
+			k = -k
+		}
+		if int64(max(x.Num().BitLen(), x.Denom().BitLen()))*k > 1<<24 {
+			return nil, false
+		}
+		e := big.NewInt(k)
+		num := new(big.Int).Exp(x.Num(), e, nil)
+		den := new(big.Int).Exp(x.Denom(), e, nil)
+		if n < 0 {
+			num, den = den, num
+		}
+		return normRat(new(big.Rat).SetFrac(num, den)), true
+	},
 	// the index of the highest bit of an integer's magnitude, 0 for 0
 	"highBitOfMagnitude": func(in *Interp, r Object, a []Object) (Object, bool) {
 		x, ok := toBig(r)
@@ -188,4 +242,25 @@ func printDecimalPlaces(x *big.Rat, n int) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// nthRootFloor is the largest r with r^n <= x, for x >= 0, by Newton's
+// iteration from above.
+func nthRootFloor(x *big.Int, n int) *big.Int {
+	if x.Sign() == 0 || n == 1 {
+		return new(big.Int).Set(x)
+	}
+	bn, bn1 := big.NewInt(int64(n)), big.NewInt(int64(n-1))
+	s := new(big.Int).Lsh(big.NewInt(1), uint((x.BitLen()+n-1)/n)) // at least the root
+	for {
+		// t = ((n-1) s + x / s^(n-1)) / n
+		p := new(big.Int).Exp(s, bn1, nil)
+		t := new(big.Int).Quo(x, p)
+		t.Add(t, new(big.Int).Mul(bn1, s))
+		t.Quo(t, bn)
+		if t.Cmp(s) >= 0 {
+			return s
+		}
+		s = t
+	}
 }
