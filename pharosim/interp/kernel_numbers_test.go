@@ -207,6 +207,12 @@ func TestNumbersAnswerAsPharo(t *testing.T) {
 		{"(100 factorial squared + 1) sqrt = 100 factorial asFloat", "true"},
 		{"((2 raisedTo: 1024) + 1 / ((2 raisedTo: 1024) + 3)) negated raisedTo: 1 / 3", "-1.0"},
 		{"1.0 successor > 1.0", "true"},
+		{"(Float fromIEEE32Bit: 16rCABD1234) asIEEE32BitWord = 16rCABD1234", "true"},
+		{"(Float fromIEEE32Bit: 16r7FC00000) isNaN", "true"},
+		{"(Float fromIEEE64Bit: 16r3FF0000000000000)", "1.0"},
+		{"0.1 binaryLiteralString", "'2r1.1001100110011001100110011001100110011001100110011010e-4'"},
+		{"Float fminDenormalized negated binaryLiteralString", "'-2r0.0000000000000000000000000000000000000000000000000001e-1022'"},
+		{"Float infinity negated binaryLiteralString", "'Float infinity negated'"},
 		// integers
 		{"Integer primesUpTo: 20", "#(2 3 5 7 11 13 17 19)"},
 		{"29996224275833 isPrime", "true"},

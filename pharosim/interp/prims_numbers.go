@@ -176,6 +176,38 @@ var numberPrimitives = map[string]primitive{
 		}
 		return normRat(new(big.Rat).SetFrac(num, den)), true
 	},
+	// Float fromIEEE: bits width: 32 or 64, the Float those bits encode
+	"floatFromBits": func(in *Interp, r Object, a []Object) (Object, bool) {
+		bits, ok := toBig(a[0])
+		width, ok2 := a[1].(int64)
+		if !ok || !ok2 || bits.Sign() < 0 || bits.BitLen() > int(width) {
+			return nil, false
+		}
+		switch width {
+		case 32:
+			return float64(math.Float32frombits(uint32(bits.Uint64()))), true
+		case 64:
+			return math.Float64frombits(bits.Uint64()), true
+		}
+		return nil, false
+	},
+	// the 32 bits of the single precision Float nearest the receiver
+	"float32Bits": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := r.(float64)
+		if !ok {
+			return nil, false
+		}
+		return int64(math.Float32bits(float32(f))), true
+	},
+	// the receiver as a base 2 literal of all its 53 bits: 0.5 is
+	// 2r1.0000000000000000000000000000000000000000000000000000e-1
+	"floatBinaryLiteral": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := r.(float64)
+		if !ok {
+			return nil, false
+		}
+		return in.newString(binaryLiteral(f)), true
+	},
 	// the index of the highest bit of an integer's magnitude, 0 for 0
 	"highBitOfMagnitude": func(in *Interp, r Object, a []Object) (Object, bool) {
 		x, ok := toBig(r)
@@ -263,4 +295,32 @@ func nthRootFloor(x *big.Int, n int) *big.Int {
 		}
 		s = t
 	}
+}
+
+// binaryLiteral writes a Float in radix 2 with its 52 stored fraction bits
+// after the point, an exponent always; the specials as expressions.
+func binaryLiteral(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "Float nan"
+	case math.IsInf(f, 1):
+		return "Float infinity"
+	case math.IsInf(f, -1):
+		return "Float infinity negated"
+	case f == 0:
+		return formatFloat(f)
+	}
+	bits := math.Float64bits(f)
+	sign := ""
+	if bits>>63 == 1 {
+		sign = "-"
+	}
+	exp := int(bits>>52) & 0x7FF
+	fraction := strconv.FormatUint(bits&(1<<52-1), 2)
+	fraction = strings.Repeat("0", 52-len(fraction)) + fraction
+	lead := "1"
+	if exp == 0 {
+		lead, exp = "0", 1 // subnormal: 0.fraction times 2^-1022
+	}
+	return sign + "2r" + lead + "." + fraction + "e" + strconv.Itoa(exp-1023)
 }
