@@ -213,7 +213,11 @@ func TestNumbersAnswerAsPharo(t *testing.T) {
 		{"0.1 binaryLiteralString", "'2r1.1001100110011001100110011001100110011001100110011010e-4'"},
 		{"Float fminDenormalized negated binaryLiteralString", "'-2r0.0000000000000000000000000000000000000000000000000001e-1022'"},
 		{"Float infinity negated binaryLiteralString", "'Float infinity negated'"},
+		{"20.0 printString: 16", "'14.0'"},
+		{"-0.0 printString: 2", "'-0.0'"},
 		// integers
+		{"1234 asWords", "'one thousand, two hundred thirty-four'"},
+		{"-7 asWords", "'negative seven'"},
 		{"Integer primesUpTo: 20", "#(2 3 5 7 11 13 17 19)"},
 		{"29996224275833 isPrime", "true"},
 		{"561 isPrime", "false"},
