@@ -113,6 +113,8 @@ func TestNumbersAnswerAsPharo(t *testing.T) {
 		{"0.0 literalEqual: -0.0", "false"},
 		{"[ 1.2 / Float negativeZero ] on: ZeroDivide do: [ :e | e class ]", "ZeroDivide"},
 		{"2.5 integerPart", "2.0"},
+		{"[ Float nan truncated ] on: ArithmeticError do: [ :e | e messageText ]", "'Float nan has no integer part'"},
+		{"[ Float infinity floor ] on: ArithmeticError do: [ :e | #failed ]", "#failed"},
 		{"(4 / 3) fractionPart", "(1/3)"},
 		// integers' bits and digits
 		{"2r1100 & 2r1010", "8"},
