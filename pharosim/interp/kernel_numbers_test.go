@@ -216,6 +216,7 @@ func TestNumbersAnswerAsPharo(t *testing.T) {
 		{"Float fminDenormalized negated binaryLiteralString", "'-2r0.0000000000000000000000000000000000000000000000000001e-1022'"},
 		{"Float infinity negated binaryLiteralString", "'Float infinity negated'"},
 		{"20.0 printString: 16", "'14.0'"},
+		{"| f | f := (16r2D2593D58B4FC4 / (16 raisedTo: 269)) asFloat. (NumberParser parse: (String streamContents: [ :s | f absPrintExactlyOn: s base: 10 ])) = f", "true"},
 		{"-0.0 printString: 2", "'-0.0'"},
 		// integers
 		{"1234 asWords", "'one thousand, two hundred thirty-four'"},
