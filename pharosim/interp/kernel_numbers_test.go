@@ -181,6 +181,8 @@ func TestNumbersAnswerAsPharo(t *testing.T) {
 		{"(11 raisedTo: 400) < Float infinity", "true"},
 		{"(11 raisedTo: 400) = (11 raisedTo: 400) asFloat", "false"},
 		{"1 / (11 raisedTo: 400) = 0.0", "false"},
+		{"(2 raisedTo: 70) hash = (2 raisedTo: 70) asFloat hash", "true"},
+		{"(Set new add: (2 raisedTo: 70); add: (2 raisedTo: 70) asFloat; yourself) size", "1"},
 		// closeTo: is equality for exact numbers, a ten-thousandth for Floats
 		{"100.0 closeTo: 100.001", "false"},
 		{"0.00001000001 closeTo: 0.00001", "true"},

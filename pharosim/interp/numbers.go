@@ -378,8 +378,12 @@ func hashNumber(o Object) Object {
 		f, _ := v.Float64()
 		return hashNumber(f)
 	case float64:
-		if v == math.Trunc(v) && math.Abs(v) < 1<<60 {
+		if v == math.Trunc(v) && v >= -(1<<60) && v < 1<<60 {
 			return int64(v)
+		}
+		if v == math.Trunc(v) && !math.IsInf(v, 0) {
+			// equal to a large integer, so hashed as it is
+			return hashNumber(bigFromFloat(v))
 		}
 		return int64(math.Float64bits(v) >> 4)
 	}
