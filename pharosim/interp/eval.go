@@ -3,7 +3,6 @@ package interp
 import (
 	"fmt"
 	"math/big"
-	"strconv"
 	"time"
 
 	"github.com/pharo-refactor/refactord/smalltalk"
@@ -352,7 +351,7 @@ var lacking = map[string]string{
 func (in *Interp) literal(n *smalltalk.Literal) Object {
 	switch n.Kind {
 	case smalltalk.LitNumber:
-		return parseNumber(n.Value)
+		return in.literalNumber(n.Value)
 	case smalltalk.LitString:
 		return in.newString(n.Value)
 	case smalltalk.LitCharacter:
@@ -372,7 +371,7 @@ func (in *Interp) literal(n *smalltalk.Literal) Object {
 	case smalltalk.LitByteArray:
 		elems := make([]Object, len(n.Elements))
 		for i, e := range n.Elements {
-			elems[i] = parseNumber(e.Value)
+			elems[i] = in.literalNumber(e.Value)
 		}
 		a := in.newInstance(in.classes["ByteArray"])
 		a.indexed = elems
@@ -414,82 +413,17 @@ func (in *Interp) printName(o Object) string {
 // parseNumber reads a number literal: integers (any radix, exponent),
 // floats, fractions never (Smalltalk has no fraction literal), scaled
 // decimals as fractions.
-func parseNumber(text string) Object {
-	neg := false
-	t := text
-	if t[0] == '-' {
-		neg, t = true, t[1:]
-	}
-	base := 10
-	if i := indexByte(t, 'r'); i > 0 {
-		b, _ := strconv.Atoi(t[:i])
-		base, t = b, t[i+1:]
-		if len(t) > 0 && t[0] == '-' {
-			neg, t = !neg, t[1:]
-		}
-	}
-	// scaled decimal: 1.5s2, 3s
-	if i := indexByte(t, 's'); i >= 0 && base == 10 {
-		r, ok := new(big.Rat).SetString(t[:i])
-		if ok {
-			if neg {
-				r.Neg(r)
-			}
-			return normRat(r)
-		}
-	}
-	mant, exp := t, ""
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if (c == 'e' || c == 'd' || c == 'q') && base <= 10 || (c == 'e' && base <= 14) {
-			if i+1 < len(t) && (t[i+1] == '-' || (t[i+1] >= '0' && t[i+1] <= '9')) {
-				mant, exp = t[:i], t[i+1:]
-				break
-			}
-		}
-	}
-	if dot := indexByte(mant, '.'); dot >= 0 && base == 10 {
-		f, _ := strconv.ParseFloat(mant+"e"+orZero(exp), 64)
-		if neg {
-			f = -f
-		}
-		return f
-	}
-	n, ok := new(big.Int).SetString(mant, base)
-	if !ok {
+// literalNumber reads a number literal as Pharo's compiler does: through
+// the reader Number class>>readFrom: uses, a scale making a ScaledDecimal.
+func (in *Interp) literalNumber(text string) Object {
+	v, n, scale := readNumberPrefix([]rune(text), 10, readNumber)
+	if n == 0 {
 		return int64(0)
 	}
-	if exp != "" {
-		e, _ := strconv.Atoi(exp)
-		if e < 0 {
-			r := new(big.Rat).SetFrac(n, new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(-e)), nil))
-			if neg {
-				r.Neg(r)
-			}
-			return normRat(r)
-		}
-		n.Mul(n, new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(e)), nil))
+	if scale >= 0 {
+		return in.scaled(v, scale)
 	}
-	if neg {
-		n.Neg(n)
-	}
-	return normInt(n)
-}
-
-func orZero(s string) string {
-	if s == "" {
-		return "0"
-	}
-	return s
-}
-
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
+	return v
 }
 
 // normInt answers a SmallInteger when the value fits.

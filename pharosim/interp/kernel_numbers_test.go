@@ -304,3 +304,27 @@ func TestNumbersAnswerAsPharo(t *testing.T) {
 		})
 	}
 }
+
+// TestNumberLiterals: literals read as Pharo 13's compiler reads them.
+func TestNumberLiterals(t *testing.T) {
+	cases := []struct{ expr, want string }{
+		{"1.40s2", "1.40s2"},
+		{"1.40s2 class", "ScaledDecimal"},
+		{"3s2", "3.00s2"},
+		{"1e-2 isFloat", "true"},
+		{"1e2", "100"},
+		{"16r1F", "31"},
+		{"-16rFF", "-255"},
+		{"16r-FF", "-255"},
+		{"2r1e4", "16"},
+		{"2r0.1", "0.5"},
+		{"1.5e3", "1500.0"},
+		{"#(1.5s1 2r101)", "#(1.5s1 5)"},
+		{"#[1 2 255]", "#[1 2 255]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+		})
+	}
+}
