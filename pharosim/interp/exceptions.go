@@ -22,10 +22,12 @@ type unwind struct {
 // retrying restarts the protected block of h's on:do:.
 type retrying struct{ h *handler }
 
-// resuming makes the signal (or outer) of exc answer value.
+// resuming makes the signal (or outer) of exc answer value, or, with
+// instead set (resignalAs:), signal instead there in its place.
 type resuming struct {
-	exc   *Instance
-	value Object
+	exc     *Instance
+	value   Object
+	instead Object
 }
 
 // unhandled is an Error no handler took: it ends the computation.
@@ -95,6 +97,10 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 		if r := recover(); r != nil {
 			if u, ok := r.(*resuming); ok && u.exc == exc {
 				result = u.value
+				if u.instead != nil {
+					// the handlers are as they were at the signal again
+					result = in.Send(u.instead, "signal")
+				}
 				return
 			}
 			panic(r)
@@ -109,6 +115,21 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 		v = in.Send(h.action, "cull:", exc)
 	}
 	panic(&unwind{h: h, value: v})
+}
+
+// isNested tells whether a handler outside the one running exc's handler
+// block would handle exc too.
+func (in *Interp) isNested(exc *Instance) bool {
+	s := in.state(exc)
+	if s.h == nil {
+		return false
+	}
+	for i := s.hidx - 1; i >= 0; i-- {
+		if truthy(in.Send(in.handlers[i].selector, "handles:", exc)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (in *Interp) state(exc *Instance) *excState {

@@ -1,0 +1,174 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
+)
+
+// TestObjectsAnswerAsPharo: objects, exceptions, blocks and classes answer
+// what Pharo 13 answers; each case comes from a test of Pharo's
+// Kernel-Tests (or Collections-Support-Tests for Association).
+func TestObjectsAnswerAsPharo(t *testing.T) {
+	cases := []struct{ expr, want string }{
+		// MessageNotUnderstoodTest
+		{"[ 1 a ] on: Error do: [ :e | e messageText ]", "'Message not understood: SmallInteger >> #a'"},
+		{"[ nil foo ] on: MessageNotUnderstood do: [ :e | e messageText ]", "'receiver of \"foo\" is nil'"},
+		{"[ Object foo ] on: MessageNotUnderstood do: [ :e | e description ]", "'Instance of Object class did not understand #foo'"},
+		{"[ nil foo ] on: MessageNotUnderstood do: [ :e | e description ]", "'#foo was sent to nil'"},
+		{"[ Object foo ] on: MessageNotUnderstood do: [ :e | e description = e defaultDescription ]", "false"},
+		{"[ 3 zork: 4 ] on: MessageNotUnderstood do: [ :e | e message printString ]", "'zork: 4'"},
+		{"[ 3 zork ] on: MessageNotUnderstood do: [ :e | e message lookupClass ]", "SmallInteger"},
+		// ExceptionTest: description, messageText, tag
+		{"Exception new description", "'Exception'"},
+		{"Exception new messageText", "''"},
+		{"Exception new description = Exception new defaultDescription", "true"},
+		{"(Error new messageText: 'x') description", "'Error: x'"},
+		{"(Error new messageText: 'x') printString", "'Error: x'"},
+		{"[ Error signal ] on: Error do: [ :e | e messageText ]", "''"},
+		{"[ Error signal: 'boom' ] on: Error do: [ :e | e description ]", "'Error: boom'"},
+		{"| tag | tag := Object new. [ Error signal: 'm' withTag: tag ] on: Error do: [ :e | { e messageText. e tag == tag } ]", "#('m' true)"},
+		// ExceptionTest: exclusions
+		{"[ ZeroDivide signalWithDividend: 1 ] on: Error - MessageNotUnderstood do: [ :e | e return: 7 ]", "7"},
+		{"[ [ ZeroDivide signalWithDividend: 1 ] on: Error - ZeroDivide do: [ :e | 1 ] ] on: ZeroDivide do: [ :e | 2 ]", "2"},
+		{"[ [ ZeroDivide signalWithDividend: 1 ] on: Error - Warning - ZeroDivide do: [ :e | 1 ] ] on: ZeroDivide do: [ :e | 2 ]", "2"},
+		{"[ [ ZeroDivide signalWithDividend: 1 ] on: Error - (Warning , ZeroDivide) do: [ :e | 1 ] ] on: ZeroDivide do: [ :e | 2 ]", "2"},
+		{"[ [ ZeroDivide signalWithDividend: 1 ] on: Error , ArithmeticError - ZeroDivide do: [ :e | 1 ] ] on: ZeroDivide do: [ :e | 2 ]", "2"},
+		{"[ Error signal ] on: Error - (MessageNotUnderstood , Warning) do: [ :e | 3 ]", "3"},
+		// ExceptionTest: resignalAs:, isNested
+		{"[ [ 3 zork ] on: ZeroDivide do: [ :ex | ex return: 5 ] ] on: Error do: [ :ex | ex resignalAs: ZeroDivide ]", "5"},
+		{"| unwound | unwound := false. { [ [ 3 zork ] on: ZeroDivide do: [ :ex | ex return: unwound ] ] on: Error do: [ :ex | [ ex resignalAs: ZeroDivide ] ifCurtailed: [ unwound := true ] ]. unwound }", "#(true true)"},
+		{"[ Warning signal. 1 ] on: Warning do: [ :ex | ex resignalAs: (Notification new) ]", "1"},
+		{"[ [ Error signal ] on: Error do: [ :e | e isNested ] ] on: Error do: [ :e | 0 ]", "true"},
+		{"[ [ Error signal ] on: Error do: [ :e | e isNested ] ] on: ZeroDivide do: [ :e | 0 ]", "false"},
+		{"Exception captureIfSignalledWhenStepping", "false"},
+		{"Error captureIfSignalledWhenStepping", "true"},
+		{"ZeroDivide captureIfSignalledWhenStepping", "false"},
+		// classes that refuse new (BooleanTest, UndefinedObjectTest, BlockClosureTest)
+		{"[ Boolean new ] on: Error do: [ :e | e messageText ]", "'You may not create any more Booleans - this is two-valued logic'"},
+		{"[ UndefinedObject new ] on: Error do: [ :e | e class ]", "Error"},
+		{"[ Context new: 5 ] onErrorDo: [ :e | e description ]", "'Error: Contexts must only be created with newForMethod:'"},
+		{"[ Context basicNew ] onErrorDo: [ :e | e description ]", "'Error: Contexts must only be created with newForMethod:'"},
+		// BehaviorTest
+		{"{ Object instSize. Point instSize. Metaclass instSize }", "#(0 2 6)"},
+		{"{ Behavior isAbstract. ClassDescription isAbstract. Class isAbstract. Object isAbstract }", "#(false true false false)"},
+		{"Point whichClassIncludesSelector: #printString", "Object"},
+		// ProtoObjectTest
+		{"| o | o := ProtoObject new. { o isNil. o ~~ o. (o ifNil: [ 1 ]) == o. o ifNotNil: [ :x | x == o ] }", "#(false false true true)"},
+		{"ProtoObject new flag: #hallo; yourself; isNil", "false"},
+		{"{ Object new isImmediateObject. Array new isImmediateObject. 1 isImmediateObject. $a isImmediateObject }", "#(false false true true)"},
+		// ObjectTest
+		{"Object new printStringLimitedTo: 8", "'an O[..]'"},
+		{"Object new displayStringLimitedTo: 8", "'an O[..]'"},
+		{"Object new printStringLimitedTo: 20", "'an Object'"},
+		{"(5 @ 3) readSlotNamed: #x", "5"},
+		{"| p | p := 5 @ 6. { p writeSlotNamed: #x value: 7. p = (7 @ 6) }", "#(7 true)"},
+		{"[ Object new instVarNamed: 'timoleon' ] on: InstanceVariableNotFound do: [ :e | e instVarName ]", "'timoleon'"},
+		{"[ Object new instVarNamed: 'z' put: 1 ] on: InstanceVariableNotFound do: [ :e | e messageText ]", "'z not found in an Object'"},
+		{"| c | c := { 1. 2. 3 }. { (c as: OrderedCollection) = (OrderedCollection with: 1 with: 2 with: 3). (c as: Array) == c }", "#(true true)"},
+		{"[ Object new assert: 1 ] on: AssertionFailure do: [ :e | e messageText ]", "'Assertion failed'"},
+		{"[ Object new assert: true. 1 ] on: AssertionFailure do: [ :e | 2 ]", "1"},
+		{"Object new handles: Error new", "false"},
+		{"[ Object new deprecated: 'use foo' ] on: Deprecation do: [ :d | d messageText notNil ]", "true"},
+		// AssociationTest
+		{"(1 -> 'one') isSelfEvaluating", "true"},
+		{"(Object new -> 1) isSelfEvaluating", "false"},
+		{"String streamContents: [ :s | ('a' -> -1) storeOn: s ]", "'(''a''-> -1)'"},
+		{"String streamContents: [ :s | ('a' -> 1) storeOn: s ]", "'(''a''->1)'"},
+		// BlockClosureTest
+		{"{ [ 0 ] cull: 1 cull: 2 cull: 3 cull: 4. [ :a :b :c :d | d ] cull: 1 cull: 2 cull: 3 cull: 4. [ :a :b | b ] cull: 1 cull: 2 cull: 3 cull: 4 }", "#(0 4 2)"},
+		{"[ [ :a :b :c :d :e | ] cull: 1 cull: 2 cull: 3 cull: 4 ] on: Error do: [ :e | e class ]", "ArgumentsCountMismatch"},
+		{"| n r | n := 1. r := [ n := n + 1. n * 2 ] doWhileTrue: [ n < 5 ]. { n. r }", "#(5 10)"},
+		{"| n r | n := 1. r := [ n := n + 1. n * 2 ] doWhileFalse: [ n > 5 ]. { n. r }", "#(6 12)"},
+		{"[ ] doWhileTrue: [ false ]", "nil"},
+		{"[ 1 foo ] onErrorDo: [ :err | 'huh?' ]", "'huh?'"},
+		{"[ 1 / 0 ] onErrorDo: [ 'no argument' ]", "'no argument'"},
+		{"[ :exit | 1 ] valueWithExit", "1"},
+		{"| val | 1 to: 10 do: [ :i | [ :break | val := i. i = 4 ifTrue: [ break value ] ] valueWithExit ]. val", "10"},
+		{"| val | [ :break | 1 to: 10 do: [ :i | val := i. i = 4 ifTrue: [ break value ] ] ] valueWithExit. val", "4"},
+		{"{ [ 1 ] valueWithPossibleArgs: #(). [ :a | a ] valueWithPossibleArgs: #(). [ :a :b | { a. b } ] valueWithPossibleArgs: #(1). [ :a :b | { a. b } ] valueWithPossibleArgs: #(1 2 3) } = { 1. nil. #(1 nil). #(1 2) }", "true"},
+		{"[ :a :b | { a. b } ] valueWithPossibleArgument: 1", "#(1 nil)"},
+		{"[ [ :i | i ] valueWithArguments: #(1 2) ] on: ArgumentsCountMismatch do: [ :e | { e expectedArgumentsCount. e calledArgumentsCount } ]", "#(1 2)"},
+		{"| n | n := 0. [ n := n + 1. n = 3 ifTrue: [ 'done' ] ifFalse: [ nil ] ] whileNil: [ ]. n", "3"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+		})
+	}
+}
+
+// sunitFixture is a test class of every outcome, as SUnit-Tests' SUnitTest
+// uses itself: run from Smalltalk (TestCase>>run, TestSuite>>run) it must
+// count what the real image counts.
+const sunitFixture = `Class {
+	#name : #KernelSUnitFixture,
+	#superclass : #TestCase,
+	#instVars : [ #log ],
+	#category : #'Kernel-Fixture'
+}
+
+KernelSUnitFixture >> setUp [ log := OrderedCollection new. log add: #setUp ]
+KernelSUnitFixture >> tearDown [ log add: #tearDown ]
+KernelSUnitFixture >> noop [ ]
+KernelSUnitFixture >> fail [ self assert: false ]
+KernelSUnitFixture >> error [ 3 zork ]
+KernelSUnitFixture >> skipping [ self skip ]
+KernelSUnitFixture >> unequal [ self assert: 'actual' equals: 'expected' ]
+KernelSUnitFixture >> expectedFailureFails [ <expectedFailure> self assert: false ]
+KernelSUnitFixture >> expectedFailurePasses [ <expectedFailure> self assert: true ]
+KernelSUnitFixture >> warns [ Warning signal: 'careful'. self assert: true ]
+`
+
+func TestSUnitCountsAsPharo(t *testing.T) {
+	f, err := tonel.ParseFile("KernelSUnitFixture.class.st", []byte(sunitFixture))
+	require.NoError(t, err)
+	program := ReadProgram([]*tonel.File{f})
+	cases := []struct{ expr, want string }{
+		// SUnitTest>>testResult, testFail, testError, testDefects, testFileOutResult
+		{"(F selector: #noop) run printString", "'1 ran, 1 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected'"},
+		{"| r | r := (F selector: #fail) run. { r runCount. r passedCount. r failureCount. r errorCount }", "#(1 0 1 0)"},
+		{"| r | r := (F selector: #error) run. { r runCount. r passedCount. r failureCount. r errorCount }", "#(1 0 0 1)"},
+		{"| s e f r | s := TestSuite new. s addTest: (e := F selector: #error). s addTest: (f := F selector: #fail). r := s run. { r defects asArray = { e. f }. r runCount }", "#(true 2)"},
+		{"| s | s := TestSuite new. s addTest: (F selector: #noop); addTest: (F selector: #fail); addTest: (F selector: #error). String streamContents: [ :str | s run fileOutOn: str ]",
+			"'3 ran, 1 passed, 0 skipped, 0 expected failures, 1 failure, 1 error, 0 passed unexpected\rFailures:\rKernelSUnitFixture>>#fail\r\rErrors:\rKernelSUnitFixture>>#error\r'"},
+		{"| r | r := (F selector: #skipping) run. { r runCount. r skippedCount. r hasPassed }", "#(0 1 true)"},
+		{"TestResult new printString", "'No tests ran'"},
+		// SUnitTest>>testExpectedFailure, testExpectedFailurePass, testExpectedFailureDetection
+		{"| c r | c := F selector: #expectedFailureFails. r := c run. { c shouldPass. r runCount. r expectedPassCount. r failureCount. r errorCount. r expectedDefectCount }", "#(false 1 0 0 0 1)"},
+		{"| c r | c := F selector: #expectedFailurePasses. r := c run. { c shouldPass. r runCount. r expectedPassCount. r failureCount. r errorCount. r expectedDefectCount. r unexpectedPassCount }", "#(false 1 0 1 0 0 1)"},
+		{"((F selector: #noop) expectedFailures asSortedCollection: [ :a :b | a <= b ]) asArray", "#(#expectedFailureFails #expectedFailurePasses)"},
+		// TestCaseTest>>testAssertEqualsActualAndExpectedOrder
+		{"(F selector: #unequal) runCaseOutcome", "#(#failed 'Got ''actual'' instead of ''expected''.')"},
+		{"(F selector: #error) runCaseOutcome last", "'Instance of SmallInteger did not understand #zork'"},
+		{"(F selector: #skipping) runCaseOutcome first", "#skipped"},
+		{"(F selector: #warns) runCaseOutcome first", "#passed"},
+		// SUnitTest>>testRan: the fixture is let go after the run, setUp and tearDown ran
+		{"| c | c := F selector: #noop. c run. { c instVarNamed: 'log'. c selector }", "#(nil #noop)"},
+		{"| c log | c := F selector: #fail. c setUp. log := c instVarNamed: 'log'. c tearDown. log asArray", "#(#setUp #tearDown)"},
+		// TestCase>>printOn: names the defining class of an inherited selector
+		{"(F selector: #assert:) printString", "'KernelSUnitFixture(TestAsserter)>>#assert:'"},
+		// SUnitTest>>testDialectLocalizedException, testException
+		{"[ TestResult signalFailureWith: 'Foo' ] on: (F selector: #noop) defaultTestFailure do: [ :e | e messageText ]", "'Foo'"},
+		{"[ TestResult signalErrorWith: 'Foo' ] on: (F selector: #noop) defaultTestError do: [ :e | e messageText ]", "'Foo'"},
+		{"[ (F selector: #noop) skip ] on: TestFailure do: [ :e | 1 ]", "ERROR: unhandled TestSkipped: "},
+		// the suite of a class
+		{"(F buildSuiteFromMethods: #(#noop #fail)) run runCount", "2"},
+		{"(TestCase suite tests collect: [ :each | each name ]) includes: 'KernelSUnitFixture'", "true"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			p := &Program{Classes: program.Classes, Methods: append([]MethodSource{
+				{Class: "UndefinedObject", Source: "doIt\n\t| F |\n\tF := KernelSUnitFixture.\n\t^ [ " + tc.expr + " ] value printString"},
+			}, program.Methods...)}
+			in, err := New(p, Limits{Steps: 1_000_000})
+			require.NoError(t, err)
+			var out string
+			in.guard(1_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+			assert.Equal(t, tc.want, out)
+		})
+	}
+}
