@@ -121,12 +121,67 @@ KernelSUnitFixture >> unequal [ self assert: 'actual' equals: 'expected' ]
 KernelSUnitFixture >> expectedFailureFails [ <expectedFailure> self assert: false ]
 KernelSUnitFixture >> expectedFailurePasses [ <expectedFailure> self assert: true ]
 KernelSUnitFixture >> warns [ Warning signal: 'careful'. self assert: true ]
+KernelSUnitFixture >> deprecates [ self deprecated: 'use another'. log add: #afterDeprecation ]
+`
+
+// resourceFixture is a test resource and a test case that needs it, as
+// SUnit-Tests' SimpleTestResourceTestCase has them.
+const resourceFixture = `Class {
+	#name : #KernelResourceFixture,
+	#superclass : #TestResource,
+	#instVars : [ #state ],
+	#classVars : [ #Log, #Refuse ],
+	#category : #'Kernel-Fixture'
+}
+
+KernelResourceFixture class >> log [ ^ Log ifNil: [ Log := OrderedCollection new ] ]
+KernelResourceFixture class >> refuse: aBoolean [ Refuse := aBoolean ]
+KernelResourceFixture >> setUp [ self class log add: #setUp. state := #ready ]
+KernelResourceFixture >> tearDown [ self class log add: #tearDown. state := nil ]
+KernelResourceFixture >> isAvailable [ ^ Refuse ~~ true and: [ state == #ready ] ]
+KernelResourceFixture >> state [ ^ state ]
+`
+
+const resourceUserFixture = `Class {
+	#name : #KernelResourceUserFixture,
+	#superclass : #TestCase,
+	#category : #'Kernel-Fixture'
+}
+
+KernelResourceUserFixture class >> resources [ ^ { KernelResourceFixture } ]
+KernelResourceUserFixture >> usesIt [ self assert: KernelResourceFixture current state equals: #ready ]
+`
+
+// parametrizedFixture runs each test once per case of its matrix, as
+// SUnit-Tests' PaSimpleMatrixExampleTest does.
+const parametrizedFixture = `Class {
+	#name : #KernelParametrizedFixture,
+	#superclass : #ParametrizedTestCase,
+	#instVars : [ #number, #word ],
+	#category : #'Kernel-Fixture'
+}
+
+KernelParametrizedFixture class >> testParameters [
+	^ ParametrizedTestMatrix new
+		forSelector: #number addOptions: #(1 2 3);
+		forSelector: #word addOptions: { 'a'. [ 'b' ] };
+		yourself
+]
+KernelParametrizedFixture >> number: n [ number := n ]
+KernelParametrizedFixture >> word: w [ word := w ]
+KernelParametrizedFixture >> testSmall [ self assert: number < 3 ]
+KernelParametrizedFixture >> testWord [ self assert: word size equals: 1 ]
 `
 
 func TestSUnitCountsAsPharo(t *testing.T) {
-	f, err := tonel.ParseFile("KernelSUnitFixture.class.st", []byte(sunitFixture))
-	require.NoError(t, err)
-	program := ReadProgram([]*tonel.File{f})
+	var files []*tonel.File
+	for name, src := range map[string]string{"KernelSUnitFixture": sunitFixture, "KernelResourceFixture": resourceFixture,
+		"KernelResourceUserFixture": resourceUserFixture, "KernelParametrizedFixture": parametrizedFixture} {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	program := ReadProgram(files)
 	cases := []struct{ expr, want string }{
 		// SUnitTest>>testResult, testFail, testError, testDefects, testFileOutResult
 		{"(F selector: #noop) run printString", "'1 ran, 1 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected'"},
@@ -158,6 +213,23 @@ func TestSUnitCountsAsPharo(t *testing.T) {
 		// the suite of a class
 		{"(F buildSuiteFromMethods: #(#noop #fail)) run runCount", "2"},
 		{"(TestCase suite tests collect: [ :each | each name ]) includes: 'KernelSUnitFixture'", "true"},
+		// SUnitTest>>testRaiseDeprecationWarnings, testIgnoreDeprecationWarnings
+		{"| seen r | seen := false. r := [ (F selector: #deprecates) run ] on: Deprecation do: [ :d | seen := true. d resume ]. { seen. r passedCount. r defects size }", "#(true 1 0)"},
+		{"(F selector: #deprecates) run passedCount", "1"},
+		{"{ Deprecation raiseWarning. Deprecation showWarning }", "#(false true)"},
+		// SimpleTestResourceTestCase: a resource is set up once for the tests that need it, torn down when the run ends
+		{"KernelResourceFixture log removeAll: KernelResourceFixture log copy. (KernelResourceUserFixture selector: #usesIt) run printString , ' ' , KernelResourceFixture log asArray printString",
+			"'1 ran, 1 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected #(#setUp #tearDown)'"},
+		{"| s r | KernelResourceFixture log removeAll: KernelResourceFixture log copy. s := TestSuite new. s addTest: (KernelResourceUserFixture selector: #usesIt); addTest: (KernelResourceUserFixture selector: #usesIt). r := s run. { r passedCount. KernelResourceFixture log asArray = #(#setUp #tearDown) }", "#(2 true)"},
+		{"KernelResourceFixture refuse: true. [ (KernelResourceUserFixture selector: #usesIt) run failureCount ] ensure: [ KernelResourceFixture refuse: false ]", "1"},
+		{"KernelResourceFixture refuse: true. [ (TestSuite new addTest: (KernelResourceUserFixture selector: #usesIt); yourself) run ] on: TestFailure do: [ :e | e messageText ]", "'Resource KernelResourceFixture could not be initialized'"},
+		{"KernelResourceFixture isAvailable & KernelResourceFixture isAlreadyAvailable", "true"},
+		{"KernelResourceFixture isAvailable. KernelResourceFixture reset. KernelResourceFixture isAlreadyAvailable", "false"},
+		// PaSuiteTest: one test per case of the matrix, blocks give the value
+		{"KernelParametrizedFixture buildSuite tests size", "12"},
+		{"| r | r := KernelParametrizedFixture buildSuite run. { r runCount. r passedCount. r failureCount }", "#(12 10 2)"},
+		{"(KernelParametrizedFixture buildSuite tests at: 2) printString", "'KernelParametrizedFixture>>#testWord(#number->1 #word->''a'')'"},
+		{"(ParametrizedTestMatrix new addCase: { #a -> 1 }; addCase: { #a -> 2 }; yourself) * (ParametrizedTestMatrix new forSelector: #b addOptions: #(3); yourself) = { { #a -> 1. #b -> 3 }. { #a -> 2. #b -> 3 } } asTestMatrix", "true"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
