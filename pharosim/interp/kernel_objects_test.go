@@ -56,6 +56,13 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"{ Object instSize. Point instSize. Metaclass instSize }", "#(0 2 6)"},
 		{"{ Behavior isAbstract. ClassDescription isAbstract. Class isAbstract. Object isAbstract }", "#(false true false false)"},
 		{"Point whichClassIncludesSelector: #printString", "Object"},
+		{"{ ProtoObject allSelectors asSet = ProtoObject selectors asSet. Object allSelectors asSet = (Object selectors asSet addAll: ProtoObject selectors; yourself). (Object allSelectorsBelow: ProtoObject) asSet = Object selectors asSet }", "#(true true true)"},
+		{"| s | s := TestCase allSelectorsAboveUntil: TestAsserter. { s includes: #assert:. s includes: #yourself }", "#(true false)"},
+		{"| c | c := ArrayedCollection allSuperclassesIncluding: Collection. { c includes: ArrayedCollection. c includes: Object. c includes: Collection. c includes: SequenceableCollection }", "#(false false true true)"},
+		{"{ Object isInClassHierarchyOf: Object. Behavior isInClassHierarchyOf: Object. Object isInClassHierarchyOf: Behavior. Metaclass class isInClassHierarchyOf: Class }", "#(true true true true)"},
+		{"{ Object originalName. Object nonObsoleteClass. ProtoObject isRootInEnvironment. Object isRootInEnvironment }", "an Array(#Object Object true false)"},
+		{"{ Object binding key. Object binding value. Object class binding key }", "an Array(#Object Object nil)"},
+		{"{ Deprecation class classVarNames includes: #RaiseWarning. Deprecation hasClassVarNamed: #RaiseWarning. Deprecation hasClassVarNamed: #None }", "#(true true false)"},
 		// ProtoObjectTest
 		{"| o | o := ProtoObject new. { o isNil. o ~~ o. (o ifNil: [ 1 ]) == o. o ifNotNil: [ :x | x == o ] }", "#(false false true true)"},
 		{"ProtoObject new flag: #hallo; yourself; isNil", "false"},
@@ -73,6 +80,11 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"[ Object new assert: true. 1 ] on: AssertionFailure do: [ :e | 2 ]", "1"},
 		{"Object new handles: Error new", "false"},
 		{"[ Object new deprecated: 'use foo' ] on: Deprecation do: [ :d | d messageText notNil ]", "true"},
+		// Object>>deepCopy: a copy of each instance variable and element, all the way down
+		{"| a b | a := OrderedCollection with: 'x' with: (Array with: 'y'). b := a deepCopy. (b at: 1) at: 1 put: $z. ((b at: 2) at: 1) at: 1 put: $w. { a. b }", "an Array(an OrderedCollection('x' #('y')) an OrderedCollection('z' #('w')))"},
+		{"| d e | d := Dictionary new. d at: #k put: 'v'. e := d deepCopy. (e at: #k) at: 1 put: $w. { d at: #k. e at: #k }", "#('v' 'w')"},
+		{"| a | a := 1 -> 'one'. { a deepCopy = a. a deepCopy value == a value }", "#(true false)"},
+		{"| o | o := Object new. o deepCopy == o", "true"},
 		// AssociationTest
 		{"(1 -> 'one') isSelfEvaluating", "true"},
 		{"(Object new -> 1) isSelfEvaluating", "false"},

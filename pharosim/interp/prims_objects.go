@@ -1,7 +1,26 @@
 package interp
 
+import "sort"
+
 // objectPrimitives are the Go primitives of the kernel's objects, classes, blocks and exceptions.
 var objectPrimitives = map[string]primitive{
+	"deepCopy": primDeepCopy,
+	"classVarNames": func(in *Interp, r Object, a []Object) (Object, bool) {
+		c, ok := r.(*Class)
+		if !ok {
+			return nil, false
+		}
+		names := make([]string, 0, len(c.classVars))
+		for n := range c.classVars {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		out := make([]Object, len(names))
+		for i, n := range names {
+			out[i] = Symbol(n)
+		}
+		return in.newArray(out), true
+	},
 	"exIsNested": func(in *Interp, r Object, a []Object) (Object, bool) {
 		exc, ok := r.(*Instance)
 		if !ok {
@@ -16,4 +35,36 @@ var objectPrimitives = map[string]primitive{
 		}
 		panic(&resuming{exc: exc, instead: a[0]})
 	},
+}
+
+// primDeepCopy copies an object and, each by its own deepCopy, what it
+// holds: instance variables, indexed elements, a hashed collection's keys
+// and values. Like Pharo's, it does not follow cycles.
+func primDeepCopy(in *Interp, r Object, a []Object) (Object, bool) {
+	o, ok := r.(*Instance)
+	if !ok || o.class.name == "Object" {
+		return r, true
+	}
+	c := &Instance{class: o.class, vars: make([]Object, len(o.vars))}
+	for i, v := range o.vars {
+		c.vars[i] = in.Send(v, "deepCopy")
+	}
+	if o.indexed != nil {
+		c.indexed = make([]Object, len(o.indexed))
+		for i, v := range o.indexed {
+			c.indexed[i] = in.Send(v, "deepCopy")
+		}
+	}
+	if o.str != nil {
+		c.str = append([]rune{}, o.str...)
+	}
+	if o.dict != nil {
+		c.dict = newTable()
+		for i, k := range o.dict.keys {
+			if o.dict.live[i] {
+				c.dict.put(in, in.Send(k, "deepCopy"), in.Send(o.dict.values[i], "deepCopy"))
+			}
+		}
+	}
+	return c, true
 }
