@@ -47,6 +47,13 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"Exception captureIfSignalledWhenStepping", "false"},
 		{"Error captureIfSignalledWhenStepping", "true"},
 		{"ZeroDivide captureIfSignalledWhenStepping", "false"},
+		// ExceptionTest>>testDefaultAction, testUnhandledErrorWhenNoHandlers: an unhandled Error signals UnhandledError
+		{"[ 1 / 0 ] on: UnhandledError do: [ :e | e exception class ]", "ZeroDivide"},
+		{"[ (ZeroDivide new signal: 'x') + 1 ] on: UnhandledError do: [ :e | e resume: 41 ]", "42"},
+		{"[ Error signal: 'x' ] on: UnhandledError do: [ :e | e description ]", "'Error: x'"},
+		{"[ [ Error signal: 'x' ] on: Error do: [ :e | e pass ] ] on: UnhandledError do: [ :e | e exception messageText ]", "'x'"},
+		{"Error signal: 'not handled'", "ERROR: unhandled Error: not handled"},
+		{"[ Warning signal: 'w'. 3 ] on: UnhandledError do: [ :e | 4 ]", "3"},
 		// classes that refuse new (BooleanTest, UndefinedObjectTest, BlockClosureTest)
 		{"[ Boolean new ] on: Error do: [ :e | e messageText ]", "'You may not create any more Booleans - this is two-valued logic'"},
 		{"[ UndefinedObject new ] on: Error do: [ :e | e class ]", "Error"},
