@@ -47,6 +47,7 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"Exception captureIfSignalledWhenStepping", "false"},
 		{"Error captureIfSignalledWhenStepping", "true"},
 		{"ZeroDivide captureIfSignalledWhenStepping", "false"},
+		{"(UnhandledException withAllSubclasses select: [ :c | c captureIfSignalledWhenStepping ]) asArray", "an Array(Halt)"},
 		// ExceptionTest>>testDefaultAction, testUnhandledErrorWhenNoHandlers: an unhandled Error signals UnhandledError
 		{"[ 1 / 0 ] on: UnhandledError do: [ :e | e exception class ]", "ZeroDivide"},
 		{"[ (ZeroDivide new signal: 'x') + 1 ] on: UnhandledError do: [ :e | e resume: 41 ]", "42"},
