@@ -93,6 +93,12 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"| d e | d := Dictionary new. d at: #k put: 'v'. e := d deepCopy. (e at: #k) at: 1 put: $w. { d at: #k. e at: #k }", "#('v' 'w')"},
 		{"| a | a := 1 -> 'one'. { a deepCopy = a. a deepCopy value == a value }", "#(true false)"},
 		{"| o | o := Object new. o deepCopy == o", "true"},
+		// what Pharo 13's Object does not understand, the kernel's does not either
+		{"[ 3 isBoolean ] on: MessageNotUnderstood do: [ :e | e messageText ]", "'Message not understood: SmallInteger >> #isBoolean'"},
+		{"[ Object new name ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#name"},
+		{"[ 3 cull: 4 ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#cull:"},
+		{"{ [ 3 isEmptyOrNil ] on: MessageNotUnderstood do: [ :e | e return: #dnu ]. nil isEmptyOrNil. '' isEmptyOrNil }", "#(#dnu true true)"},
+		{"[ 3 asOrderedCollection ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#asOrderedCollection"},
 		// AssociationTest
 		{"(1 -> 'one') isSelfEvaluating", "true"},
 		{"(Object new -> 1) isSelfEvaluating", "false"},
