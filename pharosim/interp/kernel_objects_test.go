@@ -73,7 +73,10 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"{ Deprecation class classVarNames includes: #RaiseWarning. Deprecation hasClassVarNamed: #RaiseWarning. Deprecation hasClassVarNamed: #None }", "#(true true false)"},
 		// ProtoObjectTest
 		{"| o | o := ProtoObject new. { o isNil. o ~~ o. (o ifNil: [ 1 ]) == o. o ifNotNil: [ :x | x == o ] }", "#(false false true true)"},
-		{"ProtoObject new flag: #hallo; yourself; isNil", "false"},
+		{"ProtoObject new flag: #hallo; isNil", "false"},
+		{"[ ProtoObject new yourself ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#yourself"},
+		{"[ true and: [ true ] and: [ false ] ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#and:and:"},
+		{"{ true asInteger. false asInteger }", "#(1 0)"},
 		{"{ Object new isImmediateObject. Array new isImmediateObject. 1 isImmediateObject. $a isImmediateObject }", "#(false false true true)"},
 		// ObjectTest
 		{"Object new printStringLimitedTo: 8", "'an O[..]'"},
