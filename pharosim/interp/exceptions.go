@@ -19,8 +19,12 @@ type unwind struct {
 	value Object
 }
 
-// retrying restarts the protected block of h's on:do:.
-type retrying struct{ h *handler }
+// retrying restarts the protected block of h's on:do:, or runs using in
+// its place (retryUsing:), under the same handler.
+type retrying struct {
+	h     *handler
+	using *Block
+}
 
 // resuming makes the signal (or outer) of exc answer value, or, with
 // instead set (resignalAs:), signal instead there in its place.
@@ -36,14 +40,17 @@ type unhandled struct{ exc *Instance }
 func (in *Interp) onDo(body *Block, selector, action Object) (result Object) {
 	h := &handler{selector: selector, action: action}
 	for {
-		v, again := in.protected(body, h)
+		v, again, using := in.protected(body, h)
 		if !again {
 			return v
+		}
+		if using != nil {
+			body = using
 		}
 	}
 }
 
-func (in *Interp) protected(body *Block, h *handler) (result Object, again bool) {
+func (in *Interp) protected(body *Block, h *handler) (result Object, again bool, using *Block) {
 	idx := len(in.handlers)
 	in.handlers = append(in.handlers, h)
 	limit := in.handlerLimit
@@ -60,14 +67,14 @@ func (in *Interp) protected(body *Block, h *handler) (result Object, again bool)
 				}
 			case *retrying:
 				if u.h == h {
-					result, again = nil, true
+					result, again, using = nil, true, u.using
 					return
 				}
 			}
 			panic(r)
 		}
 	}()
-	return in.callBlock(body, nil), false
+	return in.callBlock(body, nil), false, nil
 }
 
 // signal looks for a handler of exc from the innermost visible one out.

@@ -44,6 +44,9 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"[ Warning signal. 1 ] on: Warning do: [ :ex | ex resignalAs: (Notification new) ]", "1"},
 		{"[ [ Error signal ] on: Error do: [ :e | e isNested ] ] on: Error do: [ :e | 0 ]", "true"},
 		{"[ [ Error signal ] on: Error do: [ :e | e isNested ] ] on: ZeroDivide do: [ :e | 0 ]", "false"},
+		// ExceptionTester>>simpleRetryUsingTest: the new block runs under the same handler
+		{"| n | n := 0. [ Error signal. 1 ] on: Error do: [ :e | e retryUsing: [ n := n + 1. n < 3 ifTrue: [ Error signal ]. n ] ]", "3"},
+		{"| log | log := OrderedCollection new. [ [ log add: 1. Error signal ] ensure: [ log add: 2 ] ] on: Error do: [ :e | e retryUsing: [ log add: 3 ] ]. log asArray", "#(1 2 3)"},
 		{"Exception captureIfSignalledWhenStepping", "false"},
 		{"Error captureIfSignalledWhenStepping", "true"},
 		{"ZeroDivide captureIfSignalledWhenStepping", "false"},

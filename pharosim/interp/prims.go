@@ -120,8 +120,7 @@ func init() {
 			}
 			return in.signalFrom(exc, s.hidx-1), true
 		},
-		"exRetryUsing": func(in *Interp, r Object, a []Object) (Object, bool) { return nil, false },
-		"exHandled":    func(in *Interp, r Object, a []Object) (Object, bool) { return in.state(r.(*Instance)).h != nil, true },
+		"exHandled": func(in *Interp, r Object, a []Object) (Object, bool) { return in.state(r.(*Instance)).h != nil, true },
 		"unhandledError": func(in *Interp, r Object, a []Object) (Object, bool) {
 			panic(&unhandled{exc: r.(*Instance)})
 		},

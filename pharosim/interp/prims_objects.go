@@ -28,6 +28,14 @@ var objectPrimitives = map[string]primitive{
 		}
 		return in.isNested(exc), true
 	},
+	"exRetryUsing": func(in *Interp, r Object, a []Object) (Object, bool) {
+		exc, ok := r.(*Instance)
+		b, isBlock := a[0].(*Block)
+		if !ok || !isBlock || len(b.node.Args) != 0 || in.state(exc).h == nil {
+			return nil, false
+		}
+		panic(&retrying{h: in.state(exc).h, using: b})
+	},
 	"exResignal": func(in *Interp, r Object, a []Object) (Object, bool) {
 		exc, ok := r.(*Instance)
 		if !ok || in.state(exc).h == nil || a[0] == nil {
