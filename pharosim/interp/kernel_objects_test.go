@@ -58,6 +58,10 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"[ [ Error signal: 'x' ] on: Error do: [ :e | e pass ] ] on: UnhandledError do: [ :e | e exception messageText ]", "'x'"},
 		{"Error signal: 'not handled'", "ERROR: unhandled Error: not handled"},
 		{"[ Warning signal: 'w'. 3 ] on: UnhandledError do: [ :e | 4 ]", "3"},
+		{"[ Exception signal: 'e' ] on: UnhandledError do: [ :e | e exception messageText ]", "'e'"},
+		// IllegalResumeAttempt is no Error: a handler of Error does not take it
+		{"[ [ [ Error signal ] on: Error do: [ :e | e resume: 1 ] ] on: Error do: [ :e | #error ] ] on: IllegalResumeAttempt do: [ :e | #illegal ]", "#illegal"},
+		{"[ Error signal ] on: Error do: [ :e | e resume: 1 ]", "ERROR: unhandled IllegalResumeAttempt"},
 		// classes that refuse new (BooleanTest, UndefinedObjectTest, BlockClosureTest)
 		{"[ Boolean new ] on: Error do: [ :e | e messageText ]", "'You may not create any more Booleans - this is two-valued logic'"},
 		{"[ UndefinedObject new ] on: Error do: [ :e | e class ]", "Error"},
@@ -241,7 +245,7 @@ func TestSUnitCountsAsPharo(t *testing.T) {
 		// SUnitTest>>testDialectLocalizedException, testException
 		{"[ TestResult signalFailureWith: 'Foo' ] on: (F selector: #noop) defaultTestFailure do: [ :e | e messageText ]", "'Foo'"},
 		{"[ TestResult signalErrorWith: 'Foo' ] on: (F selector: #noop) defaultTestError do: [ :e | e messageText ]", "'Foo'"},
-		{"[ (F selector: #noop) skip ] on: TestFailure do: [ :e | 1 ]", "ERROR: unhandled TestSkipped: "},
+		{"[ (F selector: #noop) skip ] on: TestFailure do: [ :e | 1 ]", "ERROR: unhandled TestSkipped"},
 		// the suite of a class
 		{"(F buildSuiteFromMethods: #(#noop #fail)) run runCount", "2"},
 		{"(TestCase suite tests collect: [ :each | each name ]) includes: 'KernelSUnitFixture'", "true"},

@@ -234,5 +234,8 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 
 func (in *Interp) describe(exc *Instance) string {
 	defer func() { recover() }()
-	return exc.class.name + ": " + str(in.Send(exc, "messageText"))
+	if text := str(in.Send(exc, "messageText")); text != "" {
+		return exc.class.name + ": " + text
+	}
+	return exc.class.name
 }
