@@ -109,6 +109,11 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"[ 3 cull: 4 ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#cull:"},
 		{"{ [ 3 isEmptyOrNil ] on: MessageNotUnderstood do: [ :e | e return: #dnu ]. nil isEmptyOrNil. '' isEmptyOrNil }", "#(#dnu true true)"},
 		{"[ 3 asOrderedCollection ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#asOrderedCollection"},
+		// SmalltalkImageTest
+		{"SmalltalkImage current == Smalltalk", "true"},
+		{"{ Smalltalk at: #Object ifPresent: [ :c | true ] ifAbsent: [ false ]. Smalltalk at: #NoSuchGlobal123 ifPresent: [ :c | true ] ifAbsent: [ false ] }", "#(true false)"},
+		{"| d | d := Smalltalk extractMinusParametersFrom: #('a1' '-m1' 'a2' 'a3' '-m2'). { (d at: #*) = #('a1'). (d at: 'm1') = #('a2' 'a3'). (d at: 'm2') isEmpty. d size }", "#(true true true 3)"},
+		{"(Smalltalk extractMinusParametersFrom: nil) isEmpty", "true"},
 		// AssociationTest
 		{"(1 -> 'one') isSelfEvaluating", "true"},
 		{"(Object new -> 1) isSelfEvaluating", "false"},
