@@ -114,6 +114,8 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"{ Smalltalk at: #Object ifPresent: [ :c | true ] ifAbsent: [ false ]. Smalltalk at: #NoSuchGlobal123 ifPresent: [ :c | true ] ifAbsent: [ false ] }", "#(true false)"},
 		{"| d | d := Smalltalk extractMinusParametersFrom: #('a1' '-m1' 'a2' 'a3' '-m2'). { (d at: #*) = #('a1'). (d at: 'm1') = #('a2' 'a3'). (d at: 'm2') isEmpty. d size }", "#(true true true 3)"},
 		{"(Smalltalk extractMinusParametersFrom: nil) isEmpty", "true"},
+		// OSPlatformTest>>testAPI
+		{"| os | os := Smalltalk os. { os isUnix. os isLinux. os isWindows. os isMacOS. os family. os lineEnding = String lf. os == OSPlatform current | (os class == OSPlatform current class) }", "#(true true false false #Unix true true)"},
 		// AssociationTest
 		{"(1 -> 'one') isSelfEvaluating", "true"},
 		{"(Object new -> 1) isSelfEvaluating", "false"},
