@@ -169,6 +169,18 @@ KernelSUnitFixture >> deprecates [ self deprecated: 'use another'. log add: #aft
 
 // resourceFixture is a test resource and a test case that needs it, as
 // SUnit-Tests' SimpleTestResourceTestCase has them.
+// classTestFixture tests a class the ClassTestCase way: it inherits
+// testNew, testCoverage and testUnCategorizedMethods, as in the real image.
+const classTestFixture = `Class {
+	#name : #KernelClassTestFixtureTest,
+	#superclass : #ClassTestCase,
+	#category : #'Kernel-Fixture'
+}
+
+KernelClassTestFixtureTest >> testOwn [ self assert: self targetClass equals: KernelSUnitFixture ]
+KernelClassTestFixtureTest >> classToBeTested [ ^ KernelSUnitFixture ]
+`
+
 const resourceFixture = `Class {
 	#name : #KernelResourceFixture,
 	#superclass : #TestResource,
@@ -219,7 +231,7 @@ KernelParametrizedFixture >> testWord [ self assert: word size equals: 1 ]
 func TestSUnitCountsAsPharo(t *testing.T) {
 	var files []*tonel.File
 	for name, src := range map[string]string{"KernelSUnitFixture": sunitFixture, "KernelResourceFixture": resourceFixture,
-		"KernelResourceUserFixture": resourceUserFixture, "KernelParametrizedFixture": parametrizedFixture} {
+		"KernelResourceUserFixture": resourceUserFixture, "KernelParametrizedFixture": parametrizedFixture, "KernelClassTestFixtureTest": classTestFixture} {
 		f, err := tonel.ParseFile(name+".class.st", []byte(src))
 		require.NoError(t, err)
 		files = append(files, f)
@@ -256,6 +268,10 @@ func TestSUnitCountsAsPharo(t *testing.T) {
 		// the suite of a class
 		{"(F buildSuiteFromMethods: #(#noop #fail)) run runCount", "2"},
 		{"(TestCase suite tests collect: [ :each | each name ]) includes: 'KernelSUnitFixture'", "true"},
+		// ClassTestCase: its concrete subclasses run its tests too
+		{"(KernelClassTestFixtureTest buildSuite tests collect: [ :each | each selector ]) asArray", "#(#testCoverage #testNew #testOwn #testUnCategorizedMethods)"},
+		{"KernelClassTestFixtureTest buildSuite run printString", "'4 ran, 4 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected'"},
+		{"{ ClassTestCase isAbstract. AbstractEnvironmentTestCase isAbstract. KernelClassTestFixtureTest isAbstract }", "#(true true false)"},
 		// SUnitTest>>testRaiseDeprecationWarnings, testIgnoreDeprecationWarnings
 		{"| seen r | seen := false. r := [ (F selector: #deprecates) run ] on: Deprecation do: [ :d | seen := true. d resume ]. { seen. r passedCount. r defects size }", "#(true 1 0)"},
 		{"(F selector: #deprecates) run passedCount", "1"},
@@ -286,4 +302,52 @@ func TestSUnitCountsAsPharo(t *testing.T) {
 			assert.Equal(t, tc.want, out)
 		})
 	}
+}
+
+// TestRunnerRunsWhatSUnitBuilds: the runner the service reads runs the
+// tests the real image's suite holds — the inherited tests of a
+// ClassTestCase, each case of a ParametrizedTestCase — and resets the test
+// resources a class used when its tests are done.
+func TestRunnerRunsWhatSUnitBuilds(t *testing.T) {
+	var files []*tonel.File
+	for name, src := range map[string]string{"KernelSUnitFixture": sunitFixture, "KernelResourceFixture": resourceFixture,
+		"KernelResourceUserFixture": resourceUserFixture + "KernelResourceUserFixture >> testUsesIt [ self usesIt ]\n",
+		"KernelParametrizedFixture": parametrizedFixture, "KernelClassTestFixtureTest": classTestFixture} {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	in, err := New(ReadProgram(files), Limits{Steps: 10_000_000})
+	require.NoError(t, err)
+
+	out, err := in.RunTestClass("KernelClassTestFixtureTest", 1_000_000)
+	require.NoError(t, err)
+	var names []string
+	for _, o := range out {
+		names = append(names, o.Selector+"/"+o.Defining)
+		assert.Equal(t, Passed, o.Outcome, o.Selector)
+	}
+	assert.Equal(t, []string{"testCoverage/ClassTestCase", "testNew/ClassTestCase", "testOwn/KernelClassTestFixtureTest", "testUnCategorizedMethods/ClassTestCase"}, names)
+
+	out, err = in.RunTestClass("KernelParametrizedFixture", 1_000_000)
+	require.NoError(t, err)
+	require.Len(t, out, 12)
+	failed := map[string]bool{}
+	for _, o := range out {
+		assert.NotEmpty(t, o.Parameters)
+		if o.Outcome == Failed {
+			failed[o.Selector+o.Parameters] = true
+		}
+	}
+	assert.Equal(t, map[string]bool{"testSmall(#number->3 #word->'a')": true, "testSmall(#number->3 #word->[ 'b' ])": true}, failed)
+
+	out, err = in.RunTestClass("KernelResourceUserFixture", 1_000_000)
+	require.NoError(t, err)
+	require.Len(t, out, 1)
+	assert.Equal(t, Passed, out[0].Outcome)
+	var log string
+	in.guard(1_000_000, func() {
+		log = str(in.Send(in.Send(in.Send(in.classes["KernelResourceFixture"], "log"), "asArray"), "printString"))
+	}, func(d string) { log = d })
+	assert.Equal(t, "#(#setUp #tearDown)", log)
 }
