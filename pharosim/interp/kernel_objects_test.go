@@ -71,6 +71,12 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"{ Object instSize. Point instSize. Metaclass instSize }", "#(0 2 6)"},
 		{"{ Behavior isAbstract. ClassDescription isAbstract. Class isAbstract. Object isAbstract }", "#(false true false false)"},
 		{"Point whichClassIncludesSelector: #printString", "Object"},
+		// BehaviorTest, ObjectTest>>testReadSlot, testWriteSlotValue
+		{"{ Point instVarNames = #(#x #y). Point allInstVarNames first. Object instVarNames isEmpty. ClassTestCase instVarNames isEmpty. (ClassTestCase allInstVarNames includes: #testSelector) }", "#(true #x true true true)"},
+		{"{ 5 @ 3 readSlot: (Point slotNamed: #x). (Point slotNamed: #y) name. Point hasSlotNamed: #x. Point hasSlotNamed: #z }", "#(5 #y true false)"},
+		{"| p | p := 5 @ 6. { p writeSlot: (Point slotNamed: #x) value: 7. p = (7 @ 6) }", "#(7 true)"},
+		{"[ Point slotNamed: #z ] on: SlotNotFound do: [ :e | e name ]", "#z"},
+		{"[ Point instanceVariableNames ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#instanceVariableNames"},
 		{"{ ProtoObject allSelectors asSet = ProtoObject selectors asSet. Object allSelectors asSet = (Object selectors asSet addAll: ProtoObject selectors; yourself). (Object allSelectorsBelow: ProtoObject) asSet = Object selectors asSet }", "#(true true true)"},
 		{"| s | s := TestCase allSelectorsAboveUntil: TestAsserter. { s includes: #assert:. s includes: #yourself }", "#(true false)"},
 		{"| c | c := ArrayedCollection allSuperclassesIncluding: Collection. { c includes: ArrayedCollection. c includes: Object. c includes: Collection. c includes: SequenceableCollection }", "#(false false true true)"},

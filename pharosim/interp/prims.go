@@ -59,7 +59,7 @@ func init() {
 		"instVarNames": func(in *Interp, r Object, a []Object) (Object, bool) {
 			var out []Object
 			for _, n := range r.(*Class).ivarNames {
-				out = append(out, in.newString(n))
+				out = append(out, Symbol(n))
 			}
 			return in.newArray(out), true
 		},
