@@ -4,7 +4,31 @@ import "sort"
 
 // objectPrimitives are the Go primitives of the kernel's objects, classes, blocks and exceptions.
 var objectPrimitives = map[string]primitive{
-	"deepCopy": primDeepCopy,
+	"deepCopy":        primDeepCopy,
+	"classIsVariable": classKindIn("variable", "bytes", "words", "weak", "string"),
+	"classIsBytes":    classKindIn("bytes", "string"),
+	"classIsWords":    classKindIn("words"),
+	"classIsWeak":     classKindIn("weak"),
+	"blockArgumentNames": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, ok := r.(*Block)
+		if !ok {
+			return nil, false
+		}
+		names := make([]Object, len(b.node.Args))
+		for i, v := range b.node.Args {
+			names[i] = Symbol(v.Name)
+		}
+		return in.newArray(names), true
+	},
+	"performInSuperclass": func(in *Interp, r Object, a []Object) (Object, bool) {
+		sel := symOf(a[0])
+		args, ok := a[1].(*Instance)
+		cls, isClass := a[2].(*Class)
+		if !ok || !isClass || numArgs(sel) != len(args.indexed) || !in.classOf(r).includesBehavior(cls) {
+			return nil, false
+		}
+		return in.sendFrom(cls, r, sel, append([]Object{}, args.indexed...)), true
+	},
 	"classVarNames": func(in *Interp, r Object, a []Object) (Object, bool) {
 		c, ok := r.(*Class)
 		if !ok {
@@ -75,4 +99,21 @@ func primDeepCopy(in *Interp, r Object, a []Object) (Object, bool) {
 		}
 	}
 	return c, true
+}
+
+// classKindIn answers whether a class's layout (its Tonel #type) is one of
+// kinds: a String's is "string", bytes as Pharo's ByteString.
+func classKindIn(kinds ...string) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		c, ok := r.(*Class)
+		if !ok {
+			return nil, false
+		}
+		for _, k := range kinds {
+			if c.kind == k {
+				return true, true
+			}
+		}
+		return false, true
+	}
 }

@@ -137,6 +137,8 @@ func (in *Interp) testCases(c *Class, steps int64) []testCase {
 	return cases
 }
 
+func (c *Class) includesBehavior(k *Class) bool { return c == k || c.inheritsFrom(k) }
+
 func (c *Class) inheritsFrom(k *Class) bool {
 	for s := c.super; s != nil; s = s.super {
 		if s == k {
