@@ -135,6 +135,7 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		// AssociationTest
 		{"(1 -> 'one') isSelfEvaluating", "true"},
 		{"(Object new -> 1) isSelfEvaluating", "false"},
+		{"{ Object isSelfEvaluating. Object class isSelfEvaluating. Object new isSelfEvaluating }", "#(true true false)"},
 		{"String streamContents: [ :s | ('a' -> -1) storeOn: s ]", "'(''a''-> -1)'"},
 		{"String streamContents: [ :s | ('a' -> 1) storeOn: s ]", "'(''a''->1)'"},
 		// BlockClosureTest
