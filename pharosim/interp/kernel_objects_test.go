@@ -57,7 +57,10 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"[ Error signal: 'x' ] on: UnhandledError do: [ :e | e description ]", "'Error: x'"},
 		{"[ [ Error signal: 'x' ] on: Error do: [ :e | e pass ] ] on: UnhandledError do: [ :e | e exception messageText ]", "'x'"},
 		{"Error signal: 'not handled'", "ERROR: unhandled Error: not handled"},
-		{"[ Warning signal: 'w'. 3 ] on: UnhandledError do: [ :e | 4 ]", "3"},
+		{"[ Warning signal: 'w'. 3 ] on: UnhandledError do: [ :e | 4 ]", "4"},
+		{"[ (Warning signal: 'w') + 1 ] on: UnhandledError do: [ :e | e resume: 5 ]", "6"},
+		{"Warning signal: 'unhandled'", "ERROR: unhandled Warning: unhandled"},
+		{"Notification signal: 'n'", "nil"},
 		{"[ Exception signal: 'e' ] on: UnhandledError do: [ :e | e exception messageText ]", "'e'"},
 		// IllegalResumeAttempt is no Error: a handler of Error does not take it
 		{"[ [ [ Error signal ] on: Error do: [ :e | e resume: 1 ] ] on: Error do: [ :e | #error ] ] on: IllegalResumeAttempt do: [ :e | #illegal ]", "#illegal"},
@@ -272,7 +275,8 @@ func TestSUnitCountsAsPharo(t *testing.T) {
 		{"(F selector: #unequal) runCaseOutcome", "#(#failed 'Got ''actual'' instead of ''expected''.')"},
 		{"(F selector: #error) runCaseOutcome last", "'Instance of SmallInteger did not understand #zork'"},
 		{"(F selector: #skipping) runCaseOutcome first", "#skipped"},
-		{"(F selector: #warns) runCaseOutcome first", "#passed"},
+		{"(F selector: #warns) runCaseOutcome", "#(#errored 'Warning: careful')"},
+		{"| r | r := (F selector: #warns) run. { r errorCount. r passedCount }", "#(1 0)"},
 		// SUnitTest>>testRan: the fixture is let go after the run, setUp and tearDown ran
 		{"| c | c := F selector: #noop. c run. { c instVarNamed: 'log'. c selector }", "#(nil #noop)"},
 		{"| c log | c := F selector: #fail. c setUp. log := c instVarNamed: 'log'. c tearDown. log asArray", "#(#setUp #tearDown)"},
