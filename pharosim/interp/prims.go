@@ -680,12 +680,17 @@ func primBasicNewSize(in *Interp, r Object, a []Object) (Object, bool) {
 	return o, true
 }
 
+// primClassName answers a class's name as Pharo does: a Symbol for a
+// class, a String ('Foo class') for a metaclass.
 func primClassName(in *Interp, r Object, a []Object) (Object, bool) {
-	c := r.(*Class)
+	c, ok := r.(*Class)
+	if !ok {
+		return nil, false
+	}
 	if c.thisClass != nil {
 		return in.newString(c.thisClass.name + " class"), true
 	}
-	return in.newString(c.name), true
+	return Symbol(c.name), true
 }
 
 func primSuperclass(in *Interp, r Object, a []Object) (Object, bool) {
