@@ -287,6 +287,9 @@ func TestSUnitCountsAsPharo(t *testing.T) {
 		{"[ TestResult signalFailureWith: 'Foo' ] on: (F selector: #noop) defaultTestFailure do: [ :e | e messageText ]", "'Foo'"},
 		{"[ TestResult signalErrorWith: 'Foo' ] on: (F selector: #noop) defaultTestError do: [ :e | e messageText ]", "'Foo'"},
 		{"[ (F selector: #noop) skip ] on: TestFailure do: [ :e | 1 ]", "ERROR: unhandled TestSkipped"},
+		// SUnitExtensionsTest>>testValidShouldNotTakeMoreThan: a quick block passes and answers its value
+		{"(F selector: #noop) should: [ 3 + 4 ] notTakeMoreThan: 1 minute", "7"},
+		{"(F selector: #noop) should: [ 3 + 4 ] notTakeMoreThanMilliseconds: 60000", "7"},
 		// the suite of a class
 		{"(F buildSuiteFromMethods: #(#noop #fail)) run runCount", "2"},
 		{"(TestCase suite tests collect: [ :each | each name ]) includes: 'KernelSUnitFixture'", "true"},
