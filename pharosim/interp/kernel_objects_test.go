@@ -140,6 +140,7 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"(1 -> 'one') isSelfEvaluating", "true"},
 		{"(Object new -> 1) isSelfEvaluating", "false"},
 		{"{ Object isSelfEvaluating. Object class isSelfEvaluating. Object new isSelfEvaluating }", "#(true true false)"},
+		{"[ Object obsolete ] on: Error do: [ :e | e description ]", "'Error: Object is NOT obsolete'"},
 		{"String streamContents: [ :s | ('a' -> -1) storeOn: s ]", "'(''a''-> -1)'"},
 		{"String streamContents: [ :s | ('a' -> 1) storeOn: s ]", "'(''a''->1)'"},
 		// BlockClosureTest
