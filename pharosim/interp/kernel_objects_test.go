@@ -123,6 +123,10 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"| d e | d := Dictionary new. d at: #k put: 'v'. e := d deepCopy. (e at: #k) at: 1 put: $w. { d at: #k. e at: #k }", "#('v' 'w')"},
 		{"| a | a := 1 -> 'one'. { a deepCopy = a. a deepCopy value == a value }", "#(true false)"},
 		{"| o | o := Object new. o deepCopy == o", "true"},
+		// Object's dependents (System-Model's protocol): changed: tells each dependent once
+		{"| model d | model := Object new. d := Object new. model addDependent: d; addDependent: d. model changed: #x. model changed: #y with: 3. model changed. model dependents size", "1"},
+		{"| model | model := Object new. model addDependent: 3; removeDependent: 3. model dependents isEmpty", "true"},
+		{"Object new dependents isEmpty", "true"},
 		// what Pharo 13's Object does not understand, the kernel's does not either
 		{"[ 3 isBoolean ] on: MessageNotUnderstood do: [ :e | e messageText ]", "'Message not understood: SmallInteger >> #isBoolean'"},
 		{"[ Object new name ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#name"},
@@ -186,6 +190,7 @@ KernelSUnitFixture >> unequal [ self assert: 'actual' equals: 'expected' ]
 KernelSUnitFixture >> expectedFailureFails [ <expectedFailure> self assert: false ]
 KernelSUnitFixture >> expectedFailurePasses [ <expectedFailure> self assert: true ]
 KernelSUnitFixture >> warns [ Warning signal: 'careful'. self assert: true ]
+KernelSUnitFixture >> update: anAspect [ log add: anAspect ]
 KernelSUnitFixture >> deprecates [ self deprecated: 'use another'. log add: #afterDeprecation ]
 `
 
@@ -291,6 +296,8 @@ func TestSUnitCountsAsPharo(t *testing.T) {
 		// SUnitExtensionsTest>>testValidShouldNotTakeMoreThan: a quick block passes and answers its value
 		{"(F selector: #noop) should: [ 3 + 4 ] notTakeMoreThan: 1 minute", "7"},
 		{"(F selector: #noop) should: [ 3 + 4 ] notTakeMoreThanMilliseconds: 60000", "7"},
+		// Object>>changed: tells each dependent, update:with: goes on to update:
+		{"| m t | t := F selector: #noop. t setUp. m := Object new. m addDependent: t; addDependent: t. m changed: #x. m changed: #y with: 2. (t instVarNamed: 'log') asArray", "#(#setUp #x #y)"},
 		// the suite of a class
 		{"(F buildSuiteFromMethods: #(#noop #fail)) run runCount", "2"},
 		{"(TestCase suite tests collect: [ :each | each name ]) includes: 'KernelSUnitFixture'", "true"},
