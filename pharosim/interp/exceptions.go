@@ -34,7 +34,8 @@ type resuming struct {
 	instead Object
 }
 
-// unhandled is an Error no handler took: it ends the computation.
+// unhandled is an exception no handler took, nor a handler of the
+// UnhandledError it raised: it ends the computation.
 type unhandled struct{ exc *Instance }
 
 func (in *Interp) onDo(body *Block, selector, action Object) (result Object) {
