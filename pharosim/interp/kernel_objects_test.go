@@ -292,7 +292,9 @@ func TestSUnitCountsAsPharo(t *testing.T) {
 		// SUnitTest>>testDialectLocalizedException, testException
 		{"[ TestResult signalFailureWith: 'Foo' ] on: (F selector: #noop) defaultTestFailure do: [ :e | e messageText ]", "'Foo'"},
 		{"[ TestResult signalErrorWith: 'Foo' ] on: (F selector: #noop) defaultTestError do: [ :e | e messageText ]", "'Foo'"},
-		{"[ (F selector: #noop) skip ] on: TestFailure do: [ :e | 1 ]", "ERROR: unhandled TestSkipped"},
+		{"[ (F selector: #noop) skip. 2 ] on: TestFailure do: [ :e | 1 ]", "2"},
+		{"[ (F selector: #noop) assert: false ] on: TestFailure do: [ :e | e isResumable ]", "false"},
+		{"[ (F selector: #noop) assert: false description: 'r' resumable: true. 3 ] on: TestFailure do: [ :e | e resume: 4 ]", "3"},
 		// SUnitExtensionsTest>>testValidShouldNotTakeMoreThan: a quick block passes and answers its value
 		{"(F selector: #noop) should: [ 3 + 4 ] notTakeMoreThan: 1 minute", "7"},
 		{"(F selector: #noop) should: [ 3 + 4 ] notTakeMoreThanMilliseconds: 60000", "7"},
