@@ -117,6 +117,7 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"[ Object new assert: 1 ] on: AssertionFailure do: [ :e | e messageText ]", "'Assertion failed'"},
 		{"[ Object new assert: true. 1 ] on: AssertionFailure do: [ :e | 2 ]", "1"},
 		{"Object new handles: Error new", "false"},
+		{"[ [ 3 ] whileTrue ] on: NonBooleanReceiver do: [ :e | { e object. e messageText } ]", "#(3 'proceed for truth.')"},
 		{"[ Object new deprecated: 'use foo' ] on: Deprecation do: [ :d | d messageText notNil ]", "true"},
 		// Object>>deepCopy: a copy of each instance variable and element, all the way down
 		{"| a b | a := OrderedCollection with: 'x' with: (Array with: 'y'). b := a deepCopy. (b at: 1) at: 1 put: $z. ((b at: 2) at: 1) at: 1 put: $w. { a. b }", "an Array(an OrderedCollection('x' #('y')) an OrderedCollection('z' #('w')))"},
