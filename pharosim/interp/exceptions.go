@@ -19,29 +19,39 @@ type unwind struct {
 	value Object
 }
 
-// retrying restarts the protected block of h's on:do:.
-type retrying struct{ h *handler }
-
-// resuming makes the signal (or outer) of exc answer value.
-type resuming struct {
-	exc   *Instance
-	value Object
+// retrying restarts the protected block of h's on:do:, or runs using in
+// its place (retryUsing:), under the same handler.
+type retrying struct {
+	h     *handler
+	using *Block
 }
 
-// unhandled is an Error no handler took: it ends the computation.
+// resuming makes the signal (or outer) of exc answer value, or, with
+// instead set (resignalAs:), signal instead there in its place.
+type resuming struct {
+	exc     *Instance
+	value   Object
+	instead Object
+}
+
+// unhandled is an exception no handler took, nor a handler of the
+// UnhandledError it raised: it ends the computation.
 type unhandled struct{ exc *Instance }
 
 func (in *Interp) onDo(body *Block, selector, action Object) (result Object) {
 	h := &handler{selector: selector, action: action}
 	for {
-		v, again := in.protected(body, h)
+		v, again, using := in.protected(body, h)
 		if !again {
 			return v
+		}
+		if using != nil {
+			body = using
 		}
 	}
 }
 
-func (in *Interp) protected(body *Block, h *handler) (result Object, again bool) {
+func (in *Interp) protected(body *Block, h *handler) (result Object, again bool, using *Block) {
 	idx := len(in.handlers)
 	in.handlers = append(in.handlers, h)
 	limit := in.handlerLimit
@@ -58,14 +68,14 @@ func (in *Interp) protected(body *Block, h *handler) (result Object, again bool)
 				}
 			case *retrying:
 				if u.h == h {
-					result, again = nil, true
+					result, again, using = nil, true, u.using
 					return
 				}
 			}
 			panic(r)
 		}
 	}()
-	return in.callBlock(body, nil), false
+	return in.callBlock(body, nil), false, nil
 }
 
 // signal looks for a handler of exc from the innermost visible one out.
@@ -95,6 +105,10 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 		if r := recover(); r != nil {
 			if u, ok := r.(*resuming); ok && u.exc == exc {
 				result = u.value
+				if u.instead != nil {
+					// the handlers are as they were at the signal again
+					result = in.Send(u.instead, "signal")
+				}
 				return
 			}
 			panic(r)
@@ -109,6 +123,21 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 		v = in.Send(h.action, "cull:", exc)
 	}
 	panic(&unwind{h: h, value: v})
+}
+
+// isNested tells whether a handler outside the one running exc's handler
+// block would handle exc too.
+func (in *Interp) isNested(exc *Instance) bool {
+	s := in.state(exc)
+	if s.h == nil {
+		return false
+	}
+	for i := s.hidx - 1; i >= 0; i-- {
+		if truthy(in.Send(in.handlers[i].selector, "handles:", exc)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (in *Interp) state(exc *Instance) *excState {

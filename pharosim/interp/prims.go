@@ -59,7 +59,7 @@ func init() {
 		"instVarNames": func(in *Interp, r Object, a []Object) (Object, bool) {
 			var out []Object
 			for _, n := range r.(*Class).ivarNames {
-				out = append(out, in.newString(n))
+				out = append(out, Symbol(n))
 			}
 			return in.newArray(out), true
 		},
@@ -120,8 +120,7 @@ func init() {
 			}
 			return in.signalFrom(exc, s.hidx-1), true
 		},
-		"exRetryUsing": func(in *Interp, r Object, a []Object) (Object, bool) { return nil, false },
-		"exHandled":    func(in *Interp, r Object, a []Object) (Object, bool) { return in.state(r.(*Instance)).h != nil, true },
+		"exHandled": func(in *Interp, r Object, a []Object) (Object, bool) { return in.state(r.(*Instance)).h != nil, true },
 		"unhandledError": func(in *Interp, r Object, a []Object) (Object, bool) {
 			panic(&unhandled{exc: r.(*Instance)})
 		},
@@ -688,12 +687,17 @@ func primBasicNewSize(in *Interp, r Object, a []Object) (Object, bool) {
 	return o, true
 }
 
+// primClassName answers a class's name as Pharo does: a Symbol for a
+// class, a String ('Foo class') for a metaclass.
 func primClassName(in *Interp, r Object, a []Object) (Object, bool) {
-	c := r.(*Class)
+	c, ok := r.(*Class)
+	if !ok {
+		return nil, false
+	}
 	if c.thisClass != nil {
 		return in.newString(c.thisClass.name + " class"), true
 	}
-	return in.newString(c.name), true
+	return Symbol(c.name), true
 }
 
 func primSuperclass(in *Interp, r Object, a []Object) (Object, bool) {

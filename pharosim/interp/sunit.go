@@ -21,8 +21,11 @@ const (
 type TestOutcome struct {
 	Class    string // the test class run
 	Selector string
-	Defining string // the class that defines the test method
-	Outcome  Outcome
+	// Parameters is a ParametrizedTestCase's case as SUnit prints it after
+	// the selector, "(#x->1 #y->2)"; empty for other tests.
+	Parameters string
+	Defining   string // the class that defines the test method
+	Outcome    Outcome
 	// ExpectedFailure: the test is declared to fail (<expectedFailure>
 	// or expectedFailures).
 	ExpectedFailure bool
@@ -54,7 +57,23 @@ func (in *Interp) RunTestClass(name string, stepsPerTest int64) ([]TestOutcome, 
 		}
 		out = in.runClass(c, stepsPerTest)
 	}, func(detail string) { classErr = fmt.Errorf("building the suite of %s: %s", name, detail) })
+	if classErr == nil {
+		in.resetResources(c, stepsPerTest)
+	}
 	return out, classErr
+}
+
+// resetResources tears down the test resources the class's tests set up,
+// as a suite does when its run ends. Their outcomes are already counted: a
+// tearDown that fails changes none.
+func (in *Interp) resetResources(c *Class, steps int64) {
+	resource, ok := in.classes["TestResource"]
+	if !ok {
+		return
+	}
+	in.guard(steps, func() {
+		in.Send(resource, "resetResources:", in.Send(c, "resources"))
+	}, func(string) {})
 }
 
 // testSelectors answers allTestSelectors, sorted.
@@ -82,15 +101,77 @@ func (in *Interp) testSelectors(c *Class) []string {
 	return out
 }
 
+// testCase is one test of a class's run: its selector, and for a
+// ParametrizedTestCase the instance its suite built (with its parameters).
+type testCase struct {
+	selector string
+	instance Object // nil: built with selector: when it runs
+}
+
+// testCases answers the tests a class runs. A ParametrizedTestCase runs
+// each test once per case of its matrix, as its buildSuite gives them;
+// every other class runs one instance per test selector.
+func (in *Interp) testCases(c *Class, steps int64) []testCase {
+	var cases []testCase
+	if p, ok := in.classes["ParametrizedTestCase"]; ok && c.inheritsFrom(p) {
+		built := true
+		in.guard(steps, func() {
+			suite := in.Send(c, "buildSuite")
+			tests, _ := in.Send(suite, "tests").(*Instance)
+			if tests == nil {
+				built = false
+				return
+			}
+			for _, tc := range in.elements(tests) {
+				cases = append(cases, testCase{selector: symOf(in.Send(tc, "selector")), instance: tc})
+			}
+		}, func(string) { built = false })
+		if built {
+			return cases
+		}
+		cases = nil
+	}
+	for _, sel := range in.testSelectors(c) {
+		cases = append(cases, testCase{selector: sel})
+	}
+	return cases
+}
+
+func (c *Class) includesBehavior(k *Class) bool { return c == k || c.inheritsFrom(k) }
+
+func (c *Class) inheritsFrom(k *Class) bool {
+	for s := c.super; s != nil; s = s.super {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}
+
+// elements answers an ordered collection's or an array's elements.
+func (in *Interp) elements(coll *Instance) []Object {
+	arr, _ := in.Send(coll, "asArray").(*Instance)
+	if arr == nil {
+		return nil
+	}
+	return arr.indexed
+}
+
 func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 	var out []TestOutcome
-	for _, sel := range in.testSelectors(c) {
+	for _, tcase := range in.testCases(c, steps) {
+		sel := tcase.selector
 		t := TestOutcome{Class: c.name, Selector: sel, Defining: c.name}
 		if m := c.lookup(sel); m != nil {
 			t.Defining = m.class.name
 		}
 		in.guard(steps, func() {
-			tc := in.Send(c, "selector:", Symbol(sel))
+			tc := tcase.instance
+			if tc == nil {
+				tc = in.Send(c, "selector:", Symbol(sel))
+			} else {
+				t.Parameters = str(in.Send(tc, "parametersString"))
+			}
 			t.ExpectedFailure = truthy(in.Send(tc, "isExpectedFailure"))
 			res, _ := in.Send(tc, "runCaseOutcome").(*Instance)
 			if res == nil || len(res.indexed) != 2 {
@@ -155,5 +236,8 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 
 func (in *Interp) describe(exc *Instance) string {
 	defer func() { recover() }()
-	return exc.class.name + ": " + str(in.Send(exc, "messageText"))
+	if text := str(in.Send(exc, "messageText")); text != "" {
+		return exc.class.name + ": " + text
+	}
+	return exc.class.name
 }
