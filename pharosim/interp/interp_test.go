@@ -57,7 +57,7 @@ func TestEvaluates(t *testing.T) {
 		{"FileSystem workingDirectory", "ERROR: pharo-sim's kernel lacks FileSystem (files)"},
 		{"#foo capitalized", "#Foo"},
 		{"Fraction basicNew numerator", "ERROR: pharo-sim's interpreter failed: interface conversion: interface {} is *interp.Instance, not *big.Rat"},
-		{"[ :k | k ] value: 1 value: 2", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 1 arguments, but was called with 2."},
+		{"[ :k | k ] value: 1 value: 2", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 1 argument, but was called with 2 arguments."},
 		{"| n | n := 0. [ n := n + 1 ] repeat", "ERROR: the step budget ran out (an endless loop?)"},
 		{"| a | a := 0. #(1 2 3) do: [ :x | x = 2 ifTrue: [ a := x ] ]. a", "2"},
 		{"(2 raisedTo: 100) printString", "'1267650600228229401496703205376'"},
@@ -68,7 +68,9 @@ func TestEvaluates(t *testing.T) {
 		{"3.7 floor", "3"},
 		{"'hello world' substrings", "#('hello' 'world')"},
 		{"[:x | x] value: 3", "3"},
-		{"[ :x | x ] valueWithArguments: #(1 2)", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 1 arguments, but was called with 2."},
+		{"[ :x | x ] valueWithArguments: #(1 2)", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 1 argument, but was called with 2 arguments."},
+		{"[ :a :b | a ] value: 1", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 2 arguments, but was called with 1 argument."},
+		{"[ [ :a | a ] value ] on: ArgumentsCountMismatch do: [ :e | e description ]", "'ArgumentsCountMismatch: This block accepts 1 argument, but was called with 0 arguments.'"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
