@@ -60,7 +60,9 @@ func (img *Image) runReal(ctx context.Context, classes []string, r *TestResult) 
 			return err
 		}
 		for _, t := range outcomes {
-			printed := img.printTest(t.Class, t.Selector)
+			// a parametrized test prints its case after the selector, as
+			// SUnit does: each case is a test of its own in the report
+			printed := img.printTest(t.Class, t.Selector) + t.Parameters
 			if t.Outside {
 				img.log.Warn("a test errored outside SUnit", "test", printed, "reason", t.Detail)
 			}

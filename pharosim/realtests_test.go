@@ -2,6 +2,8 @@ package pharosim_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -108,4 +110,47 @@ func TestRealRunOfInheritedTests(t *testing.T) {
 	got, err := img.RunTestsFor(context.Background(), none, []string{"AbstractFooTest"})
 	require.NoError(t, err)
 	assert.Equal(t, "No tests ran", got.Summary())
+}
+
+// TestRealRunOfParametrizedTests: each case of a ParametrizedTestCase is a
+// test of its own, printed with its parameters after the selector as SUnit
+// prints it, so the report names the case that fails.
+func TestRealRunOfParametrizedTests(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "Squares-Tests")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(pkg, "package.st"), []byte("Package { #name : #'Squares-Tests' }\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(pkg, "SquareTest.class.st"), []byte(`Class {
+	#name : #SquareTest,
+	#superclass : #ParametrizedTestCase,
+	#instVars : [ 'number' ],
+	#category : #'Squares-Tests'
+}
+
+{ #category : #tests }
+SquareTest class >> testParameters [
+	^ ParametrizedTestMatrix new
+		forSelector: #number addOptions: #( 2 3 4 );
+		yourself
+]
+
+{ #category : #accessing }
+SquareTest >> number: anInteger [
+	number := anInteger
+]
+
+{ #category : #tests }
+SquareTest >> testSquare [
+	self assert: number * number equals: (number = 3 ifTrue: [ 10 ] ifFalse: [ number squared ])
+]
+`), 0o644))
+	img, err := pharosim.LoadImage(dir, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
+	none, err := pharosim.ParseOracle([]byte(`{}`))
+	require.NoError(t, err)
+	r, err := img.RunTestsFor(context.Background(), none, []string{"SquareTest"})
+	require.NoError(t, err)
+	assert.Equal(t, "3 ran, 2 passed, 0 skipped, 0 expected failures, 1 failure, 0 errors, 0 passed unexpected", r.Summary())
+	assert.Equal(t, []string{"SquareTest>>#testSquare(#number->3)"}, r.Failures)
 }
