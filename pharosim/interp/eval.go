@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/pharo-refactor/refactord/smalltalk"
@@ -348,14 +349,24 @@ var lacking = map[string]string{
 	"UIManager": "UI", "Morph": "UI", "SpPresenter": "UI", "Display": "UI",
 }
 
+// internalLineEndings makes every line ending a carriage return, as
+// Pharo's code loading does to a method's source (Tonel files have
+// linefeeds): a string literal spanning lines holds CRs in Pharo.
+func internalLineEndings(s string) string {
+	if !strings.ContainsRune(s, '\n') {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\r"), "\n", "\r")
+}
+
 func (in *Interp) literal(n *smalltalk.Literal) Object {
 	switch n.Kind {
 	case smalltalk.LitNumber:
 		return in.literalNumber(n.Value)
 	case smalltalk.LitString:
-		return in.newString(n.Value)
+		return in.newString(internalLineEndings(n.Value))
 	case smalltalk.LitCharacter:
-		r := []rune(n.Value)
+		r := []rune(internalLineEndings(n.Value))
 		if len(r) == 0 {
 			return Char(0)
 		}

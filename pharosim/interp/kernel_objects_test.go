@@ -387,3 +387,20 @@ func TestRunnerRunsWhatSUnitBuilds(t *testing.T) {
 	}, func(d string) { log = d })
 	assert.Equal(t, "#(#setUp #tearDown)", log)
 }
+
+// TestStringLiteralsHaveInternalLineEndings: a literal spanning lines holds
+// carriage returns, as in Pharo, whose code loading converts a method's
+// line endings; a linefeed written as a character value stays one.
+func TestStringLiteralsHaveInternalLineEndings(t *testing.T) {
+	cases := []struct{ expr, want string }{
+		{"'a\nb' = ('a', String cr, 'b')", "true"},
+		{"'a\r\nb' size", "3"},
+		{"('a', (String with: Character lf), 'b') lines size", "2"},
+		{"$\n = Character cr", "true"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+		})
+	}
+}
