@@ -53,7 +53,7 @@ func TestEvaluates(t *testing.T) {
 		{"(Set withAll: #(1 2 2 3)) size", "3"},
 		{"(Bag withAll: #(1 2 2 3)) occurrencesOf: 2", "2"},
 		{"(1 to: 3) printString", "'(1 to: 3)'"},
-		{"(3 @ 4) + 1", "4@5"},
+		{"(3 @ 4) + 1", "(4@5)"},
 		{"FileSystem workingDirectory", "ERROR: pharo-sim's kernel lacks FileSystem (files)"},
 		{"#foo capitalized", "#Foo"},
 		{"Fraction basicNew numerator", "ERROR: pharo-sim's interpreter failed: interface conversion: interface {} is *interp.Instance, not *big.Rat"},

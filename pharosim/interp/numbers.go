@@ -97,7 +97,7 @@ func primDivide(in *Interp, r Object, a []Object) (Object, bool) {
 		return nil, false
 	}
 	if isZero(a[0]) {
-		return in.signalError("ZeroDivide", "ZeroDivide"), true
+		return in.zeroDivide(r), true
 	}
 	if x, ok := toRat(r); ok {
 		if y, ok := toRat(a[0]); ok {
@@ -116,7 +116,7 @@ func primIntDiv(floored bool) primitive {
 			return nil, false
 		}
 		if isZero(a[0]) {
-			return in.signalError("ZeroDivide", "ZeroDivide"), true
+			return in.zeroDivide(r), true
 		}
 		x, ok1 := toBig(r)
 		y, ok2 := toBig(a[0])
@@ -147,7 +147,7 @@ func primIntMod(in *Interp, r Object, a []Object) (Object, bool) {
 		return nil, false
 	}
 	if isZero(a[0]) {
-		return in.signalError("ZeroDivide", "ZeroDivide"), true
+		return in.zeroDivide(r), true
 	}
 	x, ok1 := toBig(r)
 	y, ok2 := toBig(a[0])
@@ -168,7 +168,7 @@ func primIntMod(in *Interp, r Object, a []Object) (Object, bool) {
 
 func primRem(in *Interp, r Object, a []Object) (Object, bool) {
 	if isZero(a[0]) {
-		return in.signalError("ZeroDivide", "ZeroDivide"), true
+		return in.zeroDivide(r), true
 	}
 	x, ok1 := toBig(r)
 	y, ok2 := toBig(a[0])
@@ -612,4 +612,11 @@ func smallMul(x, y int64) (int64, bool) {
 		return x * y, true
 	}
 	return 0, false
+}
+
+// zeroDivide signals ZeroDivide for a division of dividend by zero, as
+// Pharo's primitives' failure code does: no message text, the dividend
+// kept.
+func (in *Interp) zeroDivide(dividend Object) Object {
+	return in.Send(in.classes["ZeroDivide"], "signalWithDividend:", dividend)
 }
