@@ -1,0 +1,49 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestStreamsAnswerAsPharo: what Pharo 13's stream tests
+// (Collections-Streams-Tests) show its streams answer.
+func TestStreamsAnswerAsPharo(t *testing.T) {
+	cases := []struct{ name, expr, want string }{
+		{"a stream is made on a collection, never with new", "[ WriteStream new. 1 ] on: Error do: [ :e | 2 ]", "2"},
+		{"nor a read-write stream", "[ ReadWriteStream new. 1 ] on: Error do: [ :e | 2 ]", "2"},
+		{"a reset write stream still holds what it wrote", "| s | s := WriteStream on: String new. { s isEmpty. s nextPut: $a; isEmpty. s reset; isEmpty }", "#(true false false)"},
+		{"a read-write stream is empty only with nothing written", "| s | s := ReadWriteStream on: (String new: 8). { s isEmpty. s nextPut: $a; isEmpty. s reset; isEmpty. s next; isEmpty }", "#(true false false false)"},
+		{"a read stream at its end is not empty", "| s | s := ReadStream on: 'abc'. { s isEmpty. s setToEnd; isEmpty. (ReadStream on: '') isEmpty }", "#(false false true)"},
+		{"setToEnd goes to the end of what was written", "| s | s := WriteStream on: String new. s nextPutAll: 'testing'. s position: 3. { s setToEnd position. s contents }", "#(7 'testing')"},
+		{"a position past what was written is an error", "| s | s := WriteStream on: String new. s nextPutAll: 'abc'. { [ s position: 4 ] on: Error do: [ :e | #outOfBounds ]. [ s position: -1 ] on: Error do: [ :e | #outOfBounds ]. (s position: 1) == s. s contents }", "#(#outOfBounds #outOfBounds true 'a')"},
+		{"on:from:to: writes after what lies before from", "| s | s := WriteStream on: 'testingtesting' copy from: 8 to: 14. { s position. s contents. s size }", "#(7 'testing' 14)"},
+		{"with:from:to: appends to the part", "| s | s := WriteStream with: 'testingtesting' from: 1 to: 7. { s position. s contents. s size }", "#(7 'testing' 7)"},
+		{"<< writes a collection of the stream's class whole", "String streamContents: [ :out | out << $a << 'bcd' << $e ]", "'abcde'"},
+		{"<< writes each element of another collection", "Array streamContents: [ :out | out << 1 << #(2 3 4) asOrderedCollection << 5 ]", "#(1 2 3 4 5)"},
+		{"<< into a byte array", "ByteArray streamContents: [ :out | out << 1 << #[2 3 4] << 5 ]", "#[1 2 3 4 5]"},
+		{"<< does not print a number into a string", "[ String streamContents: [ :out | out << 1234 ] ] on: Error do: [ :e | #error ]", "#error"},
+		{"back answers the element stepped over", "| s | s := 'abc' readStream. s setToEnd. { s back. s position. s peekBack. s position }", "#($c 2 $b 2)"},
+		{"back at the start is an error", "[ 'abc' readStream back ] on: Error do: [ :e | #error ]", "#error"},
+		{"oldBack answers the element before the last read", "| s | s := 'abc' readStream. s setToEnd. { s oldBack. s setToEnd; oldPeekBack }", "#($b $b)"},
+		{"oldBack after the first element", "| s | s := 'abc' readStream. s next. { s oldBack. s position }", "#(nil 0)"},
+		{"positionOfSubCollection: answers the index of the match", "{ 'xyz' readStream positionOfSubCollection: 'q'. 'xyz' readStream positionOfSubCollection: 'x'. 'xyz' readStream positionOfSubCollection: 'yz' }", "#(0 1 2)"},
+		{"upToAll: an empty collection answers nothing", "{ 'a' readStream upToAll: ''. 'abc' readStream upToAll: 'bc'. 'abc' readStream upToAll: 'cd'. 'ab' readStream upToAll: 'ab' }", "#('' 'a' 'abc' '')"},
+		{"upToAll: skips the match", "| s | s := 'abcdefgh' readStream. s upToAll: 'cd'. s upToAll: 'gh'", "'ef'"},
+		{"ensureEndsWith: writes unless empty or already there", "| s | s := WriteStream on: String new. s ensureEndsWith: $x. s nextPutAll: 'ab'; ensureEndsWith: $b; ensureEndsWith: $c. s contents", "'abc'"},
+		{"ensureNoSpace steps back over trailing spaces", "| s | s := WriteStream on: String new. s ensureNoSpace; nextPutAll: ' a  '; ensureNoSpace; nextPut: $b. s contents", "' ab'"},
+		{"ensureASpace", "| s | s := WriteStream on: String new. s ensureASpace; nextPut: $a; ensureASpace; ensureASpace. s contents", "' a '"},
+		{"skip: past the end is an error", "[ 'abc' readStream skip: 4 ] on: Error do: [ :e | #error ]", "#error"},
+		{"a limited stream stops at its limit", "| hit s | hit := false. s := LimitedWriteStream on: String new limit: 3 limitBlock: [ hit := true ]. s nextPutAll: 'abcde'. { s contents. hit }", "#('abc' true)"},
+		{"a lowered limit cuts the position", "| hit s | hit := false. s := LimitedWriteStream on: String new. s nextPutAll: 'abcde'; limitBlock: [ hit := true ]; limit: 2. { s contents. s position. hit. s limit }", "#('ab' 2 true 2)"},
+		{"a null stream counts and keeps the last element", "| s | s := NullStream new. s nextPut: $a; nextPutAll: 'bcd'; tab; next: 4 putAll: 'abcdefgh' startingAt: 3. { s position. s peekLast }", "#(9 $f)"},
+		{"a write stream cannot read", "[ (WriteStream on: String new) next ] on: Error do: [ :e | #error ]", "#error"},
+		{"a read stream cannot write", "[ 'abc' readStream nextPut: $d ] on: Error do: [ :e | #error ]", "#error"},
+		{"asByteArray of an Array", "#(97 98 99) asByteArray", "#[97 98 99]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, runDoIt(t, nil, tc.expr))
+		})
+	}
+}
