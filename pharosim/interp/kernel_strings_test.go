@@ -47,3 +47,22 @@ func TestStreamsAnswerAsPharo(t *testing.T) {
 		})
 	}
 }
+
+// TestCharactersAnswerAsPharo: what Pharo 13's CharacterTest shows.
+func TestCharactersAnswerAsPharo(t *testing.T) {
+	cases := []struct{ name, expr, want string }{
+		{"a character that shows prints as a literal", "{ $a printString. $@ printString. $a storeString }", "#('$a' '$@' '$a')"},
+		{"a named character prints its name", "{ Character cr printString. Character space printString. (Character value: 0) printString. Character cr storeString }", "#('Character cr' 'Character space' 'Character null' 'Character cr')"},
+		{"any other prints its value", "{ (Character value: 17) printString. (Character value: 17) storeString }", "#('Character value: 17' '(Character value: 17)')"},
+		{"characters are not made with new", "[ Character new ] on: Error do: [ :e | #error ]", "#error"},
+		{"the largest character", "{ (Character value: Character maxVal) codePoint = Character maxVal. [ Character value: Character maxVal + 1 ] on: PrimitiveFailed do: [ :e | #failed ] }", "#(true #failed)"},
+		{"hex", "{ $a hex. Character space printStringHex }", "#('16r61' '20')"},
+		{"separators", "{ Character separators size. Character separators allSatisfy: [ :c | c isSeparator ]. Character alphabet anySatisfy: [ :c | c isSeparator ] }", "#(5 true false)"},
+		{"the byte characters", "{ Character allByteCharacters size. Character allByteCharacters last value }", "#(256 255)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, runDoIt(t, nil, tc.expr))
+		})
+	}
+}

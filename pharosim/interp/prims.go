@@ -228,7 +228,7 @@ func init() {
 		"charValue": func(in *Interp, r Object, a []Object) (Object, bool) { return int64(r.(Char)), true },
 		"charFromValue": func(in *Interp, r Object, a []Object) (Object, bool) {
 			v, ok := a[0].(int64)
-			if !ok || v < 0 || v > unicode.MaxRune {
+			if !ok || v < 0 || v > maxCharacterValue {
 				return nil, false
 			}
 			return Char(rune(v)), true
@@ -588,6 +588,10 @@ func primBasicAtPut(in *Interp, r Object, a []Object) (Object, bool) {
 	o.indexed[i-1] = a[1]
 	return a[1], true
 }
+
+// maxCharacterValue is Character maxVal: Pharo's characters hold code
+// points up to 2^30 - 1, past Unicode's last.
+const maxCharacterValue = 1<<30 - 1
 
 // characterTests are Character's tests and case conversions, each a
 // primitive char.<selector>.
