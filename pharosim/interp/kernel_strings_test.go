@@ -58,7 +58,39 @@ func TestCharactersAnswerAsPharo(t *testing.T) {
 		{"the largest character", "{ (Character value: Character maxVal) codePoint = Character maxVal. [ Character value: Character maxVal + 1 ] on: PrimitiveFailed do: [ :e | #failed ] }", "#(true #failed)"},
 		{"hex", "{ $a hex. Character space printStringHex }", "#('16r61' '20')"},
 		{"separators", "{ Character separators size. Character separators allSatisfy: [ :c | c isSeparator ]. Character alphabet anySatisfy: [ :c | c isSeparator ] }", "#(5 true false)"},
-		{"the byte characters", "{ Character allByteCharacters size. Character allByteCharacters last value }", "#(256 255)"},
+		{"the byte characters", "{ Character allByteCharacters size. Character allByteCharacters last asInteger }", "#(256 255)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, runDoIt(t, nil, tc.expr))
+		})
+	}
+}
+
+// TestStringsAnswerAsPharo: what Pharo 13's string and symbol tests
+// (Collections-Strings-Tests) show its strings and symbols answer.
+func TestStringsAnswerAsPharo(t *testing.T) {
+	cases := []struct{ name, expr, want string }{
+		{"compare: answers 1, 2 or 3, case ignored", "{ 'EEA' compare: 'fgh'. 'aBc' compare: 'abC'. 'fgh' compare: 'fg'. '!@#' compare: '123'. 'abd' compare: 'abC' }", "#(1 2 3 1 3)"},
+		{"compare: puts a Latin-1 letter with its capital", "{ 'éèàôüö' compare: 'ÉÈÀÔÜÖ'. 'ÉÈÀÔÜ' compare: 'ÔÜÖ'. 'eeao' compare: 'éèàô' }", "#(2 1 1)"},
+		{"compare:caseSensitive: puts each capital before its small letter", "{ 'abc' compare: 'ABC' caseSensitive: true. 'ABC' compare: 'abc' caseSensitive: true. 'Abc' compare: 'abc' caseSensitive: false }", "#(3 1 2)"},
+		{"the case-aware less-or-equal", "{ 'ABC' caseInsensitiveLessOrEqual: 'abc'. 'ABD' caseInsensitiveLessOrEqual: 'abc'. 'abc' caseSensitiveLessOrEqual: 'ABC'. 'aBc' sameAs: 'AbC' }", "#(true false false true)"},
+		{"< compares code points", "{ 'abc' < 'abd'. 'B' < 'a'. 'ab' < 'abc'. 'abc' >= 'abc' }", "#(true true true true)"},
+		{"the collation orders", "{ String newAsciiOrder size. (String newCaseInsensitiveOrder at: $a asInteger + 1) = $A asInteger. String newCaseSensitiveOrder first: 3 }", "#(256 true #[63 64 65])"},
+		{"the case tables", "{ (String newUppercasingTable at: 224) asInteger. (String newLowercasingTable at: 66) . (String newTokenish at: 33) }", "#(7838 $a $~)"},
+		{"ß capitalises to ẞ", "'123éàß test' asUppercase", "'123ÉÀẞ TEST'"},
+		{"asInteger reads the first run of digits", "{ '1796exportFixes-tkMX' asInteger. 'donald' asInteger. 'abc234def567' asInteger. '-94' asInteger. 'foo-bar-92' asInteger }", "#(1796 nil 234 -94 -92)"},
+		{"asCamelCase capitalises each word and drops the spaces", "'Here 123should % be 6 the name6 of the method' asCamelCase", "'Here123should%Be6TheName6OfTheMethod'"},
+		{"the empty string is found nowhere", "{ ' ' findString: '' startingAt: 1. 'abc' includesSubstring: ''. 'abc' includesSubstring: '' caseSensitive: false }", "#(0 true false)"},
+		{"findString:startingAt: is case-sensitive", "{ 'éèàô' findString: 'ÉÈ' startingAt: 1. 'salkjsdlkgfee' findString: 'ee' startingAt: 3 }", "#(0 12)"},
+		{"includesSubstring:caseSensitive:", "{ 'test this string' includesSubstring: 'Ring' caseSensitive: true. 'test this string' includesSubstring: 'Ring' caseSensitive: false. '123éàô' includesSubstring: 'ÀÔ' caseSensitive: false }", "#(false true true)"},
+		{"numArgs of a selector", "{ 'x' numArgs. '_x' numArgs. 'at:put:' numArgs. '_:_:' numArgs. '*&@' numArgs. '-' numArgs }", "#(0 0 2 2 1 1)"},
+		{"numArgs of what is no selector", "{ 'at:withoutTrailingColon' numArgs. ':x' numArgs. 'x::y:' numArgs. '+ +' numArgs. '123name' numArgs. 'na me:' numArgs. '' numArgs }", "#(-1 -1 -1 -1 -1 -1 -1)"},
+		{"keywords", "(#up:to: keywords , #up keywords , #at: keywords)", "#('up:' 'to:' 'up' 'at:')"},
+		{"asMutator leaves a keyword as it is", "{ #x asMutator. #x: asMutator }", "#(#x: #x:)"},
+		{"a symbol joined with anything is a symbol", "{ #foo , #bar. (#foo , 'bar') == #foobar. ('foo' , #bar) isSymbol }", "#(#foobar true false)"},
+		{"a character's value is the character", "{ $a value. $a asInteger. $a < $b }", "#($a 97 true)"},
+		{"tokenish", "{ $a tokenish. $: tokenish. $_ tokenish. $+ tokenish }", "#(true true true false)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

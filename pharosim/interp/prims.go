@@ -259,12 +259,6 @@ func init() {
 			}
 			return string(runesOf(r)) == string(runesOf(a[0])), true
 		},
-		"strCompare": func(in *Interp, r Object, a []Object) (Object, bool) {
-			if !isStringy(a[0]) {
-				return nil, false
-			}
-			return int64(strings.Compare(string(runesOf(r)), string(runesOf(a[0])))), true
-		},
 		"strHash":  func(in *Interp, r Object, a []Object) (Object, bool) { return hashString(string(runesOf(r))), true },
 		"asSymbol": func(in *Interp, r Object, a []Object) (Object, bool) { return Symbol(string(runesOf(r))), true },
 		"asString": func(in *Interp, r Object, a []Object) (Object, bool) { return in.newString(string(runesOf(r))), true },
@@ -272,7 +266,12 @@ func init() {
 			if !isStringy(a[0]) {
 				return nil, false
 			}
-			s := &Instance{class: in.classes["String"], str: append(append([]rune{}, runesOf(r)...), runesOf(a[0])...)}
+			joined := append(append([]rune{}, runesOf(r)...), runesOf(a[0])...)
+			if _, ok := r.(Symbol); ok {
+				// a symbol's concatenation is a symbol, whatever it is joined with
+				return Symbol(string(joined)), true
+			}
+			s := &Instance{class: in.classes["String"], str: joined}
 			if c, ok := r.(*Instance); ok {
 				s.class = c.class
 			}
@@ -298,7 +297,7 @@ func init() {
 			s := string(runesOf(r))
 			switch symOf(a[0]) {
 			case "upper":
-				s = strings.ToUpper(s)
+				s = strings.Map(upperCase, s)
 			case "lower":
 				s = strings.ToLower(s)
 			case "trim":
@@ -316,7 +315,8 @@ func init() {
 			if start < 1 {
 				start = 1
 			}
-			if int(start) > len(rs)+1 {
+			if int(start) > len(rs)+1 || sub == "" {
+				// Pharo finds the empty string nowhere
 				return int64(0), true
 			}
 			prefix := string(rs[:start-1])
@@ -601,7 +601,7 @@ var characterTests = map[string]func(c rune) Object{
 	"isUppercase": func(c rune) Object { return unicode.IsUpper(c) },
 	"isLowercase": func(c rune) Object { return unicode.IsLower(c) },
 	"isSeparator": func(c rune) Object { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' },
-	"asUppercase": func(c rune) Object { return Char(unicode.ToUpper(c)) },
+	"asUppercase": func(c rune) Object { return Char(upperCase(c)) },
 	"asLowercase": func(c rune) Object { return Char(unicode.ToLower(c)) },
 }
 
