@@ -601,8 +601,13 @@ var characterTests = map[string]func(c rune) Object{
 	"isUppercase": func(c rune) Object { return unicode.IsUpper(c) },
 	"isLowercase": func(c rune) Object { return unicode.IsLower(c) },
 	"isSeparator": func(c rune) Object { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' },
-	"asUppercase": func(c rune) Object { return Char(upperCase(c)) },
-	"asLowercase": func(c rune) Object { return Char(unicode.ToLower(c)) },
+	// Pharo's punctuation is Unicode's opening and closing kinds only:
+	// brackets, not the period or the comma
+	"isOpenPunctuation":  func(c rune) Object { return unicode.Is(unicode.Ps, c) },
+	"isClosePunctuation": func(c rune) Object { return unicode.Is(unicode.Pe, c) },
+	"isPunctuation":      func(c rune) Object { return unicode.In(c, unicode.Ps, unicode.Pe) },
+	"asUppercase":        func(c rune) Object { return Char(upperCase(c)) },
+	"asLowercase":        func(c rune) Object { return Char(unicode.ToLower(c)) },
 }
 
 func primStrAt(in *Interp, r Object, a []Object) (Object, bool) {
