@@ -142,6 +142,9 @@ func TestStringsAnswerAsPharo(t *testing.T) {
 		{"internal line endings are cr", "('a', String crlf, 'b', String lf) withInternalLineEndings = ('a', String cr, 'b', String cr)", "true"},
 		{"punctuation is brackets only", "{ $( isPunctuation. $] isPunctuation. $. isPunctuation. $, isPunctuation. $+ isSpecial }", "#(true true false false true)"},
 		{"Unicode value:", "(Unicode value: 402) asInteger", "402"},
+		{"expandMacros", "{ ('<1p>: <2p>' expandMacrosWith: 'Number' with: 5). ('<1s>' expandMacrosWithArguments: { 'str''ing' }). ('<1?success:error>' expandMacrosWith: true). ('<1?success:error>' expandMacrosWith: false). '%<' expandMacros. '<t>' expandMacros = (String with: Character tab) }", "#('''Number'': 5' 'str''ing' 'success' 'error' '<' true)"},
+		{"withNoLineLongerThan: wraps at words", "{ ('Hello World' withNoLineLongerThan: 5) = ('Hello', String cr, 'World'). [ 'x' withNoLineLongerThan: 0 ] on: Error do: [ :e | #error ] }, ('Sample text to line break at some point' withNoLineLongerThan: 28) lines, ('in silence' withNoLineLongerThan: 5) lines", "#(true #error 'Sample text to line break at' 'some point' 'in' 'silen' 'ce')"},
+		{"findFirstInString:inSet:startingAt:", "{ String findFirstInString: 'hello' inSet: (CharacterSet newFrom: 'llo') byteArrayMap startingAt: 1. String findFirstInString: 'hello' inSet: (CharacterSet newFrom: 'x') byteArrayMap startingAt: 1 }", "#(3 0)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
