@@ -40,6 +40,8 @@ func TestStreamsAnswerAsPharo(t *testing.T) {
 		{"a write stream cannot read", "[ (WriteStream on: String new) next ] on: Error do: [ :e | #error ]", "#error"},
 		{"a read stream cannot write", "[ 'abc' readStream nextPut: $d ] on: Error do: [ :e | #error ]", "#error"},
 		{"asByteArray of an Array", "#(97 98 99) asByteArray", "#[97 98 99]"},
+		{"the Transcript takes the whole stream protocol", "Transcript show: 'a'; cr; print: 3; tab; nl; crlf; ensureCr; display: 5; << 6; space: 2; clear. Transcript contents", "''"},
+		{"a number stores with a space before a minus", "{ String streamContents: [ :s | -42 storeOn: s ]. String streamContents: [ :s | 42 storeOn: s ]. String streamContents: [ :s | $a storeOn: s ] }", "#(' -42' '42' '$a')"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
