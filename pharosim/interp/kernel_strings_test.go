@@ -147,6 +147,16 @@ func TestStringsAnswerAsPharo(t *testing.T) {
 		{"expandMacros", "{ ('<1p>: <2p>' expandMacrosWith: 'Number' with: 5). ('<1s>' expandMacrosWithArguments: { 'str''ing' }). ('<1?success:error>' expandMacrosWith: true). ('<1?success:error>' expandMacrosWith: false). '%<' expandMacros. '<t>' expandMacros = (String with: Character tab) }", "#('''Number'': 5' 'str''ing' 'success' 'error' '<' true)"},
 		{"withNoLineLongerThan: wraps at words", "{ ('Hello World' withNoLineLongerThan: 5) = ('Hello', String cr, 'World'). [ 'x' withNoLineLongerThan: 0 ] on: Error do: [ :e | #error ] }, ('Sample text to line break at some point' withNoLineLongerThan: 28) lines, ('in silence' withNoLineLongerThan: 5) lines", "#(true #error 'Sample text to line break at' 'some point' 'in' 'silen' 'ce')"},
 		{"findFirstInString:inSet:startingAt:", "{ String findFirstInString: 'hello' inSet: (CharacterSet newFrom: 'llo') byteArrayMap startingAt: 1. String findFirstInString: 'hello' inSet: (CharacterSet newFrom: 'x') byteArrayMap startingAt: 1 }", "#(3 0)"},
+		{"a new string holds NUL characters", "{ (String new: 2) first asInteger. (String new: 2) = '  ' }", "#(0 false)"},
+		{"UTF-8", "{ 'héllo' utf8Encoded. #[104 195 169] utf8Decoded. [ #[255] utf8Decoded ] on: Error do: [ :e | #error ] }", "#(#[104 195 169 108 108 111] 'hé' #error)"},
+		{"contracting and truncating", "{ 'Pharo is really super cool' contractTo: 10. 'A clear but rather long-winded summary' contractTo: 18. 'abcd' contractTo: 10. 'hello world' truncateTo: 5. 'hello world' truncateWithElipsisTo: 8 }", "#('Phar...ool' 'A clear ...summary' 'abcd' 'hello' 'hello...')"},
+		{"squeezeOutNumber and stemAndNumericSuffix", "{ 'th is is29 a stRI4' squeezeOutNumber. 'th is is2 9 a stRI4' squeezeOutNumber. 'Fred2305' stemAndNumericSuffix first. 'Fred2305' stemAndNumericSuffix last }", "#(29 2 'Fred' 2305)"},
+		{"wordBefore:, howManyMatch:, escapeCharacter:", "{ 'word before index' wordBefore: 16. 'word before index' wordBefore: 5. 'ab ab ac de' howManyMatch: 'ab'. 'XaX' escapeCharacter: $X. 'XXaXX' unescapeCharacter: $X }", "#('inde' '' 2 'XXaXX' 'XaX')"},
+		{"findTokens:keep:", "('a,b;c' findTokens: ',;' keep: ';') asArray", "#('a' 'b' ';' 'c')"},
+		{"a few predicates", "{ '  ' isAllSeparators. '0abc' startsWithDigit. 'Foo_1' isValidGlobalName. 'foo' isValidGlobalName. 'AA' asHex }", "#(true true true false '16r4116r41')"},
+		{"Unicode categories of a character", "{ $+ isMathSymbol. $$ isCurrencySymbol. $_ isConnectorPunctuation. $a isMathSymbol. (Character value: 160) isSpaceSeparator. $5 isDecimalDigit }", "#(true true true false true true)"},
+		{"hexDigitValue", "{ $f hexDigitValue. $F hexDigitValue. $7 hexDigitValue. $g hexDigitValue }", "#(15 15 7 nil)"},
+		{"separateKeywords and isInfix", "{ #foo:zork: separateKeywords. #+ isInfix. #foo isInfix }", "#('foo:  zork:' true false)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

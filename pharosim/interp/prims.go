@@ -242,11 +242,8 @@ func init() {
 			if !ok || n < 0 || n > 1<<26 {
 				return nil, false
 			}
-			s := &Instance{class: r.(*Class), str: make([]rune, n)}
-			for i := range s.str {
-				s.str[i] = ' '
-			}
-			return s, true
+			// a new string holds n NUL characters, as Pharo's does
+			return &Instance{class: r.(*Class), str: make([]rune, n)}, true
 		},
 		"strEq": func(in *Interp, r Object, a []Object) (Object, bool) {
 			if !isStringy(a[0]) {
@@ -674,9 +671,6 @@ func primBasicNewSize(in *Interp, r Object, a []Object) (Object, bool) {
 	switch c.kind {
 	case "string":
 		o.str = make([]rune, n)
-		for i := range o.str {
-			o.str[i] = ' '
-		}
 	case "bytes":
 		o.indexed = make([]Object, n)
 		for i := range o.indexed {

@@ -1,12 +1,56 @@
 package interp
 
-import "unicode"
+import (
+	"unicode"
+	"unicode/utf8"
+)
 
 // stringPrimitives are the Go primitives of the kernel's strings, symbols and characters.
-var stringPrimitives = map[string]primitive{
-	"strCollate":        primStrCollate,
-	"strCollationOrder": primStrCollationOrder,
-	"selectorArity":     primSelectorArity,
+var stringPrimitives = func() map[string]primitive {
+	prims := map[string]primitive{
+		"strCollate":        primStrCollate,
+		"strCollationOrder": primStrCollationOrder,
+		"selectorArity":     primSelectorArity,
+		"strUtf8Encode":     primStrUtf8Encode,
+		"bytesUtf8Decode":   primBytesUtf8Decode,
+	}
+	for name, category := range unicodeCategories {
+		prims["char.category."+name] = func(in *Interp, r Object, a []Object) (Object, bool) {
+			c, ok := r.(Char)
+			return ok && unicode.Is(category, rune(c)), ok
+		}
+	}
+	return prims
+}()
+
+// unicodeCategories are the general categories Character's tests name
+// (isMathSymbol is Sm…), each the primitive char.category.<test>.
+var unicodeCategories = map[string]*unicode.RangeTable{
+	"isConnectorPunctuation": unicode.Pc,
+	"isControlOther":         unicode.Cc,
+	"isCurrencySymbol":       unicode.Sc,
+	"isDashPunctuation":      unicode.Pd,
+	"isDecimalDigit":         unicode.Nd,
+	"isEnclosingMark":        unicode.Me,
+	"isFinalQuote":           unicode.Pf,
+	"isFormatOther":          unicode.Cf,
+	"isInitialQuote":         unicode.Pi,
+	"isLetterModifier":       unicode.Lm,
+	"isLetterNumber":         unicode.Nl,
+	"isLineSeparator":        unicode.Zl,
+	"isMathSymbol":           unicode.Sm,
+	"isModifierSymbol":       unicode.Sk,
+	"isNonspacingMark":       unicode.Mn,
+	"isOtherLetter":          unicode.Lo,
+	"isOtherNumber":          unicode.No,
+	"isOtherPunctuation":     unicode.Po,
+	"isOtherSymbol":          unicode.So,
+	"isParagraphSeparator":   unicode.Zp,
+	"isPrivateOther":         unicode.Co,
+	"isSpaceSeparator":       unicode.Zs,
+	"isSpacingCombiningMark": unicode.Mc,
+	"isSurrogateOther":       unicode.Cs,
+	"isTitlecaseLetter":      unicode.Lt,
 }
 
 // A collation order gives each character below 256 its rank when strings
@@ -171,4 +215,36 @@ func upperCase(c rune) rune {
 		return 'ẞ'
 	}
 	return unicode.ToUpper(c)
+}
+
+// primStrUtf8Encode answers the UTF-8 bytes of the receiver as a ByteArray.
+func primStrUtf8Encode(in *Interp, r Object, a []Object) (Object, bool) {
+	encoded := []byte(string(runesOf(r)))
+	bytes := in.newInstance(in.classes["ByteArray"])
+	bytes.indexed = make([]Object, len(encoded))
+	for i, b := range encoded {
+		bytes.indexed[i] = int64(b)
+	}
+	return bytes, true
+}
+
+// primBytesUtf8Decode answers the String the receiver's UTF-8 bytes
+// encode; it fails on bytes that are not UTF-8.
+func primBytesUtf8Decode(in *Interp, r Object, a []Object) (Object, bool) {
+	o, ok := r.(*Instance)
+	if !ok || o.class.kind != "bytes" {
+		return nil, false
+	}
+	raw := make([]byte, len(o.indexed))
+	for i, v := range o.indexed {
+		b, ok := v.(int64)
+		if !ok || b < 0 || b > 255 {
+			return nil, false
+		}
+		raw[i] = byte(b)
+	}
+	if !utf8.Valid(raw) {
+		return nil, false
+	}
+	return in.newString(string(raw)), true
 }
