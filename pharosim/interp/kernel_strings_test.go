@@ -42,6 +42,12 @@ func TestStreamsAnswerAsPharo(t *testing.T) {
 		{"asByteArray of an Array", "#(97 98 99) asByteArray", "#[97 98 99]"},
 		{"the Transcript takes the whole stream protocol", "Transcript show: 'a'; cr; print: 3; tab; nl; crlf; ensureCr; display: 5; << 6; space: 2; clear. Transcript contents", "''"},
 		{"a number stores with a space before a minus", "{ String streamContents: [ :s | -42 storeOn: s ]. String streamContents: [ :s | 42 storeOn: s ]. String streamContents: [ :s | $a storeOn: s ] }", "#(' -42' '42' '$a')"},
+		{"backUpTo: stops after the occurrence", "| s | s := ReadStream on: 'zabc abdc'. s setToEnd. { s backUpTo: 'abc'. s position. s backUpTo: 'q'. s position }", "#(true 4 false 0)"},
+		{"nextDelimited: reads a doubled terminator as one", "'''a''''b'' rest' readStream nextDelimited: $'", "'a''b'"},
+		{"skipSeparatorsAndPeekNext and upToAnyOf:do:", "| s r | s := '  x,y' readStream. { s skipSeparatorsAndPeekNext. s upToAnyOf: ',;' do: [ :c | r := c ]. r. s upToEnd }", "#($x 'x' $, 'y')"},
+		{"nextMatchAll: stays when the stream does not go on so", "| s | s := 'abcdef' readStream. { s nextMatchAll: 'abd'. s position. s nextMatchAll: 'abc'. s position }", "#(false 0 true 3)"},
+		{"binary integers", "| s | s := #[1 2 255 254 0 0 1 0] readStream. { s uint16. s int16. s nextLittleEndianNumber: 4. ByteArray streamContents: [ :w | w uint16: 258; int16: -2; uint32: 1 ] }", "#(258 -2 65536 #[1 2 255 254 0 0 0 1])"},
+		{"next:into: answers what was read", "{ 'abcdef' readStream next: 3 into: (String new: 3). 'ab' readStream next: 3 into: (String new: 3) }", "#('abc' 'ab')"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
