@@ -170,3 +170,31 @@ func TestStringsAnswerAsPharo(t *testing.T) {
 		})
 	}
 }
+
+// TestRegexAnswersAsPharo: what Pharo 13's regular expression tests
+// (Regex-Core-Tests) show its matcher answers, on the kernel's matcher
+// over Go's regexp.
+func TestRegexAnswersAsPharo(t *testing.T) {
+	cases := []struct{ name, expr, want string }{
+		{"matchesRegex: matches the whole string", "{ 'abc' matchesRegex: 'a.c'. 'abcd' matchesRegex: 'a.c'. 'abcd' prefixMatchesRegex: 'a.c'. 'ABC' matchesRegexIgnoringCase: 'abc' }", "#(true false true true)"},
+		{". is any character but NUL, a line ending too", "{ (String with: $a with: Character cr with: $b) matchesRegex: 'a.b'. (String with: $a with: (Character value: 0) with: $b) matchesRegex: 'a.b' }", "#(true false)"},
+		{"subexpressions", "| m | m := '(a+)(b*)(x)?' asRegex. { m search: 'xxaab'. m subexpression: 1. m subexpression: 2. m subexpression: 3. m subexpression: 4. m subexpressionCount }", "#(true 'aab' 'aa' 'b' nil 4)"},
+		{"all the matches", "('now is the time' allRegexMatches: '\\w+') asArray", "#('now' 'is' 'the' 'time')"},
+		{"copying with the matches replaced", "{ 'aabbcc' copyWithRegex: 'b+' matchesReplacedWith: 'X'. 'aabbcc' copyWithRegex: 'b+' matchesTranslatedUsing: [ :each | each size printString ] }", "#('aaXcc' 'aa2cc')"},
+		{"matching ranges", "('aabbcab' allRangesOfRegexMatches: 'ab') inject: #() into: [ :all :each | all , { each first. each last } ]", "#(2 3 6 7)"},
+		{"a message predicate", "{ 'aei' matchesRegex: ':isVowel:+'. 'xyz' matchesRegex: ':isVowel:+'. 'xyz' matchesRegex: ':^isVowel:+' }", "#(true false true)"},
+		{"quantifiers with braces", "{ 'aa' matchesRegex: 'a{2}'. 'aaa' matchesRegex: 'a{2}'. '' matchesRegex: '(ab){,1}'. 'abab' matchesRegex: '(ab){,1}' }", "#(true false true false)"},
+		{"what Pharo's parser refuses", "#('(a*)*' 'a*?' '()*' '^*' '(a|)*' 'a[a-b-c]' '(a' ) collect: [ :each | RxParser safelyParse: each ]", "#(nil nil nil nil nil nil nil)"},
+		{"what this matcher lacks is a syntax error", "{ [ 'x' matchesRegex: '(?!a).*' ] on: RegexSyntaxError do: [ :e | #unsupported ]. [ 'x' matchesRegex: '\\<' ] on: RegexSyntaxError do: [ :e | #unsupported ] }", "#(#unsupported #unsupported)"},
+		{"the start and end of a word next to a word character", "{ 'foo bar' copyWithRegex: '\\<b' matchesReplacedWith: '*'. 'fooa bar' prefixMatchesRegex: 'fooa\\>.*'. 'fooab' prefixMatchesRegex: 'fooa\\>.*' }", "#('foo *ar' true false)"},
+		{"$ ends a line before cr, lf or cr lf", "#(13 10) collect: [ :code | ('a', (String with: (Character value: code)), 'b') copyWithRegex: '$' matchesReplacedWith: '*' ]", "#('a*\rb*' 'a*\nb*')"},
+		{"$ between the cr and lf of a line ending is no line end", "(('a', String crlf, 'b') copyWithRegex: '$' matchesReplacedWith: '*') = ('a*', String crlf, 'b*')", "true"},
+		{"splitOn: a matcher", "('foobar' splitOn: '[aeiou]+' asRegex) asArray", "#('f' 'b' 'r')"},
+		{"a matcher on a stream", "{ '\\w+' asRegex matchesStream: 'now' readStream. '\\w+' asRegex matchesStream: 'now is' readStream }, ('\\w+' asRegex matchesOnStream: 'a b' readStream) asArray", "#(true false 'a' 'b')"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, runDoIt(t, nil, tc.expr))
+		})
+	}
+}

@@ -1,6 +1,10 @@
 package interp
 
 import (
+	"errors"
+	"regexp"
+	"regexp/syntax"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -13,6 +17,10 @@ var stringPrimitives = func() map[string]primitive {
 		"selectorArity":     primSelectorArity,
 		"strUtf8Encode":     primStrUtf8Encode,
 		"bytesUtf8Decode":   primBytesUtf8Decode,
+		"rxTranslate":       primRxTranslate,
+		"rxGroupCount":      primRxGroupCount,
+		"rxMatch":           primRxMatch,
+		"rxMatchAll":        primRxMatchAll,
 	}
 	for name, category := range unicodeCategories {
 		prims["char.category."+name] = func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -247,4 +255,346 @@ func primBytesUtf8Decode(in *Interp, r Object, a []Object) (Object, bool) {
 		return nil, false
 	}
 	return in.newString(string(raw)), true
+}
+
+// Regular expressions: RxParser translates a pattern of Pharo's syntax into
+// Go's once (rxTranslate), and RxMatcher matches with Go's regexp. What
+// Pharo's matcher has and this one lacks — lookaround, \< and \> (the
+// start and end of a word) — is a syntax error naming it, never a
+// different match.
+
+// The instance variables of RxMatcher, in its definition's order.
+const (
+	rxPattern    = iota // the pattern in Go's syntax
+	rxIgnoreCase        // whether case is ignored
+)
+
+// rxAnchors say where a match must lie: anywhere, from the start, or over
+// the whole string.
+var rxAnchors = map[string][2]string{
+	"search": {"", ""},
+	"prefix": {`\A(?:`, ")"},
+	"whole":  {`\A(?:`, `)\z`},
+}
+
+// translateRegex rewrites a Pharo pattern in Go's syntax: . is any
+// character but NUL (line endings included), ^ and $ the start and end of
+// a line, :isVowel: the characters of Latin-1 that answer true to
+// isVowel (:^isVowel: those that do not), {,n} is {0,n}. Like Pharo's
+// parser it refuses *, + or ? after what may match the empty string, a
+// quantifier after a quantifier, and a range followed by a dash in a
+// class.
+func (in *Interp) translateRegex(src string) (string, error) {
+	var b strings.Builder
+	rs := []rune(src)
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		switch {
+		case c == '\\' && i+1 < len(rs):
+			i++
+			if rs[i] == '<' || rs[i] == '>' {
+				if !wordEdgeIsBoundary(rs, i) {
+					return "", errors.New(`the start or end of a word (\< \>) not next to a word character`)
+				}
+				b.WriteString(`\b`)
+				continue
+			}
+			b.WriteRune('\\')
+			b.WriteRune(rs[i])
+		case c == '[':
+			end, err := copyRegexClass(&b, rs, i)
+			if err != nil {
+				return "", err
+			}
+			i = end
+		case c == ':':
+			end := i + 1
+			for end < len(rs) && rs[end] != ':' {
+				end++
+			}
+			if end >= len(rs) || end == i+1 {
+				return "", errors.New(`a message predicate has no terminating ":"`)
+			}
+			class, err := in.predicateClass(string(rs[i+1 : end]))
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(class)
+			i = end
+		case c == '{' && i+1 < len(rs) && rs[i+1] == ',':
+			b.WriteString("{0")
+		case c == '.':
+			b.WriteString(`[^\x00]`)
+		case c == '(' && i+1 < len(rs) && rs[i+1] == '?':
+			return "", errors.New("lookaround is not supported")
+		default:
+			b.WriteRune(c)
+		}
+	}
+	pattern := b.String()
+	tree, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", err
+	}
+	if err := checkQuantifiers(tree); err != nil {
+		return "", err
+	}
+	return pattern, nil
+}
+
+// wordEdgeIsBoundary answers whether the \< or \> whose character is
+// rs[i] may be a word boundary: so it is when \< comes before, or \> after,
+// a word character the pattern must match there (a letter, a digit, _,
+// \w or \d, not made optional by a quantifier).
+func wordEdgeIsBoundary(rs []rune, i int) bool {
+	isWord := func(c rune) bool { return c == '_' || unicode.IsLetter(c) || unicode.IsDigit(c) }
+	if rs[i] == '<' {
+		next := i + 1
+		switch {
+		case next < len(rs) && isWord(rs[next]):
+		case next+1 < len(rs) && rs[next] == '\\' && (rs[next+1] == 'w' || rs[next+1] == 'd'):
+			next++
+		default:
+			return false
+		}
+		return next+1 >= len(rs) || !strings.ContainsRune("*?{", rs[next+1])
+	}
+	escaped := func(j int) bool { return j >= 0 && rs[j] == '\\' && !(j >= 1 && rs[j-1] == '\\') }
+	before := i - 2 // the character before the backslash of \>
+	switch {
+	case before >= 0 && isWord(rs[before]) && !escaped(before-1):
+		return true
+	case before >= 1 && (rs[before] == 'w' || rs[before] == 'd') && escaped(before-1):
+		return true
+	}
+	return false
+}
+
+// copyRegexClass copies the class [ … ] that starts at rs[start] and
+// answers the index of its closing bracket.
+func copyRegexClass(b *strings.Builder, rs []rune, start int) (int, error) {
+	b.WriteRune('[')
+	i := start + 1
+	if i < len(rs) && rs[i] == '^' {
+		b.WriteRune('^')
+		i++
+	}
+	if i < len(rs) && rs[i] == ']' {
+		// a ] first in the class is one of its characters
+		b.WriteString(`\]`)
+		i++
+	}
+	for ; i < len(rs); i++ {
+		switch c := rs[i]; {
+		case c == ']':
+			b.WriteRune(']')
+			return i, nil
+		case c == '[' && i+1 < len(rs) && rs[i+1] == ':':
+			end := i + 2
+			for end+1 < len(rs) && !(rs[end] == ':' && rs[end+1] == ']') {
+				end++
+			}
+			b.WriteString(string(rs[i : end+2]))
+			i = end + 1
+		case c == '\\' && i+1 < len(rs):
+			b.WriteRune(c)
+			b.WriteRune(rs[i+1])
+			i++
+		case c == '-' && i >= 2 && rs[i-2] == '-' && i+1 < len(rs) && rs[i+1] != ']':
+			return 0, errors.New("a range in a class is followed by a dash")
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return 0, errors.New("a class has no closing ]")
+}
+
+// predicateClass is the class of the characters of Latin-1 that answer
+// true to the selector (or, after ^, that do not).
+func (in *Interp) predicateClass(spec string) (string, error) {
+	negated := strings.HasPrefix(spec, "^")
+	selector := strings.TrimPrefix(spec, "^")
+	var b strings.Builder
+	b.WriteString("[")
+	for c := rune(0); c < 256; c++ {
+		if (in.Send(Char(c), selector) == true) != negated {
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("]")
+	if b.Len() == 2 {
+		// no character: a class that matches none
+		return `[^\x00-\x{10FFFF}]`, nil
+	}
+	return b.String(), nil
+}
+
+// checkQuantifiers refuses what Pharo's parser refuses: *, + or ? after
+// what may match the empty string, and a quantifier made lazy by a second
+// one (a*?).
+func checkQuantifiers(re *syntax.Regexp) error {
+	switch re.Op {
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest:
+		if re.Flags&syntax.NonGreedy != 0 {
+			return errors.New("a quantifier after a quantifier")
+		}
+		if matchesEmpty(re.Sub[0]) {
+			return errors.New("*, + or ? after what may match nothing")
+		}
+	}
+	for _, sub := range re.Sub {
+		if err := checkQuantifiers(sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func matchesEmpty(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL, syntax.OpNoMatch:
+		return false
+	case syntax.OpCapture, syntax.OpPlus:
+		return matchesEmpty(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || matchesEmpty(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !matchesEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if matchesEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	// the empty match, the anchors and the word boundaries, * and ?
+	return true
+}
+
+// rxSubject is the string a pattern runs over: its cr are newlines, so
+// that Go's ^ and $ find Pharo's lines; each stays one byte, so offsets
+// agree with the original's.
+func rxSubject(o Object) string {
+	return strings.ReplaceAll(string(runesOf(o)), "\r", "\n")
+}
+
+func (in *Interp) compiledRegex(matcher Object, mode string) (*regexp.Regexp, bool) {
+	m, ok := matcher.(*Instance)
+	anchor, known := rxAnchors[mode]
+	if !ok || !known || len(m.vars) <= rxIgnoreCase || !isStringy(m.vars[rxPattern]) {
+		return nil, false
+	}
+	flags := "(?m)"
+	if m.vars[rxIgnoreCase] == true {
+		flags = "(?mi)"
+	}
+	re, err := regexp.Compile(flags + anchor[0] + string(runesOf(m.vars[rxPattern])) + anchor[1])
+	return re, err == nil
+}
+
+// rxPositions turns a match's byte offsets into an Array of stream
+// positions, two per group (the whole match first): where the group
+// begins (the characters before it) and ends; -1 for a group that took
+// no part.
+func (in *Interp) rxPositions(subject string, loc []int) Object {
+	out := make([]Object, len(loc))
+	for i, off := range loc {
+		if off < 0 {
+			out[i] = int64(-1)
+			continue
+		}
+		out[i] = int64(utf8.RuneCountInString(subject[:off]))
+	}
+	return in.newArray(out)
+}
+
+// primRxTranslate answers the argument pattern in Go's syntax; it fails
+// on a pattern that does not parse, and the Smalltalk body signals the
+// syntax error.
+func primRxTranslate(in *Interp, r Object, a []Object) (Object, bool) {
+	if !isStringy(a[0]) {
+		return nil, false
+	}
+	pattern, err := in.translateRegex(string(runesOf(a[0])))
+	if err != nil {
+		return nil, false
+	}
+	return in.newString(pattern), true
+}
+
+// primRxGroupCount answers how many subexpressions the receiver matcher
+// has: the whole match and each parenthesised group.
+func primRxGroupCount(in *Interp, r Object, a []Object) (Object, bool) {
+	re, ok := in.compiledRegex(r, "search")
+	if !ok {
+		return nil, false
+	}
+	return int64(re.NumSubexp() + 1), true
+}
+
+// primRxMatch answers the positions of the receiver matcher's first match
+// in the string (searching from the stream position given on), or nil.
+func primRxMatch(in *Interp, r Object, a []Object) (Object, bool) {
+	re, ok := in.compiledRegex(r, symOf(a[1]))
+	from, ok2 := a[2].(int64)
+	if !ok || !ok2 || !isStringy(a[0]) {
+		return nil, false
+	}
+	original := string(runesOf(a[0]))
+	subject := rxSubject(a[0])
+	rs := []rune(subject)
+	if from < 0 || from > int64(len(rs)) {
+		return nil, true
+	}
+	for offset := len(string(rs[:from])); offset <= len(subject); offset++ {
+		loc := re.FindStringSubmatchIndex(subject[offset:])
+		if loc == nil {
+			return nil, true
+		}
+		for i := range loc {
+			if loc[i] >= 0 {
+				loc[i] += offset
+			}
+		}
+		if !insideLineEnding(original, loc) {
+			return in.rxPositions(subject, loc), true
+		}
+		offset = loc[0]
+	}
+	return nil, true
+}
+
+// insideLineEnding answers whether a match is an empty one between the
+// cr and the lf of a line ending, where Pharo's lines neither end nor
+// begin (the newline each is made into for Go's ^ and $ makes two lines
+// there).
+func insideLineEnding(original string, loc []int) bool {
+	at := loc[0]
+	return loc[1] == at && at > 0 && at < len(original) && original[at-1] == '\r' && original[at] == '\n'
+}
+
+// primRxMatchAll answers the positions of each of the receiver matcher's
+// matches in the string, one after another, as an Array.
+func primRxMatchAll(in *Interp, r Object, a []Object) (Object, bool) {
+	re, ok := in.compiledRegex(r, "search")
+	if !ok || !isStringy(a[0]) {
+		return nil, false
+	}
+	subject := rxSubject(a[0])
+	var all []Object
+	original := string(runesOf(a[0]))
+	for _, loc := range re.FindAllStringSubmatchIndex(subject, -1) {
+		if !insideLineEnding(original, loc) {
+			all = append(all, in.rxPositions(subject, loc))
+		}
+	}
+	return in.newArray(all), true
 }
