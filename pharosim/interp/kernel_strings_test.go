@@ -183,6 +183,7 @@ func TestRegexAnswersAsPharo(t *testing.T) {
 		{"copying with the matches replaced", "{ 'aabbcc' copyWithRegex: 'b+' matchesReplacedWith: 'X'. 'aabbcc' copyWithRegex: 'b+' matchesTranslatedUsing: [ :each | each size printString ] }", "#('aaXcc' 'aa2cc')"},
 		{"matching ranges", "('aabbcab' allRangesOfRegexMatches: 'ab') inject: #() into: [ :all :each | all , { each first. each last } ]", "#(2 3 6 7)"},
 		{"a message predicate", "{ 'aei' matchesRegex: ':isVowel:+'. 'xyz' matchesRegex: ':isVowel:+'. 'xyz' matchesRegex: ':^isVowel:+' }", "#(true false true)"},
+		{"a predicate's class is its characters, never a range", "{ '+' matchesRegex: ':isSpecial:'. '/' matchesRegex: ':isSpecial:'. '.' matchesRegex: ':isSpecial:' }", "#(true true false)"},
 		{"quantifiers with braces", "{ 'aa' matchesRegex: 'a{2}'. 'aaa' matchesRegex: 'a{2}'. '' matchesRegex: '(ab){,1}'. 'abab' matchesRegex: '(ab){,1}' }", "#(true false true false)"},
 		{"what Pharo's parser refuses", "#('(a*)*' 'a*?' '()*' '^*' '(a|)*' 'a[a-b-c]' '(a' ) collect: [ :each | RxParser safelyParse: each ]", "#(nil nil nil nil nil nil nil)"},
 		{"what this matcher lacks is a syntax error", "{ [ 'x' matchesRegex: '(?!a).*' ] on: RegexSyntaxError do: [ :e | #unsupported ]. [ 'x' matchesRegex: '\\<' ] on: RegexSyntaxError do: [ :e | #unsupported ] }", "#(#unsupported #unsupported)"},

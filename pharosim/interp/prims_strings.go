@@ -2,6 +2,7 @@ package interp
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -418,7 +419,8 @@ func (in *Interp) predicateClass(spec string) (string, error) {
 	b.WriteString("[")
 	for c := rune(0); c < 256; c++ {
 		if (in.Send(Char(c), selector) == true) != negated {
-			b.WriteString(regexp.QuoteMeta(string(c)))
+			// each character escaped, so that none makes a range
+			fmt.Fprintf(&b, `\x{%x}`, c)
 		}
 	}
 	b.WriteString("]")
