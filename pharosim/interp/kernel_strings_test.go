@@ -162,6 +162,8 @@ func TestStringsAnswerAsPharo(t *testing.T) {
 		{"Unicode categories of a character", "{ $+ isMathSymbol. $$ isCurrencySymbol. $_ isConnectorPunctuation. $a isMathSymbol. (Character value: 160) isSpaceSeparator. $5 isDecimalDigit }", "#(true true true false true true)"},
 		{"hexDigitValue", "{ $f hexDigitValue. $F hexDigitValue. $7 hexDigitValue. $g hexDigitValue }", "#(15 15 7 nil)"},
 		{"separateKeywords and isInfix", "{ #foo:zork: separateKeywords. #+ isInfix. #foo isInfix }", "#('foo:  zork:' true false)"},
+		{"alike:", "{ 'abc' alike: 'abc'. 'action' alike: 'actions'. 'action' alike: 'caption'. 'action' alike: 'name'. 'TEST' alike: 'test'. 'eeeee' alike: 'ééééé' }", "#(7 7 5 0 9 1)"},
+		{"writeStreamDo:", "(String new: 3) writeStreamDo: [ :s | s nextPutAll: 'ab'. s contents ]", "'ab'"},
 		{"loremIpsum", "| t | t := String loremIpsum: 2048. { (String loremIpsum beginsWith: 'Lorem ipsum'). (String loremIpsum endsWith: 'laborum.'). t size. (t endsWith: '.', String cr). t lines size > 2. t isAsciiString }", "#(true true 2048 true true true)"},
 	}
 	for _, tc := range cases {
