@@ -164,6 +164,10 @@ func TestStringsAnswerAsPharo(t *testing.T) {
 		{"separateKeywords and isInfix", "{ #foo:zork: separateKeywords. #+ isInfix. #foo isInfix }", "#('foo:  zork:' true false)"},
 		{"alike:", "{ 'abc' alike: 'abc'. 'action' alike: 'actions'. 'action' alike: 'caption'. 'action' alike: 'name'. 'TEST' alike: 'test'. 'eeeee' alike: 'ééééé' }", "#(7 7 5 0 9 1)"},
 		{"writeStreamDo:", "(String new: 3) writeStreamDo: [ :s | s nextPutAll: 'ab'. s contents ]", "'ab'"},
+		{"only a single binary character prints as a literal symbol", "#(#++ #-> #foo:bar #_x #a1 #| #été) collect: [ :s | s printString ]", "#('#''++''' '#''->''' '#''foo:bar''' '#_x' '#a1' '#|' '#été')"},
+		{"asValidSelector", "{ '234znak ::x43 ''åå) _ : 2' asValidSelector. 'Foo bar:' asValidSelector. '' asValidSelector }", "#(#'v234znak:x43:v2' #foobar: #v)"},
+		{"asComment", "#('' 'abc' 'abc\"abc' 'abc\"\"abc' '\"abc abc\"' '\"\"\"') collect: [ :s | s asComment ]", "#('\"\"' '\"abc\"' '\"abc\"\"abc\"' '\"abc\"\"abc\"' '\"abc abc\"' '\"\"\"\"')"},
+		{"byteAt:", "| s | s := 'abc' copy. s byteAt: 1 put: 122. { s byteAt: 2. s }", "#(98 'zbc')"},
 		{"loremIpsum", "| t | t := String loremIpsum: 2048. { (String loremIpsum beginsWith: 'Lorem ipsum'). (String loremIpsum endsWith: 'laborum.'). t size. (t endsWith: '.', String cr). t lines size > 2. t isAsciiString }", "#(true true 2048 true true true)"},
 	}
 	for _, tc := range cases {

@@ -18,6 +18,7 @@ var stringPrimitives = func() map[string]primitive {
 		"selectorArity":     primSelectorArity,
 		"strUtf8Encode":     primStrUtf8Encode,
 		"bytesUtf8Decode":   primBytesUtf8Decode,
+		"isLiteralSymbol":   primIsLiteralSymbol,
 		"rxTranslate":       primRxTranslate,
 		"rxGroupCount":      primRxGroupCount,
 		"rxMatch":           primRxMatch,
@@ -599,4 +600,50 @@ func primRxMatchAll(in *Interp, r Object, a []Object) (Object, bool) {
 		}
 	}
 	return in.newArray(all), true
+}
+
+// primIsLiteralSymbol answers whether a symbol of the receiver's
+// characters prints as # and those characters, as Pharo decides it: an
+// identifier (letters of Latin-1, digits, _), or keywords each ending
+// with a colon, or a single binary character.
+func primIsLiteralSymbol(in *Interp, r Object, a []Object) (Object, bool) {
+	return isLiteralSymbol(runesOf(r)), true
+}
+
+func isLiteralSymbol(s []rune) bool {
+	if len(s) == 0 || s[0] > 255 {
+		return false
+	}
+	isLetter := func(c rune) bool { return c == '_' || (c < 256 && unicode.IsLetter(c)) }
+	if isLetter(s[0]) {
+		endsWithColon := s[len(s)-1] == ':'
+		for i := 1; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case isLetter(c) || (c >= '0' && c <= '9'):
+			case c == ':':
+				// a colon inside ends a keyword: the next one starts with a letter
+				if i < len(s)-1 && (!endsWithColon || s[i+1] == ':' || (s[i+1] >= '0' && s[i+1] <= '9')) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return len(s) == 1 && isBinaryLiteralChar(s[0])
+}
+
+// isBinaryLiteralChar answers whether a character of Latin-1 is one
+// Pharo's scanner reads as a binary selector: not a letter, digit or
+// separator, nor one of the characters of the syntax.
+func isBinaryLiteralChar(c rune) bool {
+	switch {
+	case unicode.IsLetter(c), c >= '0' && c <= '9':
+		return false
+	case strings.ContainsRune("\t\n\f\r \"#$'():.;[]{}^", c), c == 30:
+		return false
+	}
+	return true
 }
