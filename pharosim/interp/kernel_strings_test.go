@@ -168,6 +168,8 @@ func TestStringsAnswerAsPharo(t *testing.T) {
 		{"asValidSelector", "{ '234znak ::x43 ''åå) _ : 2' asValidSelector. 'Foo bar:' asValidSelector. '' asValidSelector }", "#(#'v234znak:x43:v2' #foobar: #v)"},
 		{"asComment", "#('' 'abc' 'abc\"abc' 'abc\"\"abc' '\"abc abc\"' '\"\"\"') collect: [ :s | s asComment ]", "#('\"\"' '\"abc\"' '\"abc\"\"abc\"' '\"abc\"\"abc\"' '\"abc abc\"' '\"\"\"\"')"},
 		{"byteAt:", "| s | s := 'abc' copy. s byteAt: 1 put: 122. { s byteAt: 2. s }", "#(98 'zbc')"},
+		{"correctAgainst: ranks by alike:, the last met first among equals", "| coll | coll := #('nest' 'temperature' 'text' 'Jupiter' 'denial' 'nest' 'tttt' 'e' 'alpha' 'beautest'). ('test' correctAgainst: coll) asArray, ('123' correctAgainst: coll) asArray, ('test' correctAgainst: #()) asArray", "#('beautest' 'nest' 'text' 'nest' 'tttt' 'temperature' 'tttt' 'nest' 'text' 'nest')"},
+		{"isPatternVariable", "{ '`pattern' isPatternVariable. 'pattern:`varible:' isPatternVariable. 'notAPattern:varible:' isPatternVariable }", "#(true true false)"},
 		{"loremIpsum", "| t | t := String loremIpsum: 2048. { (String loremIpsum beginsWith: 'Lorem ipsum'). (String loremIpsum endsWith: 'laborum.'). t size. (t endsWith: '.', String cr). t lines size > 2. t isAsciiString }", "#(true true 2048 true true true)"},
 	}
 	for _, tc := range cases {
