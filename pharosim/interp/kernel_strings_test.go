@@ -36,6 +36,7 @@ func TestStreamsAnswerAsPharo(t *testing.T) {
 		{"skip: past the end is an error", "[ 'abc' readStream skip: 4 ] on: Error do: [ :e | #error ]", "#error"},
 		{"a limited stream stops at its limit", "| hit s | hit := false. s := LimitedWriteStream on: String new limit: 3 limitBlock: [ hit := true ]. s nextPutAll: 'abcde'. { s contents. hit }", "#('abc' true)"},
 		{"a lowered limit cuts the position", "| hit s | hit := false. s := LimitedWriteStream on: String new. s nextPutAll: 'abcde'; limitBlock: [ hit := true ]; limit: 2. { s contents. s position. hit. s limit }", "#('ab' 2 true 2)"},
+		{"streamContents:limitedTo: stops the block at the limit", "| n | n := 0. { String streamContents: [ :s | 10 timesRepeat: [ n := n + 1. s nextPutAll: 'foo' ] ] limitedTo: 9. n. String streamContents: [ :s | s nextPutAll: 'ab' ] limitedTo: 9 }", "#('foofoofoo' 4 'ab')"},
 		{"a null stream counts and keeps the last element", "| s | s := NullStream new. s nextPut: $a; nextPutAll: 'bcd'; tab; next: 4 putAll: 'abcdefgh' startingAt: 3. { s position. s peekLast }", "#(9 $f)"},
 		{"a write stream cannot read", "[ (WriteStream on: String new) next ] on: Error do: [ :e | #error ]", "#error"},
 		{"a read stream cannot write", "[ 'abc' readStream nextPut: $d ] on: Error do: [ :e | #error ]", "#error"},
