@@ -98,6 +98,7 @@ func TestStringsAnswerAsPharo(t *testing.T) {
 		{"asMutator leaves a keyword as it is", "{ #x asMutator. #x: asMutator }", "#(#x: #x:)"},
 		{"a symbol joined with anything is a symbol", "{ #foo , #bar. (#foo , 'bar') == #foobar. ('foo' , #bar) isSymbol }", "#(#foobar true false)"},
 		{"a character's value is the character", "{ $a value. $a asInteger. $a < $b }", "#($a 97 true)"},
+		{"a range of characters", "($a to: $e) asArray", "#($a $b $c $d $e)"},
 		{"tokenish", "{ $a tokenish. $: tokenish. $_ tokenish. $+ tokenish }", "#(true true true false)"},
 		{"findTokens: separates once at a run of delimiters", "('  a,b ,,c ' findTokens: ' ,') asArray", "#('a' 'b' 'c')"},
 		{"findTokens:escapedBy: keeps empty tokens and quoted delimiters", "('a:b::\"c:d\"' findTokens: ':' escapedBy: '\"') asArray", "#('a' 'b' '' 'c:d')"},
