@@ -200,6 +200,8 @@ func TestRegexAnswersAsPharo(t *testing.T) {
 		{"the start and end of a word next to a word character", "{ 'foo bar' copyWithRegex: '\\<b' matchesReplacedWith: '*'. 'fooa bar' prefixMatchesRegex: 'fooa\\>.*'. 'fooab' prefixMatchesRegex: 'fooa\\>.*' }", "#('foo *ar' true false)"},
 		{"$ ends a line before cr, lf or cr lf", "#(13 10) collect: [ :code | ('a', (String with: (Character value: code)), 'b') copyWithRegex: '$' matchesReplacedWith: '*' ]", "#('a*\rb*' 'a*\nb*')"},
 		{"$ between the cr and lf of a line ending is no line end", "(('a', String crlf, 'b') copyWithRegex: '$' matchesReplacedWith: '*') = ('a*', String crlf, 'b*')", "true"},
+		{"escapes: \\r is a cr, \\n an lf, \\e the escape character", "{ (String with: $a with: Character cr with: $b) matchesRegex: 'a\\rb'. (String with: $a with: Character cr with: $b) matchesRegex: 'a\\nb'. (String with: $a with: (Character value: 27)) matchesRegex: 'a\\e' }", "#(true false true)"},
+		{"^ starts each line, after a cr too", "(('ab', String cr, 'cd', String lf, 'ef') allRegexMatches: '^\\w') asArray", "#('a' 'c' 'e')"},
 		{"splitOn: a matcher", "('foobar' splitOn: '[aeiou]+' asRegex) asArray", "#('f' 'b' 'r')"},
 		{"a matcher on a stream", "{ '\\w+' asRegex matchesStream: 'now' readStream. '\\w+' asRegex matchesStream: 'now is' readStream }, ('\\w+' asRegex matchesOnStream: 'a b' readStream) asArray", "#(true false 'a' 'b')"},
 	}

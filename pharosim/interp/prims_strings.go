@@ -301,6 +301,11 @@ func (in *Interp) translateRegex(src string) (string, error) {
 				b.WriteString(`\b`)
 				continue
 			}
+			if rs[i] == 'e' {
+				// Pharo's \e is the escape character
+				b.WriteString(`\x1b`)
+				continue
+			}
 			b.WriteRune('\\')
 			b.WriteRune(rs[i])
 		case c == '[':
@@ -482,25 +487,60 @@ func matchesEmpty(re *syntax.Regexp) bool {
 	return true
 }
 
-// rxSubject is the string a pattern runs over: its cr are newlines, so
-// that Go's ^ and $ find Pharo's lines; each stays one byte, so offsets
-// agree with the original's.
-func rxSubject(o Object) string {
+// rxSubject is the string a pattern runs over. For a pattern with ^ or $
+// its cr are newlines, so that Go's ^ and $ find Pharo's lines (each stays
+// one byte, so offsets agree with the original's); a pattern without them
+// sees the string as it is, a cr matching \r.
+func rxSubject(o Object, lineAnchors bool) string {
+	if !lineAnchors {
+		return string(runesOf(o))
+	}
 	return strings.ReplaceAll(string(runesOf(o)), "\r", "\n")
 }
 
-func (in *Interp) compiledRegex(matcher Object, mode string) (*regexp.Regexp, bool) {
+// usesLineAnchors answers whether a pattern in Go's syntax has ^ or $
+// outside a class.
+func usesLineAnchors(pattern string) bool {
+	inClass := false
+	rs := []rune(pattern)
+	for i := 0; i < len(rs); i++ {
+		switch c := rs[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			if c == '[' && i+1 < len(rs) && rs[i+1] == ':' {
+				// a named class [:alpha:] ends at its own ]
+				for i < len(rs) && rs[i] != ']' {
+					i++
+				}
+			} else if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+			if i+1 < len(rs) && rs[i+1] == '^' {
+				i++
+			}
+		case c == '^' || c == '$':
+			return true
+		}
+	}
+	return false
+}
+
+func (in *Interp) compiledRegex(matcher Object, mode string) (re *regexp.Regexp, lineAnchors bool, ok bool) {
 	m, ok := matcher.(*Instance)
 	anchor, known := rxAnchors[mode]
 	if !ok || !known || len(m.vars) <= rxIgnoreCase || !isStringy(m.vars[rxPattern]) {
-		return nil, false
+		return nil, false, false
 	}
 	flags := "(?m)"
 	if m.vars[rxIgnoreCase] == true {
 		flags = "(?mi)"
 	}
-	re, err := regexp.Compile(flags + anchor[0] + string(runesOf(m.vars[rxPattern])) + anchor[1])
-	return re, err == nil
+	pattern := string(runesOf(m.vars[rxPattern]))
+	re, err := regexp.Compile(flags + anchor[0] + pattern + anchor[1])
+	return re, usesLineAnchors(pattern), err == nil
 }
 
 // rxPositions turns a match's byte offsets into an Array of stream
@@ -536,7 +576,7 @@ func primRxTranslate(in *Interp, r Object, a []Object) (Object, bool) {
 // primRxGroupCount answers how many subexpressions the receiver matcher
 // has: the whole match and each parenthesised group.
 func primRxGroupCount(in *Interp, r Object, a []Object) (Object, bool) {
-	re, ok := in.compiledRegex(r, "search")
+	re, _, ok := in.compiledRegex(r, "search")
 	if !ok {
 		return nil, false
 	}
@@ -546,13 +586,13 @@ func primRxGroupCount(in *Interp, r Object, a []Object) (Object, bool) {
 // primRxMatch answers the positions of the receiver matcher's first match
 // in the string (searching from the stream position given on), or nil.
 func primRxMatch(in *Interp, r Object, a []Object) (Object, bool) {
-	re, ok := in.compiledRegex(r, symOf(a[1]))
+	re, lineAnchors, ok := in.compiledRegex(r, symOf(a[1]))
 	from, ok2 := a[2].(int64)
 	if !ok || !ok2 || !isStringy(a[0]) {
 		return nil, false
 	}
 	original := string(runesOf(a[0]))
-	subject := rxSubject(a[0])
+	subject := rxSubject(a[0], lineAnchors)
 	rs := []rune(subject)
 	if from < 0 || from > int64(len(rs)) {
 		return nil, true
@@ -587,11 +627,11 @@ func insideLineEnding(original string, loc []int) bool {
 // primRxMatchAll answers the positions of each of the receiver matcher's
 // matches in the string, one after another, as an Array.
 func primRxMatchAll(in *Interp, r Object, a []Object) (Object, bool) {
-	re, ok := in.compiledRegex(r, "search")
+	re, lineAnchors, ok := in.compiledRegex(r, "search")
 	if !ok || !isStringy(a[0]) {
 		return nil, false
 	}
-	subject := rxSubject(a[0])
+	subject := rxSubject(a[0], lineAnchors)
 	var all []Object
 	original := string(runesOf(a[0]))
 	for _, loc := range re.FindAllStringSubmatchIndex(subject, -1) {
