@@ -202,6 +202,7 @@ func TestRegexAnswersAsPharo(t *testing.T) {
 		{"$ between the cr and lf of a line ending is no line end", "(('a', String crlf, 'b') copyWithRegex: '$' matchesReplacedWith: '*') = ('a*', String crlf, 'b*')", "true"},
 		{"escapes: \\r is a cr, \\n an lf, \\e the escape character", "{ (String with: $a with: Character cr with: $b) matchesRegex: 'a\\rb'. (String with: $a with: Character cr with: $b) matchesRegex: 'a\\nb'. (String with: $a with: (Character value: 27)) matchesRegex: 'a\\e' }", "#(true false true)"},
 		{"^ starts each line, after a cr too", "(('ab', String cr, 'cd', String lf, 'ef') allRegexMatches: '^\\w') asArray", "#('a' 'c' 'e')"},
+		{"a word character is a letter of any script, a digit or _", "{ 'été' matchesRegex: '\\w+'. 'a-b' matchesRegex: '\\w\\W\\w'. 'é-' matchesRegex: '[\\w-]+'. 'ab' matchesRegex: '\\W+' }", "#(true true true false)"},
 		{"splitOn: a matcher", "('foobar' splitOn: '[aeiou]+' asRegex) asArray", "#('f' 'b' 'r')"},
 		{"a matcher on a stream", "{ '\\w+' asRegex matchesStream: 'now' readStream. '\\w+' asRegex matchesStream: 'now is' readStream }, ('\\w+' asRegex matchesOnStream: 'a b' readStream) asArray", "#(true false 'a' 'b')"},
 	}

@@ -301,13 +301,19 @@ func (in *Interp) translateRegex(src string) (string, error) {
 				b.WriteString(`\b`)
 				continue
 			}
-			if rs[i] == 'e' {
+			switch rs[i] {
+			case 'e':
 				// Pharo's \e is the escape character
 				b.WriteString(`\x1b`)
-				continue
+			case 'w':
+				// a word character is a letter of any script, a digit or _
+				b.WriteString(`[` + wordClass + `]`)
+			case 'W':
+				b.WriteString(`[^` + wordClass + `]`)
+			default:
+				b.WriteRune('\\')
+				b.WriteRune(rs[i])
 			}
-			b.WriteRune('\\')
-			b.WriteRune(rs[i])
 		case c == '[':
 			end, err := copyRegexClass(&b, rs, i)
 			if err != nil {
@@ -348,6 +354,10 @@ func (in *Interp) translateRegex(src string) (string, error) {
 	}
 	return pattern, nil
 }
+
+// wordClass is the inside of a class of the characters \w stands for in
+// Pharo: isAlphaNumeric (a letter of any script, a digit) or _.
+const wordClass = `\p{L}0-9_`
 
 // wordEdgeIsBoundary answers whether the \< or \> whose character is
 // rs[i] may be a word boundary: so it is when \< comes before, or \> after,
@@ -403,6 +413,9 @@ func copyRegexClass(b *strings.Builder, rs []rune, start int) (int, error) {
 			}
 			b.WriteString(string(rs[i : end+2]))
 			i = end + 1
+		case c == '\\' && i+1 < len(rs) && rs[i+1] == 'w':
+			b.WriteString(wordClass)
+			i++
 		case c == '\\' && i+1 < len(rs):
 			b.WriteRune(c)
 			b.WriteRune(rs[i+1])
