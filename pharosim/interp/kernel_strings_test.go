@@ -42,6 +42,7 @@ func TestStreamsAnswerAsPharo(t *testing.T) {
 		{"a read stream cannot write", "[ 'abc' readStream nextPut: $d ] on: Error do: [ :e | #error ]", "#error"},
 		{"asByteArray of an Array", "#(97 98 99) asByteArray", "#[97 98 99]"},
 		{"the Transcript takes the whole stream protocol", "Transcript show: 'a'; cr; print: 3; tab; nl; crlf; ensureCr; display: 5; << 6; space: 2; clear. Transcript contents", "''"},
+		{"a read stream on part of a collection keeps the whole collection's positions", "| s | s := ReadStream on: 'abcdef' from: 3 to: 4. { s position. s next. s upToEnd. s atEnd. s originalContents }", "#(2 $c 'd' true 'abcdef')"},
 		{"backUpTo: stops after the occurrence", "| s | s := ReadStream on: 'zabc abdc'. s setToEnd. { s backUpTo: 'abc'. s position. s backUpTo: 'q'. s position }", "#(true 4 false 0)"},
 		{"nextDelimited: reads a doubled terminator as one", "'''a''''b'' rest' readStream nextDelimited: $'", "'a''b'"},
 		{"skipSeparatorsAndPeekNext and upToAnyOf:do:", "| s r | s := '  x,y' readStream. { s skipSeparatorsAndPeekNext. s upToAnyOf: ',;' do: [ :c | r := c ]. r. s upToEnd }", "#($x 'x' $, 'y')"},
