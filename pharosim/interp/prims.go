@@ -232,7 +232,7 @@ func init() {
 		"charValue": func(in *Interp, r Object, a []Object) (Object, bool) { return int64(r.(Char)), true },
 		"charFromValue": func(in *Interp, r Object, a []Object) (Object, bool) {
 			v, ok := a[0].(int64)
-			if !ok || v < 0 || v > unicode.MaxRune {
+			if !ok || v < 0 || v > maxCharacterValue {
 				return nil, false
 			}
 			return Char(rune(v)), true
@@ -246,11 +246,8 @@ func init() {
 			if !ok || n < 0 || n > 1<<26 {
 				return nil, false
 			}
-			s := &Instance{class: r.(*Class), str: make([]rune, n)}
-			for i := range s.str {
-				s.str[i] = ' '
-			}
-			return s, true
+			// a new string holds n NUL characters, as Pharo's does
+			return &Instance{class: r.(*Class), str: make([]rune, n)}, true
 		},
 		"strEq": func(in *Interp, r Object, a []Object) (Object, bool) {
 			if !isStringy(a[0]) {
@@ -263,12 +260,6 @@ func init() {
 			}
 			return string(runesOf(r)) == string(runesOf(a[0])), true
 		},
-		"strCompare": func(in *Interp, r Object, a []Object) (Object, bool) {
-			if !isStringy(a[0]) {
-				return nil, false
-			}
-			return int64(strings.Compare(string(runesOf(r)), string(runesOf(a[0])))), true
-		},
 		"strHash":  func(in *Interp, r Object, a []Object) (Object, bool) { return hashString(string(runesOf(r))), true },
 		"asSymbol": func(in *Interp, r Object, a []Object) (Object, bool) { return Symbol(string(runesOf(r))), true },
 		"asString": func(in *Interp, r Object, a []Object) (Object, bool) { return in.newString(string(runesOf(r))), true },
@@ -276,7 +267,12 @@ func init() {
 			if !isStringy(a[0]) {
 				return nil, false
 			}
-			s := &Instance{class: in.classes["String"], str: append(append([]rune{}, runesOf(r)...), runesOf(a[0])...)}
+			joined := append(append([]rune{}, runesOf(r)...), runesOf(a[0])...)
+			if _, ok := r.(Symbol); ok {
+				// a symbol's concatenation is a symbol, whatever it is joined with
+				return Symbol(string(joined)), true
+			}
+			s := &Instance{class: in.classes["String"], str: joined}
 			if c, ok := r.(*Instance); ok {
 				s.class = c.class
 			}
@@ -302,7 +298,7 @@ func init() {
 			s := string(runesOf(r))
 			switch symOf(a[0]) {
 			case "upper":
-				s = strings.ToUpper(s)
+				s = strings.Map(upperCase, s)
 			case "lower":
 				s = strings.ToLower(s)
 			case "trim":
@@ -320,7 +316,8 @@ func init() {
 			if start < 1 {
 				start = 1
 			}
-			if int(start) > len(rs)+1 {
+			if int(start) > len(rs)+1 || sub == "" {
+				// Pharo finds the empty string nowhere
 				return int64(0), true
 			}
 			prefix := string(rs[:start-1])
@@ -595,6 +592,10 @@ func primBasicAtPut(in *Interp, r Object, a []Object) (Object, bool) {
 	return a[1], true
 }
 
+// maxCharacterValue is Character maxVal: Pharo's characters hold code
+// points up to 2^30 - 1, past Unicode's last.
+const maxCharacterValue = 1<<30 - 1
+
 // characterTests are Character's tests and case conversions, each a
 // primitive char.<selector>.
 var characterTests = map[string]func(c rune) Object{
@@ -603,8 +604,13 @@ var characterTests = map[string]func(c rune) Object{
 	"isUppercase": func(c rune) Object { return unicode.IsUpper(c) },
 	"isLowercase": func(c rune) Object { return unicode.IsLower(c) },
 	"isSeparator": func(c rune) Object { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' },
-	"asUppercase": func(c rune) Object { return Char(unicode.ToUpper(c)) },
-	"asLowercase": func(c rune) Object { return Char(unicode.ToLower(c)) },
+	// Pharo's punctuation is Unicode's opening and closing kinds only:
+	// brackets, not the period or the comma
+	"isOpenPunctuation":  func(c rune) Object { return unicode.Is(unicode.Ps, c) },
+	"isClosePunctuation": func(c rune) Object { return unicode.Is(unicode.Pe, c) },
+	"isPunctuation":      func(c rune) Object { return unicode.In(c, unicode.Ps, unicode.Pe) },
+	"asUppercase":        func(c rune) Object { return Char(upperCase(c)) },
+	"asLowercase":        func(c rune) Object { return Char(unicode.ToLower(c)) },
 }
 
 func primStrAt(in *Interp, r Object, a []Object) (Object, bool) {
@@ -671,9 +677,6 @@ func primBasicNewSize(in *Interp, r Object, a []Object) (Object, bool) {
 	switch c.kind {
 	case "string":
 		o.str = make([]rune, n)
-		for i := range o.str {
-			o.str[i] = ' '
-		}
 	case "bytes":
 		o.indexed = make([]Object, n)
 		for i := range o.indexed {

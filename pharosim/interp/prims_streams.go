@@ -173,9 +173,7 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 // then holds a new collection and the one it was made on keeps its size.
 func grownRunes(rs []rune) []rune {
 	out := make([]rune, len(rs)+max(len(rs), 16))
-	for i := copy(out, rs); i < len(out); i++ {
-		out[i] = ' '
-	}
+	copy(out, rs)
 	return out
 }
 
