@@ -135,8 +135,9 @@ func (in *Interp) findKnown() {
 // Context is thisContext, as far as SUnit needs it.
 type Context struct{ f *frame }
 
-// lookup finds the method a message to an instance of c runs; the
-// answers are cached (the classes do not change while a run lasts).
+// lookup finds the method a message to an instance of c runs, its body
+// compiled; the answers are cached (the classes do not change while a run
+// lasts).
 func (c *Class) lookup(sel string) *Method {
 	if m, ok := c.cache[sel]; ok {
 		return m
@@ -147,6 +148,9 @@ func (c *Class) lookup(sel string) *Method {
 			found = m
 			break
 		}
+	}
+	if found != nil {
+		found.compileBody()
 	}
 	if c.cache == nil {
 		c.cache = map[string]*Method{}

@@ -73,11 +73,13 @@ type Method struct {
 	body      stmt      // the compiled body
 	// quick answers without a frame for a method that only answers self,
 	// an instance variable or a literal
-	quick   func(in *Interp, rcv Object) Object
-	nTemps  int  // method frame: args then temps
-	nlr     bool // a block in it returns from the method
-	pragmas []string
-	err     error // a method that does not parse
+	quick  func(in *Interp, rcv Object) Object
+	nTemps int  // method frame: args then temps
+	nlr    bool // a block in it returns from the method
+	// compiled is set once the body's closures are made (compileBody)
+	compiled bool
+	pragmas  []string
+	err      error // a method that does not parse
 }
 
 // Block is a BlockClosure.

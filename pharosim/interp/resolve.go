@@ -41,10 +41,18 @@ type scope struct {
 	own    bool
 }
 
-// compile parses a method's source and compiles it.
+// compile parses a method's source and prepares it.
 func compile(class *Class, source string) *Method {
-	m := &Method{class: class, source: source}
 	ast, err := smalltalk.ParseMethod(source)
+	return prepare(class, source, ast, err)
+}
+
+// prepare makes a method of a parsed source: its selector, pragmas and
+// primitive. Its body is compiled when a send first finds it (see
+// lookup): a test touches a small part of the kernel, and compiling all of
+// it was most of what building an interpreter cost.
+func prepare(class *Class, source string, ast *smalltalk.Method, err error) *Method {
+	m := &Method{class: class, source: source}
 	if err != nil {
 		m.err = err
 		return m
@@ -57,6 +65,16 @@ func compile(class *Class, source string) *Method {
 			m.prim = primitives[m.primitive]
 		}
 	}
+	return m
+}
+
+// compileBody compiles the method's body into closures, once.
+func (m *Method) compileBody() {
+	if m.compiled || m.err != nil {
+		return
+	}
+	m.compiled = true
+	ast := m.ast
 	sc := &scope{names: map[string]int{}, own: true}
 	for _, a := range ast.Args {
 		sc.names[a.Name] = len(sc.names)
@@ -66,12 +84,11 @@ func compile(class *Class, source string) *Method {
 	}
 	m.nTemps = len(sc.names)
 	c := compiler{m: m, ivars: map[string]int{}}
-	for i, n := range class.ivarNames {
+	for i, n := range m.class.ivarNames {
 		c.ivars[n] = i
 	}
 	m.body = c.seq(ast.Body, sc, false)
 	m.quick = c.quick(ast)
-	return m
 }
 
 // quick compiles a method that only answers self, an instance variable or
