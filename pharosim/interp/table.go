@@ -1,23 +1,67 @@
 package interp
 
 // table is the storage of Dictionary, Set and Bag: keys compared with =
-// and hashed with hash, sent to the keys themselves; insertion order is
-// kept, so a walk over it is reproducible.
+// and hashed with hash, sent to the keys themselves — or compared with ==
+// (an IdentityDictionary's), or by a pluggable collection's blocks;
+// insertion order is kept, so a walk over it is reproducible.
 type table struct {
 	buckets map[int64][]int // hash → indexes into keys
 	keys    []Object
 	values  []Object
 	live    []bool
 	n       int
+	compare keyComparison
+}
+
+// keyComparison is how a table tells its keys apart.
+type keyComparison struct {
+	identity   bool   // == and identityHash
+	hashBlock  Object // a one-argument block answering a key's hash, or nil
+	equalBlock Object // a two-argument block answering whether keys are equal, or nil
 }
 
 func newTable() *table { return &table{buckets: map[int64][]int{}} }
+
+// rebuilt answers a table holding t's entries, in t's order, told apart
+// by compare.
+func (t *table) rebuilt(in *Interp, compare keyComparison) *table {
+	out := newTable()
+	out.compare = compare
+	for i, k := range t.keys {
+		if t.live[i] {
+			out.put(in, k, t.values[i])
+		}
+	}
+	return out
+}
+
+func (t *table) hash(in *Interp, k Object) int64 {
+	switch {
+	case t.compare.identity:
+		h, _ := in.identityHash(k).(int64)
+		return h
+	case t.compare.hashBlock != nil:
+		h, _ := in.Send(t.compare.hashBlock, "value:", k).(int64)
+		return h
+	}
+	return in.hashOf(k)
+}
+
+func (t *table) same(in *Interp, a, b Object) bool {
+	switch {
+	case t.compare.identity:
+		return identical(a, b)
+	case t.compare.equalBlock != nil:
+		return truthy(in.Send(t.compare.equalBlock, "value:value:", a, b))
+	}
+	return in.equal(a, b)
+}
 
 func (t *table) len() int { return t.n }
 
 func (t *table) copy() *table {
 	c := &table{buckets: map[int64][]int{}, keys: append([]Object{}, t.keys...), values: append([]Object{}, t.values...),
-		live: append([]bool{}, t.live...), n: t.n}
+		live: append([]bool{}, t.live...), n: t.n, compare: t.compare}
 	for h, b := range t.buckets {
 		c.buckets[h] = append([]int{}, b...)
 	}
@@ -54,9 +98,9 @@ func (in *Interp) equal(a, b Object) bool {
 }
 
 func (t *table) find(in *Interp, k Object) (int, int64) {
-	h := in.hashOf(k)
+	h := t.hash(in, k)
 	for _, i := range t.buckets[h] {
-		if t.live[i] && in.equal(t.keys[i], k) {
+		if t.live[i] && t.same(in, t.keys[i], k) {
 			return i, h
 		}
 	}
@@ -101,7 +145,9 @@ func (t *table) remove(in *Interp, k Object) (Object, bool) {
 	v := t.values[i]
 	t.keys[i], t.values[i] = nil, nil
 	if t.n == 0 {
+		compare := t.compare
 		*t = *newTable()
+		t.compare = compare
 	}
 	return v, true
 }
