@@ -83,6 +83,17 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"newFromPairs: ignores an odd last element", "(Dictionary newFromPairs: #(a 1 b)) size", "1"},
 		{"a dictionary whose key changed its hash is unhealthy", "| d k | k := 1 -> 2. d := Dictionary new. d at: k put: 3. k key: 0. d isHealthy", "false"},
 		{"a Dictionary's flatCollect: is an OrderedCollection", "((Dictionary new at: 1 put: #(1 2); yourself) flatCollect: [ :v | v ]) class", "OrderedCollection"},
+		// linked lists and heaps
+		{"a LinkedList enumerates its links' values", "(LinkedList new add: 1; add: 2; addFirst: 0; yourself) asArray", "#(0 1 2)"},
+		{"a LinkedList's add: answers the link", "(LinkedList new add: 3) class", "ValueLink"},
+		{"a LinkedList removes first and last", "| l | l := LinkedList new addAll: #(1 2 3); yourself. { l removeFirst. l removeLast. l asArray }", "#(1 3 #(2))"},
+		{"a LinkedList swaps", "| l | l := LinkedList new addAll: #(1 2 3); yourself. l swap: 1 with: 3. l asArray", "#(3 2 1)"},
+		{"~~> pushes on a link", "| l | l := 3 ~~> (4 ~~> nil). { l value. l nextLink value. l nextLink nextLink }", "#(3 4 nil)"},
+		{"nil asLink", "nil asLink = (ValueLink value: nil)", "true"},
+		{"a Heap removes in sorted order", "| h | h := Heap withAll: #(5 3 9 1 7). (1 to: 5) collect: [ :i | h removeFirst ]", "#(1 3 5 7 9)"},
+		{"a Heap with a sort block", "| h | h := Heap sortBlock: [ :a :b | a >= b ]. h addAll: #(5 3 9). h first", "9"},
+		{"a Heap's collect: is an Array", "((Heap withAll: #(2 1)) collect: [ :x | x * 10 ]) class", "Array"},
+		{"a fully sorted Heap enumerates in order", "(Heap withAll: #(4 2 8 6)) fullySort; asArray", "#(2 4 6 8)"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
