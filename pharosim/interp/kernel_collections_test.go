@@ -112,6 +112,18 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a self-evaluating array prints in braces", "{ 1. 3/4. 2 to: 4 } printString", "'{1. (3/4). (2 to: 4)}'"},
 		{"an array of an association to a class is self-evaluating", "{ #Array -> Array } printString", "'{#Array->Array}'"},
 		{"a recursive array is no literal", "| a | a := Array new: 1. a at: 1 put: a. a isLiteral", "false"},
+		// joining, ordered dictionaries, intervals
+		{"join: with an array joiner", "#(8 9) join: (1 to: 3)", "#(1 8 9 2 8 9 3)"},
+		{"joinUsing: an object", "(1 to: 3) joinUsing: 0", "#(1 0 2 0 3)"},
+		{"joinUsing: an OrderedCollection", "(1 to: 2) joinUsing: #(8) asOrderedCollection", "an OrderedCollection(1 8 2)"},
+		{"copyWithAll: of a Set", "(#(1) asSet copyWithAll: #(2)) size", "2"},
+		{"an OrderedDictionary's keyAtIndex:", "(OrderedDictionary new at: #b put: 1; at: #a put: 2; yourself) keyAtIndex: 2", "#a"},
+		{"an OrderedDictionary's indexOfKey: of an absent key is 0", "OrderedDictionary new indexOfKey: #a", "0"},
+		{"an OrderedIdentityDictionary's indexOfKey: is by identity", "| k | k := 'k'. (OrderedIdentityDictionary new at: k put: 1; yourself) indexOfKey: k copy", "0"},
+		{"an OrderedDictionary's dictionary is a Dictionary", "(OrderedDictionary new at: 1 put: 2; yourself) dictionary class", "Dictionary"},
+		{"an Interval of zero step is a DomainError", "[ 1 to: 1 by: 0 ] on: DomainError do: [ :e | 'zero' ]", "'zero'"},
+		{"an Interval of floats includes a value up to rounding", "(0 to: Float pi by: Float pi / 100) includes: Float pi * (3/100)", "true"},
+		{"an Interval excludes a value off its steps", "(1 to: 9 by: 2) includes: 4", "false"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
