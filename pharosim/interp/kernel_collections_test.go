@@ -145,6 +145,16 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a Bag's cumulativeCounts", "| b | b := Bag new. b add: 'a' withOccurrences: 50; add: 'b' withOccurrences: 40; add: 'c' withOccurrences: 10. b cumulativeCounts", "{50.0->'a'. 90.0->'b'. 100.0->'c'}"},
 		{"a Bag as a Dictionary counts", "| b | b := Bag new. b add: 'a' withOccurrences: 4. (b as: Dictionary) at: 'a'", "4"},
 		{"a LinkedList forced to a size, padded at the start", "(LinkedList new addAll: #(1 2); yourself) forceTo: 4 paddingStartWith: 1", "a LinkedList(1 1 1 2)"},
+		// run arrays
+		{"a RunArray merges adjacent equal values", "| r | r := RunArray new. r add: $a withOccurrences: 5; add: $b withOccurrences: 5; add: $b withOccurrences: 5. r runs", "#(5 10)"},
+		{"a RunArray's at:put: splits a run", "| r | r := RunArray new: 5 withAll: 2. r at: 3 put: 5. r asArray", "#(2 2 5 2 2)"},
+		{"a RunArray out of bounds is an error", "[ (RunArray new: 5 withAll: 2) at: 6 put: 5 ] on: Error do: [ :e | 'error' ]", "'error'"},
+		{"a RunArray's runLengthAt:", "(#($a $b $b $c $c $c) as: RunArray) runLengthAt: 5", "2"},
+		{"a RunArray from runs and values", "(RunArray runs: #(1 2) values: #($a $b)) asArray", "#($a $b $b)"},
+		{"a RunArray reversed", "(RunArray newFrom: #(1 1 2)) reversed asArray", "#(2 1 1)"},
+		{"a RunArray prints as the expression that builds it", "RunArray new: 2 withAll: 7", "(RunArray runs: #(2) values: #(7))"},
+		{"an IdentityBag's asSet is an IdentitySet", "(IdentityBag withAll: #(1 1)) asSet class", "IdentitySet"},
+		{"PluggableDictionaries with other blocks differ", "| a b | a := PluggableDictionary new. b := PluggableDictionary new. b equalBlock: [ :x :y | x = y ]. a = b", "false"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
