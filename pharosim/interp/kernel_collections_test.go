@@ -155,6 +155,17 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a RunArray prints as the expression that builds it", "RunArray new: 2 withAll: 7", "(RunArray runs: #(2) values: #(7))"},
 		{"an IdentityBag's asSet is an IdentitySet", "(IdentityBag withAll: #(1 1)) asSet class", "IdentitySet"},
 		{"PluggableDictionaries with other blocks differ", "| a b | a := PluggableDictionary new. b := PluggableDictionary new. b equalBlock: [ :x :y | x = y ]. a = b", "false"},
+		// keyed trees and the rest
+		{"a KeyedTree answers at a path", "| t | t := KeyedTree new. t at: 1 put: (KeyedTree new at: #two put: 'x'; yourself). t atPath: #(1 two)", "'x'"},
+		{"a KeyedTree makes the trees on a path it puts at", "| t | t := KeyedTree new. t atPath: #(1 four one) put: #new. t atPath: #(1 four one)", "#new"},
+		{"a KeyedTree's path through a leaf is an error", "| t | t := KeyedTree new. t at: 2 put: 'Two'. [ t atPath: #(2 4) put: 1 ] on: Error do: [ :e | 'error' ]", "'error'"},
+		{"a KeyedTree's copy copies its subtrees", "| t c | t := KeyedTree new. t at: 1 put: KeyedTree new. c := t copy. { c = t. (c at: 1) == (t at: 1) }", "#(true false)"},
+		{"a KeyedTree merges", "| a b | a := KeyedTree new. a atPath: #(1 1) put: 'a'. b := KeyedTree new. b atPath: #(1 2) put: 'b'. a merge: b. (a at: 1) size", "2"},
+		{"removePath:ifAbsent:", "| t | t := KeyedTree new. t atPath: #(1 2) put: 3. { t removePath: #(1 9) ifAbsent: [ #none ]. t removePath: #(1 2) ifAbsent: [ #none ] }", "#(#none 3)"},
+		{"a SortedCollection of a size holds nils", "(SortedCollection ofSize: 3) size", "3"},
+		{"bind: spreads the elements over the block's arguments", "#(1 2 3) bind: [ :a :b :c | a + b + c ]", "6"},
+		{"an Interval's streamContents: is an Array", "Interval streamContents: [ :s | s nextPut: 1; nextPut: 5 ]", "#(1 5)"},
+		{"ifCutOn:doWithCutAndUncuts:finally:", "| res | res := OrderedCollection new. #(2 #east 1 #north 5) ifCutOn: [ :s | s isSymbol ] doWithCutAndUncuts: [ :cut :before | res add: cut; addAll: before ] finally: [ :u | res addAll: u ]. res asArray", "#(#east 2 #north 1 5)"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
