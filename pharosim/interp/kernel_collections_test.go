@@ -166,6 +166,10 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"bind: spreads the elements over the block's arguments", "#(1 2 3) bind: [ :a :b :c | a + b + c ]", "6"},
 		{"an Interval's streamContents: is an Array", "Interval streamContents: [ :s | s nextPut: 1; nextPut: 5 ]", "#(1 5)"},
 		{"ifCutOn:doWithCutAndUncuts:finally:", "| res | res := OrderedCollection new. #(2 #east 1 #north 5) ifCutOn: [ :s | s isSymbol ] doWithCutAndUncuts: [ :cut :before | res add: cut; addAll: before ] finally: [ :u | res addAll: u ]. res asArray", "#(#east 2 #north 1 5)"},
+		{"a CharacterSet copy is its own", "| a b | a := CharacterSet newFrom: 'abc'. b := a copy. b remove: $a. a includes: $a", "true"},
+		{"a CharacterSet with a wide character", "| c | c := CharacterSet newFrom: 'ab'. c add: 4452 asCharacter. c hasWideCharacters", "true"},
+		{"a WideCharacterSet equals a CharacterSet of the same characters", "(WideCharacterSet newFrom: 'ab') = (CharacterSet newFrom: 'ab')", "true"},
+		{"indexOfAnyOf:", "#(1 2 3) indexOfAnyOf: #(5 3)", "3"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
