@@ -170,6 +170,7 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a CharacterSet with a wide character", "| c | c := CharacterSet newFrom: 'ab'. c add: 4452 asCharacter. c hasWideCharacters", "true"},
 		{"a WideCharacterSet equals a CharacterSet of the same characters", "(WideCharacterSet newFrom: 'ab') = (CharacterSet newFrom: 'ab')", "true"},
 		{"indexOfAnyOf:", "#(1 2 3) indexOfAnyOf: #(5 3)", "3"},
+		{"a LinkedList includes a link added to it and its value", "| l k | k := ValueLink value: 42. l := LinkedList new. l add: 1; add: k. { l includes: k. l includes: 1. l includes: 42 }", "#(true true true)"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
