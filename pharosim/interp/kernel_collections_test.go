@@ -171,6 +171,11 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a WideCharacterSet equals a CharacterSet of the same characters", "(WideCharacterSet newFrom: 'ab') = (CharacterSet newFrom: 'ab')", "true"},
 		{"indexOfAnyOf:", "#(1 2 3) indexOfAnyOf: #(5 3)", "3"},
 		{"a LinkedList includes a link added to it and its value", "| l k | k := ValueLink value: 42. l := LinkedList new. l add: 1; add: k. { l includes: k. l includes: 1. l includes: 42 }", "#(true true true)"},
+		{"a Stack pops what was pushed last", "| s | s := Stack new. s push: 1; push: 2. { s pop. s top. s size }", "#(2 1 1)"},
+		{"popping an empty Stack is an error", "[ Stack new pop ] on: CollectionIsEmpty do: [ :e | 'empty' ]", "'empty'"},
+		{"a DoubleLinkedList adds at both ends", "| l | l := DoubleLinkedList new. l add: 2; addFirst: 1; addLast: 3. l asArray", "#(1 2 3)"},
+		{"a DoubleLinkedList enumerates backwards", "| l out | l := DoubleLinkedList newFrom: #(1 2 3). out := OrderedCollection new. l reverseDo: [ :x | out add: x ]. out asArray", "#(3 2 1)"},
+		{"a DoubleLinkedList removes a link", "| l k | l := DoubleLinkedList newFrom: #(1 3). k := l add: 2 beforeLink: l lastLink. l removeLink: l firstLink. { k value. l asArray }", "#(2 #(2 3))"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
