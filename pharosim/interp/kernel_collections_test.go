@@ -176,6 +176,20 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a DoubleLinkedList adds at both ends", "| l | l := DoubleLinkedList new. l add: 2; addFirst: 1; addLast: 3. l asArray", "#(1 2 3)"},
 		{"a DoubleLinkedList enumerates backwards", "| l out | l := DoubleLinkedList newFrom: #(1 2 3). out := OrderedCollection new. l reverseDo: [ :x | out add: x ]. out asArray", "#(3 2 1)"},
 		{"a DoubleLinkedList removes a link", "| l k | l := DoubleLinkedList newFrom: #(1 3). k := l add: 2 beforeLink: l lastLink. l removeLink: l firstLink. { k value. l asArray }", "#(2 #(2 3))"},
+		// reducing and arithmetic
+		{"reduce: of a Set", "(Set withAll: #(1 2 3)) reduce: [ :a :b | a + b ]", "6"},
+		{"reduce: of nothing is an error", "[ #() reduce: [ :a :b | a ] ] on: Error do: [ :e | 'error' ]", "'error'"},
+		{"reduceLeft: groups from the left", "#(#a #b #c) reduceLeft: [ :a :b | Array with: a with: b ]", "#(#(#a #b) #c)"},
+		{"reduceRight: groups from the right", "#(#a #b #c) reduceRight: [ :a :b | Array with: a with: b ]", "#(#a #(#b #c))"},
+		{"reduceRight: with a three-argument block", "#(#a #b #c #d #e) reduceRight: [ :a :b :c | Array with: a with: b with: c ]", "#(#a #b #(#c #d #e))"},
+		{"reduceLeft: with elements left over is an error", "[ #(1 2) reduceLeft: [ :a :b :c | a ] ] on: Error do: [ :e | 'error' ]", "'error'"},
+		{"a collection plus a number", "#(1 2 3) + 1", "#(2 3 4)"},
+		{"a collection divided by a collection", "#(2 4) / #(2 8)", "{1. (1/2)}"},
+		{"runningAverage:", "#(1 1 2 2 3 3) runningAverage: 2", "{1. (3/2). 2. (5/2). 3}"},
+		{"runningMax:", "#(1 1 2 2 3 3) runningMax: 3", "#(2 2 3 3)"},
+		{"runningAverage: of more than the size is out of bounds", "[ #(1 2) runningAverage: 3 ] on: SubscriptOutOfBounds do: [ :e | 'oob' ]", "'oob'"},
+		{"stdev", "#(1 2 3) stdev = 1", "true"},
+		{"stdev of a single element", "#(5) stdev", "0"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
