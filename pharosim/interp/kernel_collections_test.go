@@ -190,6 +190,14 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"runningAverage: of more than the size is out of bounds", "[ #(1 2) runningAverage: 3 ] on: SubscriptOutOfBounds do: [ :e | 'oob' ]", "'oob'"},
 		{"stdev", "#(1 2 3) stdev = 1", "true"},
 		{"stdev of a single element", "#(5) stdev", "0"},
+		// printing dictionaries as Pharo does
+		{"a Dictionary prints its keys sorted", "(Dictionary new at: #b put: 2; at: #a put: 1; yourself) printString", "'a Dictionary(#a->1 #b->2 )'"},
+		{"a Dictionary of numbers prints its keys in order", "(Dictionary new at: 10 put: 1; at: 2 put: 2; yourself) printString", "'a Dictionary(2->2 10->1 )'"},
+		{"a large Dictionary prints its size", "| d | d := Dictionary new. 1 to: 101 do: [ :i | d at: i put: i ]. d printString", "'a Dictionary(size 101)'"},
+		{"an OrderedDictionary prints in order without a trailing space", "(OrderedDictionary new at: #b put: 2; at: #a put: 1; yourself) printString", "'an OrderedDictionary(#b->2 #a->1)'"},
+		{"groupedBy: answers an OrderedDictionary of the receiver's species", "(#(1 2 3 4 5) groupedBy: [ :v | v odd ]) printString", "'an OrderedDictionary(true->#(1 3 5) false->#(2 4))'"},
+		{"groupedBy:having:", "(#(1 5 21 28 34) groupedBy: [ :x | x // 10 ] having: [ :v | v size = 2 ]) keys", "#(0 2)"},
+		{"a Bag's sortedCounts", "#(1 2 2 3 1 1 1) asBag sortedCounts", "{4->1. 2->2. 1->3}"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
