@@ -198,6 +198,9 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"groupedBy: answers an OrderedDictionary of the receiver's species", "(#(1 2 3 4 5) groupedBy: [ :v | v odd ]) printString", "'an OrderedDictionary(true->#(1 3 5) false->#(2 4))'"},
 		{"groupedBy:having:", "(#(1 5 21 28 34) groupedBy: [ :x | x // 10 ] having: [ :v | v size = 2 ]) keys", "#(0 2)"},
 		{"a Bag's sortedCounts", "#(1 2 2 3 1 1 1) asBag sortedCounts", "{4->1. 2->2. 1->3}"},
+		{"first of an empty Array is out of bounds", "[ #() first ] on: SubscriptOutOfBounds do: [ :e | 'oob' ]", "'oob'"},
+		{"last of an empty OrderedCollection is out of bounds", "[ OrderedCollection new last ] on: SubscriptOutOfBounds do: [ :e | 'oob' ]", "'oob'"},
+		{"removeFirst of an empty OrderedCollection is CollectionIsEmpty", "[ OrderedCollection new removeFirst ] on: CollectionIsEmpty do: [ :e | 'empty' ]", "'empty'"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
