@@ -201,6 +201,9 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"first of an empty Array is out of bounds", "[ #() first ] on: SubscriptOutOfBounds do: [ :e | 'oob' ]", "'oob'"},
 		{"last of an empty OrderedCollection is out of bounds", "[ OrderedCollection new last ] on: SubscriptOutOfBounds do: [ :e | 'oob' ]", "'oob'"},
 		{"removeFirst of an empty OrderedCollection is CollectionIsEmpty", "[ OrderedCollection new removeFirst ] on: CollectionIsEmpty do: [ :e | 'empty' ]", "'empty'"},
+		{"difference: answers each element once", "#(1 1 2 3) difference: #(3)", "#(1 2)"},
+		{"union: answers the receiver's species", "(#(1 2) asOrderedCollection union: #(2 3)) asArray", "#(1 2 3)"},
+		{"intersection: answers each element once", "#(1 1 2 3) intersection: #(1 3)", "#(1 3)"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
