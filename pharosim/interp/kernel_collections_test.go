@@ -204,6 +204,12 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"difference: answers each element once", "#(1 1 2 3) difference: #(3)", "#(1 2)"},
 		{"union: answers the receiver's species", "(#(1 2) asOrderedCollection union: #(2 3)) asArray", "#(1 2 3)"},
 		{"intersection: answers each element once", "#(1 1 2 3) intersection: #(1 3)", "#(1 3)"},
+		// the collection errors' texts
+		{"an index out of bounds says where", "[ #(1 2 3) at: 5 ] on: SubscriptOutOfBounds do: [ :e | e messageText ]", "'5 is not between 1 and 3 in #(1 2 3)'"},
+		{"a missing key says which and where", "[ Dictionary new at: #k ] on: KeyNotFound do: [ :e | e messageText ]", "'key #k not found in Dictionary'"},
+		{"a missing value says which and where", "[ Dictionary new keyAtValue: 3 ] on: ValueNotFound do: [ :e | e messageText ]", "'value 3 not found in Dictionary'"},
+		{"a missing element says which and where", "[ OrderedCollection new remove: 3 ] on: NotFound do: [ :e | e messageText ]", "'3 not found in OrderedCollection'"},
+		{"an empty collection says which", "[ OrderedCollection new removeFirst ] on: CollectionIsEmpty do: [ :e | e messageText ]", "'an OrderedCollection() is empty'"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
