@@ -210,6 +210,10 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a missing value says which and where", "[ Dictionary new keyAtValue: 3 ] on: ValueNotFound do: [ :e | e messageText ]", "'value 3 not found in Dictionary'"},
 		{"a missing element says which and where", "[ OrderedCollection new remove: 3 ] on: NotFound do: [ :e | e messageText ]", "'3 not found in OrderedCollection'"},
 		{"an empty collection says which", "[ OrderedCollection new removeFirst ] on: CollectionIsEmpty do: [ :e | e messageText ]", "'an OrderedCollection() is empty'"},
+		// sorting as Pharo's merge sort does
+		{"sort: with a <= block keeps equal elements in order", "((1 to: 9) asArray collect: [ :i | i \\\\ 3 -> i ]) sort: [ :x :y | x key <= y key ]", "{0->3. 0->6. 0->9. 1->1. 1->4. 1->7. 2->2. 2->5. 2->8}"},
+		{"sort: with a < block puts equal elements as Pharo does", "#(#(1 #a) #(1 #b) #(1 #c)) asOrderedCollection sort: [ :x :y | x first < y first ]; yourself", "an OrderedCollection(#(1 #c) #(1 #b) #(1 #a))"},
+		{"a SortedCollection adds after equal elements", "((SortedCollection sortBlock: [ :x :y | x key <= y key ]) add: 1 -> #a; add: 0 -> #b; add: 1 -> #c; yourself) asArray", "{0->#b. 1->#a. 1->#c}"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {

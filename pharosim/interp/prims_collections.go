@@ -44,3 +44,39 @@ var collectionPrimitives = map[string]primitive{
 		return r, true
 	},
 }
+
+// sortLikePharo sorts items as Pharo's merge sort does: each range is
+// split at its middle, and a merge takes the left element whenever
+// precedes(left, right) answers true. Under a <= block equal elements
+// keep their order; under a < block they end up as Pharo leaves them.
+func sortLikePharo(items []Object, precedes func(x, y Object) bool) {
+	if len(items) < 2 {
+		return
+	}
+	scratch := append([]Object{}, items...)
+	mergeSortRange(scratch, items, 0, len(items)-1, precedes)
+}
+
+// mergeSortRange sorts src[first..last] into dst[first..last]; both hold
+// the same elements on entry, and each half is sorted into src first.
+func mergeSortRange(src, dst []Object, first, last int, precedes func(x, y Object) bool) {
+	if first == last {
+		return
+	}
+	middle := (first + last) / 2
+	mergeSortRange(dst, src, first, middle, precedes)
+	mergeSortRange(dst, src, middle+1, last, precedes)
+	i, j, out := first, middle+1, first
+	for i <= middle && j <= last {
+		if precedes(src[i], src[j]) {
+			dst[out] = src[i]
+			i++
+		} else {
+			dst[out] = src[j]
+			j++
+		}
+		out++
+	}
+	out += copy(dst[out:last+1], src[i:middle+1])
+	copy(dst[out:last+1], src[j:last+1])
+}
