@@ -214,6 +214,17 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"sort: with a <= block keeps equal elements in order", "((1 to: 9) asArray collect: [ :i | i \\\\ 3 -> i ]) sort: [ :x :y | x key <= y key ]", "{0->3. 0->6. 0->9. 1->1. 1->4. 1->7. 2->2. 2->5. 2->8}"},
 		{"sort: with a < block puts equal elements as Pharo does", "#(#(1 #a) #(1 #b) #(1 #c)) asOrderedCollection sort: [ :x :y | x first < y first ]; yourself", "an OrderedCollection(#(1 #c) #(1 #b) #(1 #a))"},
 		{"a SortedCollection adds after equal elements", "((SortedCollection sortBlock: [ :x :y | x key <= y key ]) add: 1 -> #a; add: 0 -> #b; add: 1 -> #c; yourself) asArray", "{0->#b. 1->#a. 1->#c}"},
+		// sort functions
+		{"sorted: a property ascending", "#('ccc' 'a' 'bb') sorted: #size ascending", "#('a' 'bb' 'ccc')"},
+		{"sorted: a block descending", "#(1 3 2) sorted: [ :x | x ] descending", "#(3 2 1)"},
+		{"sorted: booleans ascending, false first", "#(1 2 3 4 5) sorted: #odd ascending", "#(2 4 1 3 5)"},
+		{"a chain breaks ties with the next function", "({ 1 -> 10. 5 -> 5. 1 -> 1 } sorted: #key ascending , #value descending) collect: [ :a | a value ]", "#(10 1 5)"},
+		{"undefinedFirst puts nil properties first", "({ 2 -> 1. nil -> 3. 1 -> 2 } sorted: #key ascending undefinedFirst) collect: [ :a | a value ]", "#(3 2 1)"},
+		{"descending undefinedLast puts nil properties last", "({ 2 -> 1. nil -> 3. 1 -> 2 } sorted: #key descending undefinedLast) collect: [ :a | a value ]", "#(1 2 3)"},
+		{"a two-argument block as a sort function", "([ :a :b | a threeWayCompareTo: b ] asSortFunction value: 1 value: 2)", "true"},
+		{"equal sort functions", "{ #name ascending = #name ascending. #name ascending = #name descending. (#a ascending , #b) = (#a ascending , #b) }", "#(true false true)"},
+		{"a SortedCollection sorted by a sort function", "((SortedCollection sortUsing: #yourself ascending) addAll: #(2 6 3); yourself) asArray", "#(2 3 6)"},
+		{"threeWayCompareTo:", "{ 1 threeWayCompareTo: 42. 'xd' threeWayCompareTo: 'xc'. true threeWayCompareTo: true }", "#(-1 1 0)"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
