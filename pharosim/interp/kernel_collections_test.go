@@ -225,6 +225,13 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"equal sort functions", "{ #name ascending = #name ascending. #name ascending = #name descending. (#a ascending , #b) = (#a ascending , #b) }", "#(true false true)"},
 		{"a SortedCollection sorted by a sort function", "((SortedCollection sortUsing: #yourself ascending) addAll: #(2 6 3); yourself) asArray", "#(2 3 6)"},
 		{"threeWayCompareTo:", "{ 1 threeWayCompareTo: 42. 'xd' threeWayCompareTo: 'xc'. true threeWayCompareTo: true }", "#(-1 1 0)"},
+		// intervals as Pharo has them
+		{"an Interval of fractional steps computes each element from its start", "| out | out := OrderedCollection new. (0 to: 1 by: 1/10) do: [ :x | out add: x ]. out last", "1"},
+		{"empty Intervals with other ends differ", "(1 to: 0) = (1 to: -1)", "false"},
+		{"an Interval equals an Array of its elements", "(1 to: 3) = #(1 2 3)", "true"},
+		{"a descending Interval sorted", "(10 to: 1 by: -3) sorted", "(1 to: 10 by: 3)"},
+		{"an Interval stores without a step of 1", "String streamContents: [ :s | (1 to: 5) storeOn: s ]", "'(1 to: 5)'"},
+		{"an Interval's sum", "(1 to: 100) sum", "5050"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
