@@ -232,6 +232,9 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a descending Interval sorted", "(10 to: 1 by: -3) sorted", "(1 to: 10 by: 3)"},
 		{"an Interval stores without a step of 1", "String streamContents: [ :s | (1 to: 5) storeOn: s ]", "'(1 to: 5)'"},
 		{"an Interval's sum", "(1 to: 100) sum", "5050"},
+		{"a collection's displayString counts its items", "#(1 2 3) displayString", "'an Array [3 items] (1 2 3)'"},
+		{"a collection of one item", "(OrderedCollection with: 7) displayString", "'an OrderedCollection [1 item] (7)'"},
+		{"an Array's displayString is at most 200 characters", "(1 to: 300) asArray displayString size", "200"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
