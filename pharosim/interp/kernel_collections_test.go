@@ -235,6 +235,11 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a collection's displayString counts its items", "#(1 2 3) displayString", "'an Array [3 items] (1 2 3)'"},
 		{"a collection of one item", "(OrderedCollection with: 7) displayString", "'an OrderedCollection [1 item] (7)'"},
 		{"an Array's displayString is at most 200 characters", "(1 to: 300) asArray displayString size", "200"},
+		// native float arrays
+		{"a Float32Array keeps single precision", "(Float32Array new: 1) at: 1 put: 2.3; first", "2.299999952316284"},
+		{"a Float64Array keeps double precision", "(Float64Array new: 1) at: 1 put: 2.3; first", "2.3"},
+		{"a new Float32Array holds zeros", "Float32Array new: 2", "a Float32Array(0.0 0.0)"},
+		{"asFloatArray", "#(1 2) asFloatArray", "a Float32Array(1.0 2.0)"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {

@@ -2,6 +2,15 @@ package interp
 
 // collectionPrimitives are the Go primitives of the kernel's collections.
 var collectionPrimitives = map[string]primitive{
+	// float32Rounded answers the receiver, a number, as the nearest
+	// single-precision float: what a Float32Array keeps of it.
+	"float32Rounded": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := a[0].(float64)
+		if !ok {
+			return nil, false
+		}
+		return float64(float32(f)), true
+	},
 	// tableCompareByIdentity makes the receiver's hashed storage tell its
 	// keys apart with == (IdentityDictionary, IdentitySet, IdentityBag).
 	"tableCompareByIdentity": func(in *Interp, r Object, a []Object) (Object, bool) {
