@@ -144,7 +144,9 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"max: of an empty collection is nil", "Set new max: [ :x | x ]", "nil"},
 		{"a Bag's cumulativeCounts", "| b | b := Bag new. b add: 'a' withOccurrences: 50; add: 'b' withOccurrences: 40; add: 'c' withOccurrences: 10. b cumulativeCounts", "{50.0->'a'. 90.0->'b'. 100.0->'c'}"},
 		{"a Bag as a Dictionary counts", "| b | b := Bag new. b add: 'a' withOccurrences: 4. (b as: Dictionary) at: 'a'", "4"},
-		{"a LinkedList forced to a size, padded at the start", "(LinkedList new addAll: #(1 2); yourself) forceTo: 4 paddingStartWith: 1", "a LinkedList(1 1 1 2)"},
+		{"a LinkedList forced to a size, padded at the start, is an Array (its species)", "(LinkedList new addAll: #(1 2); yourself) forceTo: 4 paddingStartWith: 1", "#(1 1 1 2)"},
+		{"a LinkedList equals an Interval of its elements", "(LinkedList new addAll: (1 to: 3); yourself) = (1 to: 3)", "true"},
+		{"a LinkedList's select: is a LinkedList", "((LinkedList new addAll: (1 to: 4); yourself) select: [ :x | x even ]) class", "LinkedList"},
 		// run arrays
 		{"a RunArray merges adjacent equal values", "| r | r := RunArray new. r add: $a withOccurrences: 5; add: $b withOccurrences: 5; add: $b withOccurrences: 5. r runs", "#(5 10)"},
 		{"a RunArray's at:put: splits a run", "| r | r := RunArray new: 5 withAll: 2. r at: 3 put: 5. r asArray", "#(2 2 5 2 2)"},
