@@ -242,6 +242,14 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a Float64Array keeps double precision", "(Float64Array new: 1) at: 1 put: 2.3; first", "2.3"},
 		{"a new Float32Array holds zeros", "Float32Array new: 2", "a Float32Array(0.0 0.0)"},
 		{"asFloatArray", "#(1 2) asFloatArray", "a Float32Array(1.0 2.0)"},
+		// a dictionary's associations are its entries
+		{"an Association added to a Dictionary is its entry", "| d a | d := Dictionary new. a := #k -> 1. d add: a. a value: 5. d at: #k", "5"},
+		{"associationAt: answers the same Association each time", "| d | d := Dictionary new. d at: #k put: 1. (d associationAt: #k) == (d associationAt: #k)", "true"},
+		{"changing an association in associationsDo: changes the Dictionary", "| d | d := Dictionary new. d at: #k put: 1. d associationsDo: [ :a | a value: a value + 10 ]. d at: #k", "11"},
+		{"at:put: changes the entry's Association", "| d a | d := Dictionary new. a := #k -> 1. d add: a. d at: #k put: 9. a value", "9"},
+		{"add: of a key already there takes the value, not the Association", "| d a | d := Dictionary new. d at: #k put: 1. a := #k -> 2. d add: a. a value: 3. d at: #k", "2"},
+		{"a copy of a Dictionary has its own associations", "| d c | d := Dictionary new. d at: #k put: 1. d associationAt: #k. c := d copy. (c associationAt: #k) value: 7. { d at: #k. c at: #k }", "#(1 7)"},
+		{"an OrderedDictionary made from another has its own associations", "| d e | d := OrderedDictionary new. d at: #k put: 1. e := OrderedDictionary newFrom: d. (e associationAt: #k) == (d associationAt: #k)", "false"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {

@@ -2,6 +2,34 @@ package interp
 
 // collectionPrimitives are the Go primitives of the kernel's collections.
 var collectionPrimitives = map[string]primitive{
+	// tableAssociationAt answers the Association of the entry of the
+	// argument key (the same one every time); fails when there is none.
+	"tableAssociationAt": func(in *Interp, r Object, a []Object) (Object, bool) {
+		assoc, ok := in.table(r).association(in, a[0])
+		if !ok {
+			return nil, false
+		}
+		return assoc, true
+	},
+	// tableAddAssociation enters the argument, an Association, as
+	// Dictionary>>add: does; fails for anything else.
+	"tableAddAssociation": func(in *Interp, r Object, a []Object) (Object, bool) {
+		assoc, ok := a[0].(*Instance)
+		if !ok || !inheritsFrom(assoc.class, "Association") {
+			return nil, false
+		}
+		var key, value Object
+		for i, name := range assoc.class.ivarNames {
+			switch name {
+			case "key":
+				key = assoc.vars[i]
+			case "value":
+				value = assoc.vars[i]
+			}
+		}
+		in.table(r).putAssociation(in, assoc, key, value)
+		return assoc, true
+	},
 	// float32Rounded answers the receiver, a number, as the nearest
 	// single-precision float: what a Float32Array keeps of it.
 	"float32Rounded": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -88,4 +116,14 @@ func mergeSortRange(src, dst []Object, first, last int, precedes func(x, y Objec
 	}
 	out += copy(dst[out:last+1], src[i:middle+1])
 	copy(dst[out:last+1], src[j:last+1])
+}
+
+// inheritsFrom: c is the class named name or one of its subclasses.
+func inheritsFrom(c *Class, name string) bool {
+	for ; c != nil; c = c.super {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
 }
