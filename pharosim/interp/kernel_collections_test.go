@@ -251,6 +251,8 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"a copy of a Dictionary has its own associations", "| d c | d := Dictionary new. d at: #k put: 1. d associationAt: #k. c := d copy. (c associationAt: #k) value: 7. { d at: #k. c at: #k }", "#(1 7)"},
 		{"an OrderedDictionary made from another has its own associations", "| d e | d := OrderedDictionary new. d at: #k put: 1. e := OrderedDictionary newFrom: d. (e associationAt: #k) == (d associationAt: #k)", "false"},
 		{"shuffled names what the kernel lacks", "#(1 2 3) shuffled", "ERROR: pharo-sim's kernel lacks Random (random numbers: shuffled)"},
+		{"copyReplaceAll:with:asTokens: replaces whole tokens only", "'test te str' copyReplaceAll: 'te' with: 'longone' asTokens: true", "'test longone str'"},
+		{"copyReplaceAll:with:asTokens: false replaces every occurrence", "'test te str' copyReplaceAll: 'te' with: 'longone' asTokens: false", "'longonest longone str'"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
