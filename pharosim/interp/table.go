@@ -34,9 +34,14 @@ func (t *table) rebuilt(in *Interp, compare keyComparison) *table {
 	out := newTable()
 	out.compare = compare
 	for i, k := range t.keys {
-		if t.live[i] {
-			out.put(in, k, t.valueAt(i))
+		if !t.live[i] {
+			continue
 		}
+		if t.assocs != nil && t.assocs[i] != nil {
+			out.putAssociation(in, t.assocs[i], k, t.valueAt(i))
+			continue
+		}
+		out.put(in, k, t.valueAt(i))
 	}
 	return out
 }
