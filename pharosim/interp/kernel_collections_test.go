@@ -254,6 +254,9 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"copyReplaceAll:with:asTokens: replaces whole tokens only", "'test te str' copyReplaceAll: 'te' with: 'longone' asTokens: true", "'test longone str'"},
 		{"copyReplaceAll:with:asTokens: false replaces every occurrence", "'test te str' copyReplaceAll: 'te' with: 'longone' asTokens: false", "'longonest longone str'"},
 		{"rehash keeps a Dictionary's associations", "| d a | d := Dictionary new. d at: #k put: 1. a := d associationAt: #k. d rehash. a value: 4. d at: #k", "4"},
+		{"the sum of nothing is CollectionIsEmpty", "[ #() sum ] on: CollectionIsEmpty do: [ :e | 'empty' ]", "'empty'"},
+		{"sum: of nothing is 0", "Set new sum: [ :x | x ]", "0"},
+		{"the average of nothing is CollectionIsEmpty", "[ OrderedCollection new average ] on: CollectionIsEmpty do: [ :e | 'empty' ]", "'empty'"},
 		{"add:before:", "(OrderedCollection withAll: #(1 3)) add: 2 before: 3; yourself", "an OrderedCollection(1 2 3)"},
 	}
 	for _, c := range cases {
