@@ -190,7 +190,35 @@ func (in *Interp) addMethod(m MethodSource) {
 	c.methods[cm.selector] = cm
 }
 
-var traitName = regexp.MustCompile(`\b[A-Z][A-Za-z0-9_]*\b`)
+// traitUse is one trait of a composition with what it excludes:
+// `TFoo`, `TFoo classTrait`, `(TFoo - {#a. #b:})`; aliases (`@ {…}`) are read
+// past.
+var traitUse = regexp.MustCompile(`\b([A-Z][A-Za-z0-9_]*)(?:\s+classTrait)?\s*((?:[-@]\s*\{[^}]*\}\s*)*)`)
+
+var excluded = regexp.MustCompile(`-\s*\{([^}]*)\}`)
+
+var selectorLiteral = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_:]*|[^\s.#}]+)`)
+
+// traitUses reads a trait composition: each trait's name and the selectors
+// it excludes.
+func traitUses(composition string) []traitUsage {
+	var out []traitUsage
+	for _, m := range traitUse.FindAllStringSubmatch(composition, -1) {
+		u := traitUsage{name: m[1], without: map[string]bool{}}
+		for _, ex := range excluded.FindAllStringSubmatch(m[2], -1) {
+			for _, sel := range selectorLiteral.FindAllStringSubmatch(ex[1], -1) {
+				u.without[sel[1]] = true
+			}
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+type traitUsage struct {
+	name    string
+	without map[string]bool
+}
 
 // applyTraits copies the methods of the traits a class uses into it, where
 // the class defines none of that selector, compiled for the class.
@@ -206,19 +234,19 @@ func (in *Interp) applyTraits(defs map[string]tonel.Definition, order []string) 
 		if c == nil {
 			return
 		}
-		for _, t := range traitName.FindAllString(d.Traits, -1) {
-			tc := in.classes[t]
+		for _, t := range traitUses(d.Traits) {
+			tc := in.classes[t.name]
 			if tc == nil {
 				continue
 			}
-			apply(t)
-			copyMethods(tc, c)
-			copyMethods(tc.meta, c.meta)
+			apply(t.name)
+			copyMethods(tc, c, t.without)
+			copyMethods(tc.meta, c.meta, nil)
 		}
-		for _, t := range traitName.FindAllString(d.ClassTraits, -1) {
-			if tc := in.classes[t]; tc != nil {
-				apply(t)
-				copyMethods(tc.meta, c.meta)
+		for _, t := range traitUses(d.ClassTraits) {
+			if tc := in.classes[t.name]; tc != nil {
+				apply(t.name)
+				copyMethods(tc.meta, c.meta, t.without)
 			}
 		}
 	}
@@ -229,9 +257,9 @@ func (in *Interp) applyTraits(defs map[string]tonel.Definition, order []string) 
 	}
 }
 
-func copyMethods(from, to *Class) {
+func copyMethods(from, to *Class, without map[string]bool) {
 	for sel, m := range from.methods {
-		if _, own := to.methods[sel]; own {
+		if _, own := to.methods[sel]; own || without[sel] {
 			continue
 		}
 		to.methods[sel] = compile(to, m.source)

@@ -780,11 +780,11 @@ func primSort(in *Interp, r Object, a []Object) (Object, bool) {
 	if o.str != nil {
 		return nil, false
 	}
-	sort.SliceStable(items, func(i, j int) bool {
+	sortLikePharo(items, func(x, y Object) bool {
 		if a[0] == nil {
-			return truthy(in.Send(items[i], "<=", items[j]))
+			return truthy(in.Send(x, "<=", y))
 		}
-		return truthy(in.Send(a[0], "value:value:", items[i], items[j]))
+		return truthy(in.Send(a[0], "value:value:", x, y))
 	})
 	return r, true
 }

@@ -1,4 +1,129 @@
 package interp
 
 // collectionPrimitives are the Go primitives of the kernel's collections.
-var collectionPrimitives = map[string]primitive{}
+var collectionPrimitives = map[string]primitive{
+	// tableAssociationAt answers the Association of the entry of the
+	// argument key (the same one every time); fails when there is none.
+	"tableAssociationAt": func(in *Interp, r Object, a []Object) (Object, bool) {
+		assoc, ok := in.table(r).association(in, a[0])
+		if !ok {
+			return nil, false
+		}
+		return assoc, true
+	},
+	// tableAddAssociation enters the argument, an Association, as
+	// Dictionary>>add: does; fails for anything else.
+	"tableAddAssociation": func(in *Interp, r Object, a []Object) (Object, bool) {
+		assoc, ok := a[0].(*Instance)
+		if !ok || !inheritsFrom(assoc.class, "Association") {
+			return nil, false
+		}
+		var key, value Object
+		for i, name := range assoc.class.ivarNames {
+			switch name {
+			case "key":
+				key = assoc.vars[i]
+			case "value":
+				value = assoc.vars[i]
+			}
+		}
+		in.table(r).putAssociation(in, assoc, key, value)
+		return assoc, true
+	},
+	// float32Rounded answers the receiver, a number, as the nearest
+	// single-precision float: what a Float32Array keeps of it.
+	"float32Rounded": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := a[0].(float64)
+		if !ok {
+			return nil, false
+		}
+		return float64(float32(f)), true
+	},
+	// tableCompareByIdentity makes the receiver's hashed storage tell its
+	// keys apart with == (IdentityDictionary, IdentitySet, IdentityBag).
+	"tableCompareByIdentity": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o := r.(*Instance)
+		o.dict = in.table(r).rebuilt(in, keyComparison{identity: true})
+		return r, true
+	},
+	// tableCompareWith: hashBlock and equalBlock (either may be nil, for
+	// hash and =) tell the receiver's keys apart (PluggableDictionary,
+	// PluggableSet).
+	"tableCompareWith": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o := r.(*Instance)
+		o.dict = in.table(r).rebuilt(in, keyComparison{hashBlock: a[0], equalBlock: a[1]})
+		return r, true
+	},
+	// tableIsHealthy: every key of the receiver's hashed storage is where
+	// its hash now puts it (a key changed after it was added is not).
+	"tableIsHealthy": func(in *Interp, r Object, a []Object) (Object, bool) {
+		t := in.table(r)
+		for h, b := range t.buckets {
+			for _, i := range b {
+				if t.live[i] && t.hash(in, t.keys[i]) != h {
+					return false, true
+				}
+			}
+		}
+		return true, true
+	},
+	// tableRemoveAll empties the receiver's hashed storage, healthy or not.
+	"tableRemoveAll": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o := r.(*Instance)
+		o.dict = newTable().rebuilt(in, in.table(r).compare)
+		return r, true
+	},
+	// tableRehash puts every key where its hash now puts it.
+	"tableRehash": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o := r.(*Instance)
+		t := in.table(r)
+		o.dict = t.rebuilt(in, t.compare)
+		return r, true
+	},
+}
+
+// sortLikePharo sorts items as Pharo's merge sort does: each range is
+// split at its middle, and a merge takes the left element whenever
+// precedes(left, right) answers true. Under a <= block equal elements
+// keep their order; under a < block they end up as Pharo leaves them.
+func sortLikePharo(items []Object, precedes func(x, y Object) bool) {
+	if len(items) < 2 {
+		return
+	}
+	scratch := append([]Object{}, items...)
+	mergeSortRange(scratch, items, 0, len(items)-1, precedes)
+}
+
+// mergeSortRange sorts src[first..last] into dst[first..last]; both hold
+// the same elements on entry, and each half is sorted into src first.
+func mergeSortRange(src, dst []Object, first, last int, precedes func(x, y Object) bool) {
+	if first == last {
+		return
+	}
+	middle := (first + last) / 2
+	mergeSortRange(dst, src, first, middle, precedes)
+	mergeSortRange(dst, src, middle+1, last, precedes)
+	i, j, out := first, middle+1, first
+	for i <= middle && j <= last {
+		if precedes(src[i], src[j]) {
+			dst[out] = src[i]
+			i++
+		} else {
+			dst[out] = src[j]
+			j++
+		}
+		out++
+	}
+	out += copy(dst[out:last+1], src[i:middle+1])
+	copy(dst[out:last+1], src[j:last+1])
+}
+
+// inheritsFrom: c is the class named name or one of its subclasses.
+func inheritsFrom(c *Class, name string) bool {
+	for ; c != nil; c = c.super {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
