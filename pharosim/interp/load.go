@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pharo-refactor/refactord/smalltalk"
 	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
@@ -28,6 +29,10 @@ type MethodSource struct {
 	Class     string
 	ClassSide bool
 	Source    string
+	// parsed is the kernel's method parsed once for every interpreter
+	// (nil for a program's: its sources may change between runs).
+	parsed   *smalltalk.Method
+	parseErr error
 }
 
 // kernel is the kernel's Tonel source, read once.
@@ -48,6 +53,10 @@ var kernel = sync.OnceValues(func() (*Program, error) {
 		p.add(f)
 		return nil
 	})
+	for i := range p.Methods {
+		m := &p.Methods[i]
+		m.parsed, m.parseErr = smalltalk.ParseMethod(m.Source)
+	}
 	return p, err
 })
 
@@ -183,7 +192,12 @@ func (in *Interp) addMethod(m MethodSource) {
 	if m.ClassSide {
 		c = c.meta
 	}
-	cm := compile(c, m.Source)
+	var cm *Method
+	if m.parsed != nil || m.parseErr != nil {
+		cm = prepare(c, m.Source, m.parsed, m.parseErr)
+	} else {
+		cm = compile(c, m.Source)
+	}
 	if cm.selector == "" {
 		return
 	}
@@ -262,6 +276,6 @@ func copyMethods(from, to *Class, without map[string]bool) {
 		if _, own := to.methods[sel]; own || without[sel] {
 			continue
 		}
-		to.methods[sel] = compile(to, m.source)
+		to.methods[sel] = prepare(to, m.source, m.ast, m.err)
 	}
 }
