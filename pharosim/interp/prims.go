@@ -1,9 +1,11 @@
 package interp
 
 import (
-	"fmt"
+	"iter"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -712,17 +714,17 @@ func primSuperclass(in *Interp, r Object, a []Object) (Object, bool) {
 }
 
 func primSelectors(in *Interp, r Object, a []Object) (Object, bool) {
-	c := r.(*Class)
-	names := make([]string, 0, len(c.methods))
-	for s := range c.methods {
-		names = append(names, s)
-	}
-	sort.Strings(names)
-	out := make([]Object, len(names))
-	for i, n := range names {
+	return in.sortedSymbols(maps.Keys(r.(*Class).methods)), true
+}
+
+// sortedSymbols answers an Array of names as Symbols, in order.
+func (in *Interp) sortedSymbols(names iter.Seq[string]) *Instance {
+	sorted := slices.Sorted(names)
+	out := make([]Object, len(sorted))
+	for i, n := range sorted {
 		out[i] = Symbol(n)
 	}
-	return in.newArray(out), true
+	return in.newArray(out)
 }
 
 func primSubclasses(in *Interp, r Object, a []Object) (Object, bool) {
@@ -829,5 +831,3 @@ func (in *Interp) signalError(class, text string) Object {
 	in.Send(e, "messageText:", in.newString(text))
 	return in.Send(e, "signal")
 }
-
-var _ = fmt.Sprint

@@ -1,6 +1,6 @@
 package interp
 
-import "sort"
+import "maps"
 
 // objectPrimitives are the Go primitives of the kernel's objects, classes, blocks and exceptions.
 var objectPrimitives = map[string]primitive{
@@ -34,16 +34,7 @@ var objectPrimitives = map[string]primitive{
 		if !ok {
 			return nil, false
 		}
-		names := make([]string, 0, len(c.classVars))
-		for n := range c.classVars {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		out := make([]Object, len(names))
-		for i, n := range names {
-			out[i] = Symbol(n)
-		}
-		return in.newArray(out), true
+		return in.sortedSymbols(maps.Keys(c.classVars)), true
 	},
 	"exIsNested": func(in *Interp, r Object, a []Object) (Object, bool) {
 		exc, ok := r.(*Instance)

@@ -70,46 +70,40 @@ func primStreamAtEnd(in *Interp, r Object, a []Object) (Object, bool) {
 	return position >= limit, ok1 && ok2
 }
 
-func primStreamNext(in *Interp, r Object, a []Object) (Object, bool) {
+// upcoming answers, for a stream the primitives may run for, what next
+// would answer (atEnd when nothing is left) and the position before it.
+func (in *Interp) upcoming(r Object) (s *Instance, position int64, v Object, atEnd, ok bool) {
 	s, position, limit, ok := in.kernelStream(r)
 	if !ok {
-		return nil, false
+		return nil, 0, nil, false, false
 	}
 	if position >= limit {
-		return nil, true
+		return s, position, nil, true, true
 	}
-	v, ok := in.element(s.vars[streamCollection], position+1)
-	if !ok {
-		return nil, false
+	v, ok = in.element(s.vars[streamCollection], position+1)
+	return s, position, v, false, ok
+}
+
+func primStreamNext(in *Interp, r Object, a []Object) (Object, bool) {
+	s, position, v, atEnd, ok := in.upcoming(r)
+	if !ok || atEnd {
+		return nil, ok
 	}
 	s.vars[streamPosition] = position + 1
 	return v, true
 }
 
 func primStreamPeek(in *Interp, r Object, a []Object) (Object, bool) {
-	s, position, limit, ok := in.kernelStream(r)
-	if !ok {
-		return nil, false
-	}
-	if position >= limit {
-		return nil, true
-	}
-	return in.element(s.vars[streamCollection], position+1)
+	_, _, v, _, ok := in.upcoming(r)
+	return v, ok
 }
 
 // primStreamPeekFor compares in Go only what = compares by identity in the
-// kernel (characters, nil); anything else runs the Smalltalk body.
+// kernel (characters); anything else runs the Smalltalk body.
 func primStreamPeekFor(in *Interp, r Object, a []Object) (Object, bool) {
-	s, position, limit, ok := in.kernelStream(r)
-	if !ok {
-		return nil, false
-	}
-	if position >= limit {
-		return false, true
-	}
-	v, ok := in.element(s.vars[streamCollection], position+1)
-	if !ok {
-		return nil, false
+	s, position, v, atEnd, ok := in.upcoming(r)
+	if !ok || atEnd {
+		return false, ok
 	}
 	c, isChar := v.(Char)
 	want, wantChar := a[0].(Char)
