@@ -125,7 +125,7 @@
 // (package interp; docs/interpreter.md) unless the oracle declares the
 // class: then the oracle decides, as below. A run that uses up a test's
 // step budget or the call's time limit, or that reaches for what the
-// kernel lacks (files, network, processes, UI, random numbers), errors that
+// kernel lacks (files, network, processes, UI), errors that
 // test; pharo-sim logs why.
 //
 // # Test oracle

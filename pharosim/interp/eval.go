@@ -349,7 +349,7 @@ var lacking = map[string]string{
 	"FileSystem": "files", "FileReference": "files", "FileStream": "files", "File": "files", "FileLocator": "files",
 	"Socket": "network", "ZnClient": "network", "ZnServer": "network", "ZnUrl": "network", "NetNameResolver": "network",
 	"Processor": "processes", "Process": "processes", "Semaphore": "processes", "Mutex": "processes", "Delay": "processes", "SharedQueue": "processes",
-	"Random": "random numbers", "World": "UI",
+	"World":     "UI",
 	"UIManager": "UI", "Morph": "UI", "SpPresenter": "UI", "Display": "UI",
 }
 

@@ -250,7 +250,6 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"add: of a key already there takes the value, not the Association", "| d a | d := Dictionary new. d at: #k put: 1. a := #k -> 2. d add: a. a value: 3. d at: #k", "2"},
 		{"a copy of a Dictionary has its own associations", "| d c | d := Dictionary new. d at: #k put: 1. d associationAt: #k. c := d copy. (c associationAt: #k) value: 7. { d at: #k. c at: #k }", "#(1 7)"},
 		{"an OrderedDictionary made from another has its own associations", "| d e | d := OrderedDictionary new. d at: #k put: 1. e := OrderedDictionary newFrom: d. (e associationAt: #k) == (d associationAt: #k)", "false"},
-		{"shuffled names what the kernel lacks", "#(1 2 3) shuffled", "ERROR: pharo-sim's kernel lacks Random (random numbers: shuffled)"},
 		{"copyReplaceAll:with:asTokens: replaces whole tokens only", "'test te str' copyReplaceAll: 'te' with: 'longone' asTokens: true", "'test longone str'"},
 		{"copyReplaceAll:with:asTokens: false replaces every occurrence", "'test te str' copyReplaceAll: 'te' with: 'longone' asTokens: false", "'longonest longone str'"},
 		{"rehash keeps a Dictionary's associations", "| d a | d := Dictionary new. d at: #k put: 1. a := d associationAt: #k. d rehash. a value: 4. d at: #k", "4"},

@@ -415,7 +415,7 @@ func init() {
 	for name, test := range characterTests {
 		primitives["char."+name] = func(in *Interp, r Object, a []Object) (Object, bool) { return test(rune(r.(Char))), true }
 	}
-	for _, more := range []map[string]primitive{clockPrimitives, streamPrimitives, stringPrimitives, numberPrimitives, collectionPrimitives, objectPrimitives} {
+	for _, more := range []map[string]primitive{clockPrimitives, streamPrimitives, stringPrimitives, numberPrimitives, collectionPrimitives, objectPrimitives, randomPrimitives} {
 		for name, p := range more {
 			if _, taken := primitives[name]; taken {
 				panic("interp: two primitives are named " + name)
