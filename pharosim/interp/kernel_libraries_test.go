@@ -1,0 +1,76 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
+)
+
+// tablesFixture keeps a table in a class variable that its class-side
+// initialize fills, as STONWriter does with its character escapes; its
+// subclass's initialize reads the table, so it must run second.
+const tablesFixture = `Class {
+	#name : #KernelTablesFixture,
+	#superclass : #Object,
+	#classVars : [ 'Table', 'Log' ],
+	#category : #Fixture
+}
+
+KernelTablesFixture class >> initialize [
+	Table := Array new: 3 withAll: #pass.
+	Log := OrderedCollection with: self name
+]
+KernelTablesFixture class >> initializeLater [ Log add: #never ]
+KernelTablesFixture class >> log [ ^ Log ]
+KernelTablesFixture >> at: i [ ^ Table at: i ]
+`
+
+const tablesUserFixture = `Class {
+	#name : #KernelATablesUserFixture,
+	#superclass : #KernelTablesFixture,
+	#category : #Fixture
+}
+
+KernelATablesUserFixture class >> initialize [ Log add: self name , Table size printString ]
+`
+
+const failingInitializeFixture = `Class {
+	#name : #KernelFailingInitializeFixture,
+	#superclass : #Object,
+	#classVars : [ 'Done' ],
+	#category : #Fixture
+}
+
+KernelFailingInitializeFixture class >> initialize [ Done := 1. self zork. Done := 2 ]
+KernelFailingInitializeFixture class >> done [ ^ Done ]
+`
+
+// TestLoadingInitializesClasses: loading a package runs the class-side
+// initialize its classes define, superclasses first (STON's writer and
+// reader read the tables set up there).
+func TestLoadingInitializesClasses(t *testing.T) {
+	var files []*tonel.File
+	for name, src := range map[string]string{"KernelTablesFixture": tablesFixture, "KernelATablesUserFixture": tablesUserFixture,
+		"KernelFailingInitializeFixture": failingInitializeFixture} {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	program := ReadProgram(files)
+	cases := []struct{ expr, want string }{
+		{"KernelTablesFixture new at: 3", "#pass"},
+		{"KernelTablesFixture log asArray", "#(#KernelTablesFixture #KernelATablesUserFixture3)"},
+		{"KernelFailingInitializeFixture done", "1"},
+	}
+	for _, c := range cases {
+		p := &Program{Classes: program.Classes, Methods: append([]MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + c.expr + " ] value printString"}}, program.Methods...)}
+		in, err := New(p, Limits{Steps: 1_000_000})
+		require.NoError(t, err)
+		var out string
+		in.guard(1_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+		assert.Equal(t, c.want, out, c.expr)
+	}
+}
