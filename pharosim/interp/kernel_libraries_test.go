@@ -74,3 +74,22 @@ func TestLoadingInitializesClasses(t *testing.T) {
 		assert.Equal(t, c.want, out, c.expr)
 	}
 }
+
+// TestLibrariesKernelAnswersAsPharo: what the libraries' tests (STON,
+// Zinc's character encoders) and Pharo 13's kernel tests show the kernel
+// answers for what those libraries use.
+func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
+	cases := []struct{ name, expr, want string }{
+		// ProcessSpecificTest>>testDynamicVariableBlockReturnValue
+		{"value:during: answers the block's value, read inside", "DynamicVariable value: 10 during: [ DynamicVariable value + 1 ]", "11"},
+		{"a dynamic variable is unset outside value:during:", "DynamicVariable value: 3 during: [ ]. DynamicVariable value", "nil"},
+		{"value:during: nests and restores the outer value", "DynamicVariable value: 1 during: [ { DynamicVariable value: 2 during: [ DynamicVariable value ]. DynamicVariable value } ]", "#(2 1)"},
+		{"a handler runs before the block unwinds, so the value is still bound", "[ DynamicVariable value: 1 during: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | DynamicVariable value ]", "1"},
+		{"value:during: restores when an exception unwinds the block", "[ DynamicVariable value: 1 during: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | 0 ]. DynamicVariable value", "nil"},
+		{"one sole instance", "DynamicVariable soleInstance == DynamicVariable soleInstance", "true"},
+		{"a process-local variable holds what it was set to", "ProcessLocalVariable value: 4. ProcessLocalVariable value", "4"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runDoIt(t, nil, c.expr), c.name)
+	}
+}
