@@ -88,6 +88,15 @@ func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
 		{"value:during: restores when an exception unwinds the block", "[ DynamicVariable value: 1 during: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | 0 ]. DynamicVariable value", "nil"},
 		{"one sole instance", "DynamicVariable soleInstance == DynamicVariable soleInstance", "true"},
 		{"a process-local variable holds what it was set to", "ProcessLocalVariable value: 4. ProcessLocalVariable value", "4"},
+		// ZnBufferedReadStream reads a ByteArray's stream into a ByteArray (ZnBufferedReadStreamTest>>testReadUpToEnd)
+		{"a stream over a ByteArray is binary, over a String not", "{ #[1 2] readStream isBinary. 'ab' readStream isBinary. (WriteStream on: ByteArray new) isBinary. #(1 2) readStream isBinary }", "#(true false true false)"},
+		// ZnUTF8Encoder looks for the first non-ASCII byte with ByteString's class-side search
+		{"ByteString's search over a byte map", "| map | map := ByteArray new: 256. 129 to: 256 do: [ :i | map at: i put: 1 ]. { ByteString findFirstInString: 'abc' inSet: map startingAt: 1. ByteString findFirstInString: 'abé' inSet: map startingAt: 2. ByteString findFirstInString: #[1 200] inSet: map startingAt: 1 }", "#(0 3 2)"},
+		{"ByteString indexOfAscii:inString:startingAt:", "{ ByteString indexOfAscii: 98 inString: 'abcb' startingAt: 3. ByteString indexOfAscii: 120 inString: 'abc' startingAt: 1 }", "#(4 0)"},
+		{"ByteString new: makes a ByteString of NULs equal to a String of them", "| s | s := ByteString new: 2. { s class. s size. s isByteString. s = (String new: 2). (ByteString withAll: 'ab') = 'ab' }", "{ByteString. 2. true. true. true}"},
+		// ZnByteStringBecameWideString class>>convert:, ZnUTFEncoder
+		{"WideString from: a string or code points", "{ (WideString from: 'ab') class. WideString from: 'ab'. WideString from: #(97 98) }", "{WideString. 'ab'. 'ab'}"},
+		{"WideString from: a WideString copies it", "| w | w := WideString from: 'ab'. { (WideString from: w) == w. (WideString from: w) = w }", "#(false true)"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runDoIt(t, nil, c.expr), c.name)
