@@ -96,6 +96,8 @@ func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
 		{"ByteString new: makes a ByteString of NULs equal to a String of them", "| s | s := ByteString new: 2. { s class. s size. s isByteString. s = (String new: 2). (ByteString withAll: 'ab') = 'ab' }", "{ByteString. 2. true. true. true}"},
 		// ZnByteStringBecameWideString class>>convert:, ZnUTFEncoder
 		{"WideString from: a string or code points", "{ (WideString from: 'ab') class. WideString from: 'ab'. WideString from: #(97 98) }", "{WideString. 'ab'. 'ab'}"},
+		// SequenceableCollection>>replace: (its example), which TextDiffBuilder uses
+		{"replace: puts in each element what the block answers, and answers the receiver", "| a | a := { 1. 2. 3. 4 }. { (a replace: [ :each | each + 1 ]) == a. a }", "#(true #(2 3 4 5))"},
 		{"WideString from: a WideString copies it", "| w | w := WideString from: 'ab'. { (WideString from: w) == w. (WideString from: w) = w }", "#(false true)"},
 	}
 	for _, c := range cases {
