@@ -98,6 +98,10 @@ func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
 		{"WideString from: a string or code points", "{ (WideString from: 'ab') class. WideString from: 'ab'. WideString from: #(97 98) }", "{WideString. 'ab'. 'ab'}"},
 		// SequenceableCollection>>replace: (its example), which TextDiffBuilder uses
 		{"replace: puts in each element what the block answers, and answers the receiver", "| a | a := { 1. 2. 3. 4 }. { (a replace: [ :each | each + 1 ]) == a. a }", "#(true #(2 3 4 5))"},
+		// Bag's comment: it tallies its elements in a dictionary (STON's Bag>>stonOn: writes that map)
+		{"a Bag keeps its counts in contents", "| b | b := Bag withAll: #(a a b). { (b instVarNamed: 'contents') class. (b instVarNamed: 'contents') at: #a. b size }", "{Dictionary. 2. 3}"},
+		{"an IdentityBag's contents is an IdentityDictionary", "(IdentityBag new instVarNamed: 'contents') class", "IdentityDictionary"},
+		{"a Bag's copy counts apart from it", "| b c | b := Bag withAll: #(1 1). c := b copy. c add: 1. { b occurrencesOf: 1. c occurrencesOf: 1 }", "#(2 3)"},
 		{"WideString from: a WideString copies it", "| w | w := WideString from: 'ab'. { (WideString from: w) == w. (WideString from: w) = w }", "#(false true)"},
 	}
 	for _, c := range cases {
