@@ -102,6 +102,9 @@ func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
 		{"a Bag keeps its counts in contents", "| b | b := Bag withAll: #(a a b). { (b instVarNamed: 'contents') class. (b instVarNamed: 'contents') at: #a. b size }", "{Dictionary. 2. 3}"},
 		{"an IdentityBag's contents is an IdentityDictionary", "(IdentityBag new instVarNamed: 'contents') class", "IdentityDictionary"},
 		{"a Bag's copy counts apart from it", "| b c | b := Bag withAll: #(1 1). c := b copy. c add: 1. { b occurrencesOf: 1. c occurrencesOf: 1 }", "#(2 3)"},
+		// RunArray>>mapValues: (Text's attribute runs are rewritten with it)
+		{"mapValues: rewrites each run's value, the runs stay", "| r | r := RunArray runs: #(2 3) values: #(1 2). r mapValues: [ :v | v * 10 ]. { r runs. r values. r asArray }", "#(#(2 3) #(10 20) #(10 10 20 20 20))"},
+		{"mapValues: does not merge runs made equal", "| r | r := RunArray runs: #(1 1) values: #(1 2). r mapValues: [ :v | 0 ]. r runs", "#(1 1)"},
 		{"WideString from: a WideString copies it", "| w | w := WideString from: 'ab'. { (WideString from: w) == w. (WideString from: w) = w }", "#(false true)"},
 	}
 	for _, c := range cases {
