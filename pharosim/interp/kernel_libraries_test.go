@@ -105,6 +105,10 @@ func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
 		// RunArray>>mapValues: (Text's attribute runs are rewritten with it)
 		{"mapValues: rewrites each run's value, the runs stay", "| r | r := RunArray runs: #(2 3) values: #(1 2). r mapValues: [ :v | v * 10 ]. { r runs. r values. r asArray }", "#(#(2 3) #(10 20) #(10 10 20 20 20))"},
 		{"mapValues: does not merge runs made equal", "| r | r := RunArray runs: #(1 1) values: #(1 2). r mapValues: [ :v | 0 ]. r runs", "#(1 1)"},
+		// TextStream>>nextPutAll: compares against WriteStream's writeLimit, the size of the collection written into
+		{"writeLimit is the size of the collection written into", "{ (WriteStream on: (String new: 5)) instVarNamed: 'writeLimit'. (WriteStream with: 'abc') instVarNamed: 'writeLimit'. (ReadWriteStream on: (Array new: 2)) instVarNamed: 'writeLimit' }", "#(5 3 2)"},
+		{"writeLimit follows the collection as it grows", "| s t | s := WriteStream on: (String new: 2). s nextPutAll: 'abc'. t := WriteStream on: (ByteArray new: 1). t nextPut: 1; nextPut: 2. { s instVarNamed: 'writeLimit'. s contents. t instVarNamed: 'writeLimit'. t contents }", "#(18 'abc' 17 #[1 2])"},
+		{"growTo: grows the collection to the size asked", "| s | s := WriteStream on: (Array new: 2). s growTo: 10. { s instVarNamed: 'writeLimit'. s nextPut: 1; contents }", "#(10 #(1))"},
 		{"WideString from: a WideString copies it", "| w | w := WideString from: 'ab'. { (WideString from: w) == w. (WideString from: w) = w }", "#(false true)"},
 	}
 	for _, c := range cases {
