@@ -48,6 +48,51 @@ KernelFailingInitializeFixture class >> initialize [ Done := 1. self zork. Done 
 KernelFailingInitializeFixture class >> done [ ^ Done ]
 `
 
+// runInProgram answers the printString of expr run beside program's
+// classes, in a fresh interpreter (so their class-side initialize has run).
+func runInProgram(t *testing.T, program *Program, expr string) string {
+	t.Helper()
+	p := &Program{Classes: program.Classes, Methods: append([]MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"}}, program.Methods...)}
+	in, err := New(p, Limits{Steps: 1_000_000})
+	require.NoError(t, err)
+	var out string
+	in.guard(1_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+	return out
+}
+
+// limitedDictionaryFixture sets itself up in initialize:, as Zinc's
+// ZnMultiValueDictionary does; its neighbour in initialize.
+const limitedDictionaryFixture = `Class {
+	#name : #KernelLimitedDictionaryFixture,
+	#superclass : #OrderedDictionary,
+	#instVars : [ 'limit', 'ready' ],
+	#category : #Fixture
+}
+
+KernelLimitedDictionaryFixture >> initialize: n [ super initialize: n. limit := n ]
+KernelLimitedDictionaryFixture >> initialize [ super initialize. ready := true ]
+KernelLimitedDictionaryFixture >> limit [ ^ limit ]
+KernelLimitedDictionaryFixture >> ready [ ^ ready ]
+`
+
+// TestHashedCollectionsInitializeWithSize: Pharo's new: of a hashed
+// collection sends initialize: with the size (ZnMultiValueDictionaryTest
+// reads the limit its initialize: sets).
+func TestHashedCollectionsInitializeWithSize(t *testing.T) {
+	f, err := tonel.ParseFile("KernelLimitedDictionaryFixture.class.st", []byte(limitedDictionaryFixture))
+	require.NoError(t, err)
+	program := ReadProgram([]*tonel.File{f})
+	cases := []struct{ expr, want string }{
+		{"(KernelLimitedDictionaryFixture new: 10) limit", "10"},
+		{"KernelLimitedDictionaryFixture new limit notNil", "true"},
+		{"| d | d := KernelLimitedDictionaryFixture new. d at: 1 put: 2. { d ready. d at: 1. d size }", "#(true 2 1)"},
+		{"{ (Set new: 3) add: 1; size. (IdentityDictionary new: 2) at: 'a' copy put: 1; at: 'a' copy put: 2; size }", "#(1 2)"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.expr)
+	}
+}
+
 // TestLoadingInitializesClasses: loading a package runs the class-side
 // initialize its classes define, superclasses first (STON's writer and
 // reader read the tables set up there).
@@ -66,12 +111,7 @@ func TestLoadingInitializesClasses(t *testing.T) {
 		{"KernelFailingInitializeFixture done", "1"},
 	}
 	for _, c := range cases {
-		p := &Program{Classes: program.Classes, Methods: append([]MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + c.expr + " ] value printString"}}, program.Methods...)}
-		in, err := New(p, Limits{Steps: 1_000_000})
-		require.NoError(t, err)
-		var out string
-		in.guard(1_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
-		assert.Equal(t, c.want, out, c.expr)
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.expr)
 	}
 }
 
