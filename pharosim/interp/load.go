@@ -151,7 +151,7 @@ func (in *Interp) initializeClasses(program *Program) {
 	seen := map[*Class]bool{}
 	for _, m := range program.Methods {
 		c, ok := in.classes[m.Class]
-		if !ok || !m.ClassSide || seen[c] || !isUnarySelector(m.Source, "initialize") {
+		if !ok || c.isTrait || !m.ClassSide || seen[c] || !isUnarySelector(m.Source, "initialize") {
 			continue
 		}
 		seen[c] = true
