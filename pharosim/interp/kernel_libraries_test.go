@@ -149,6 +149,9 @@ func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
 		{"writeLimit is the size of the collection written into", "{ (WriteStream on: (String new: 5)) instVarNamed: 'writeLimit'. (WriteStream with: 'abc') instVarNamed: 'writeLimit'. (ReadWriteStream on: (Array new: 2)) instVarNamed: 'writeLimit' }", "#(5 3 2)"},
 		{"writeLimit follows the collection as it grows", "| s t | s := WriteStream on: (String new: 2). s nextPutAll: 'abc'. t := WriteStream on: (ByteArray new: 1). t nextPut: 1; nextPut: 2. { s instVarNamed: 'writeLimit'. s contents. t instVarNamed: 'writeLimit'. t contents }", "#(18 'abc' 17 #[1 2])"},
 		{"growTo: grows the collection to the size asked", "| s | s := WriteStream on: (Array new: 2). s growTo: 10. { s instVarNamed: 'writeLimit'. s nextPut: 1; contents }", "#(10 #(1))"},
+		// RunArray>>at: tolerates indices past its ends (TextStreamTest>>testApplyAttributeBeginningAt reads the runs at size + 1)
+		{"a RunArray read past its ends answers the nearest run's value", "| r | r := RunArray runs: #(2 3) values: #(#a #b). { r at: 0. r at: 6. r at: 2. r at: 3 }", "#(#a #b #a #b)"},
+		{"an empty RunArray has nothing to read", "[ RunArray new at: 1 ] on: Error do: [ :e | #error ]", "#error"},
 		{"WideString from: a WideString copies it", "| w | w := WideString from: 'ab'. { (WideString from: w) == w. (WideString from: w) = w }", "#(false true)"},
 	}
 	for _, c := range cases {
