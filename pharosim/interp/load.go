@@ -127,7 +127,61 @@ func New(program *Program, limits Limits) (*Interp, error) {
 	}
 	in.globals["Smalltalk"] = &Binding{Name: "Smalltalk", Value: in.newInstance(in.classes["SmalltalkImage"])}
 	in.globals["Transcript"] = &Binding{Name: "Transcript", Value: in.newInstance(in.classes["TranscriptStream"])}
+	in.initializeClasses(program)
+	in.budget = limits.Steps
+	if in.budget <= 0 {
+		in.budget = 1 << 62
+	}
 	return in, nil
+}
+
+// classInitializeSteps bounds each class-side initialize run while loading.
+const classInitializeSteps = 10_000_000
+
+// initializeClasses sends initialize to each class on whose class side the
+// program defines it, superclasses first, as loading a package into Pharo
+// does: the tables and defaults a class's methods read from its class
+// variables are set up there. An initialize that fails leaves its class as
+// far as it got, as in Pharo.
+func (in *Interp) initializeClasses(program *Program) {
+	if program == nil {
+		return
+	}
+	var classes []*Class
+	seen := map[*Class]bool{}
+	for _, m := range program.Methods {
+		c, ok := in.classes[m.Class]
+		if !ok || c.isTrait || !m.ClassSide || seen[c] || !isUnarySelector(m.Source, "initialize") {
+			continue
+		}
+		seen[c] = true
+		classes = append(classes, c)
+	}
+	depth := func(c *Class) int {
+		n := 0
+		for k := c.super; k != nil; k = k.super {
+			n++
+		}
+		return n
+	}
+	sort.SliceStable(classes, func(i, j int) bool { return depth(classes[i]) < depth(classes[j]) })
+	for _, c := range classes {
+		in.guard(classInitializeSteps, func() { in.Send(c, "initialize") }, func(string) {})
+	}
+}
+
+// isUnarySelector tells whether a method's source starts with the header
+// of the unary selector.
+func isUnarySelector(source, selector string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(source), selector)
+	if !ok {
+		return false
+	}
+	if rest == "" {
+		return true
+	}
+	r := rest[0]
+	return !(r == '_' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 }
 
 func (in *Interp) defineClass(name string, defs map[string]tonel.Definition, visiting map[string]bool) *Class {

@@ -15,11 +15,13 @@ var streamPrimitives = map[string]primitive{
 	"streamNextPut": primStreamNextPut,
 }
 
-// The instance variables of PositionableStream, in its definition's order.
+// The instance variables of PositionableStream, in its definition's order,
+// then WriteStream's.
 const (
 	streamCollection = iota
 	streamPosition
 	streamReadLimit
+	streamWriteLimit
 )
 
 // kernelStream answers the stream's position and read limit when the
@@ -138,6 +140,7 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 			grown.str = grownRunes(c.str)
 			c = grown
 			s.vars[streamCollection] = c
+			s.vars[streamWriteLimit] = int64(len(c.str))
 		}
 		c.str[position] = rune(ch)
 	case in.known.array:
@@ -146,6 +149,7 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 			grown.indexed = grownObjects(c.indexed)
 			c = grown
 			s.vars[streamCollection] = c
+			s.vars[streamWriteLimit] = int64(len(c.indexed))
 		}
 		c.indexed[position] = x
 	default:

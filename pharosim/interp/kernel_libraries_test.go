@@ -1,0 +1,160 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
+)
+
+// tablesFixture keeps a table in a class variable that its class-side
+// initialize fills, as STONWriter does with its character escapes; its
+// subclass's initialize reads the table, so it must run second.
+const tablesFixture = `Class {
+	#name : #KernelTablesFixture,
+	#superclass : #Object,
+	#classVars : [ 'Table', 'Log' ],
+	#category : #Fixture
+}
+
+KernelTablesFixture class >> initialize [
+	Table := Array new: 3 withAll: #pass.
+	Log := OrderedCollection with: self name
+]
+KernelTablesFixture class >> initializeLater [ Log add: #never ]
+KernelTablesFixture class >> log [ ^ Log ]
+KernelTablesFixture >> at: i [ ^ Table at: i ]
+`
+
+const tablesUserFixture = `Class {
+	#name : #KernelATablesUserFixture,
+	#superclass : #KernelTablesFixture,
+	#category : #Fixture
+}
+
+KernelATablesUserFixture class >> initialize [ Log add: self name , Table size printString ]
+`
+
+const failingInitializeFixture = `Class {
+	#name : #KernelFailingInitializeFixture,
+	#superclass : #Object,
+	#classVars : [ 'Done' ],
+	#category : #Fixture
+}
+
+KernelFailingInitializeFixture class >> initialize [ Done := 1. self zork. Done := 2 ]
+KernelFailingInitializeFixture class >> done [ ^ Done ]
+`
+
+// runInProgram answers the printString of expr run beside program's
+// classes, in a fresh interpreter (so their class-side initialize has run).
+func runInProgram(t *testing.T, program *Program, expr string) string {
+	t.Helper()
+	p := &Program{Classes: program.Classes, Methods: append([]MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"}}, program.Methods...)}
+	in, err := New(p, Limits{Steps: 1_000_000})
+	require.NoError(t, err)
+	var out string
+	in.guard(1_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+	return out
+}
+
+// limitedDictionaryFixture sets itself up in initialize:, as Zinc's
+// ZnMultiValueDictionary does; its neighbour in initialize.
+const limitedDictionaryFixture = `Class {
+	#name : #KernelLimitedDictionaryFixture,
+	#superclass : #OrderedDictionary,
+	#instVars : [ 'limit', 'ready' ],
+	#category : #Fixture
+}
+
+KernelLimitedDictionaryFixture >> initialize: n [ super initialize: n. limit := n ]
+KernelLimitedDictionaryFixture >> initialize [ super initialize. ready := true ]
+KernelLimitedDictionaryFixture >> limit [ ^ limit ]
+KernelLimitedDictionaryFixture >> ready [ ^ ready ]
+`
+
+// TestHashedCollectionsInitializeWithSize: Pharo's new: of a hashed
+// collection sends initialize: with the size (ZnMultiValueDictionaryTest
+// reads the limit its initialize: sets).
+func TestHashedCollectionsInitializeWithSize(t *testing.T) {
+	f, err := tonel.ParseFile("KernelLimitedDictionaryFixture.class.st", []byte(limitedDictionaryFixture))
+	require.NoError(t, err)
+	program := ReadProgram([]*tonel.File{f})
+	cases := []struct{ expr, want string }{
+		{"(KernelLimitedDictionaryFixture new: 10) limit", "10"},
+		{"KernelLimitedDictionaryFixture new limit notNil", "true"},
+		{"| d | d := KernelLimitedDictionaryFixture new. d at: 1 put: 2. { d ready. d at: 1. d size }", "#(true 2 1)"},
+		{"{ (Set new: 3) add: 1; size. (IdentityDictionary new: 2) at: 'a' copy put: 1; at: 'a' copy put: 2; size }", "#(1 2)"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.expr)
+	}
+}
+
+// TestLoadingInitializesClasses: loading a package runs the class-side
+// initialize its classes define, superclasses first (STON's writer and
+// reader read the tables set up there).
+func TestLoadingInitializesClasses(t *testing.T) {
+	var files []*tonel.File
+	for name, src := range map[string]string{"KernelTablesFixture": tablesFixture, "KernelATablesUserFixture": tablesUserFixture,
+		"KernelFailingInitializeFixture": failingInitializeFixture} {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	program := ReadProgram(files)
+	cases := []struct{ expr, want string }{
+		{"KernelTablesFixture new at: 3", "#pass"},
+		{"KernelTablesFixture log asArray", "#(#KernelTablesFixture #KernelATablesUserFixture3)"},
+		{"KernelFailingInitializeFixture done", "1"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.expr)
+	}
+}
+
+// TestLibrariesKernelAnswersAsPharo: what the libraries' tests (STON,
+// Zinc's character encoders) and Pharo 13's kernel tests show the kernel
+// answers for what those libraries use.
+func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
+	cases := []struct{ name, expr, want string }{
+		// ProcessSpecificTest>>testDynamicVariableBlockReturnValue
+		{"value:during: answers the block's value, read inside", "DynamicVariable value: 10 during: [ DynamicVariable value + 1 ]", "11"},
+		{"a dynamic variable is unset outside value:during:", "DynamicVariable value: 3 during: [ ]. DynamicVariable value", "nil"},
+		{"value:during: nests and restores the outer value", "DynamicVariable value: 1 during: [ { DynamicVariable value: 2 during: [ DynamicVariable value ]. DynamicVariable value } ]", "#(2 1)"},
+		{"a handler runs before the block unwinds, so the value is still bound", "[ DynamicVariable value: 1 during: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | DynamicVariable value ]", "1"},
+		{"value:during: restores when an exception unwinds the block", "[ DynamicVariable value: 1 during: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | 0 ]. DynamicVariable value", "nil"},
+		{"one sole instance", "DynamicVariable soleInstance == DynamicVariable soleInstance", "true"},
+		{"a process-local variable holds what it was set to", "ProcessLocalVariable value: 4. ProcessLocalVariable value", "4"},
+		// ZnBufferedReadStream reads a ByteArray's stream into a ByteArray (ZnBufferedReadStreamTest>>testReadUpToEnd)
+		{"a stream over a ByteArray is binary, over a String not", "{ #[1 2] readStream isBinary. 'ab' readStream isBinary. (WriteStream on: ByteArray new) isBinary. #(1 2) readStream isBinary }", "#(true false true false)"},
+		// ZnUTF8Encoder looks for the first non-ASCII byte with ByteString's class-side search
+		{"ByteString's search over a byte map", "| map | map := ByteArray new: 256. 129 to: 256 do: [ :i | map at: i put: 1 ]. { ByteString findFirstInString: 'abc' inSet: map startingAt: 1. ByteString findFirstInString: 'abé' inSet: map startingAt: 2. ByteString findFirstInString: #[1 200] inSet: map startingAt: 1 }", "#(0 3 2)"},
+		{"ByteString indexOfAscii:inString:startingAt:", "{ ByteString indexOfAscii: 98 inString: 'abcb' startingAt: 3. ByteString indexOfAscii: 120 inString: 'abc' startingAt: 1 }", "#(4 0)"},
+		{"ByteString new: makes a ByteString of NULs equal to a String of them", "| s | s := ByteString new: 2. { s class. s size. s isByteString. s = (String new: 2). (ByteString withAll: 'ab') = 'ab' }", "{ByteString. 2. true. true. true}"},
+		// ZnByteStringBecameWideString class>>convert:, ZnUTFEncoder
+		{"WideString from: a string or code points", "{ (WideString from: 'ab') class. WideString from: 'ab'. WideString from: #(97 98) }", "{WideString. 'ab'. 'ab'}"},
+		// SequenceableCollection>>replace: (its example), which TextDiffBuilder uses
+		{"replace: puts in each element what the block answers, and answers the receiver", "| a | a := { 1. 2. 3. 4 }. { (a replace: [ :each | each + 1 ]) == a. a }", "#(true #(2 3 4 5))"},
+		// Bag's comment: it tallies its elements in a dictionary (STON's Bag>>stonOn: writes that map)
+		{"a Bag keeps its counts in contents", "| b | b := Bag withAll: #(a a b). { (b instVarNamed: 'contents') class. (b instVarNamed: 'contents') at: #a. b size }", "{Dictionary. 2. 3}"},
+		{"an IdentityBag's contents is an IdentityDictionary", "(IdentityBag new instVarNamed: 'contents') class", "IdentityDictionary"},
+		{"a Bag's copy counts apart from it", "| b c | b := Bag withAll: #(1 1). c := b copy. c add: 1. { b occurrencesOf: 1. c occurrencesOf: 1 }", "#(2 3)"},
+		// RunArray>>mapValues: (Text's attribute runs are rewritten with it)
+		{"mapValues: rewrites each run's value, the runs stay", "| r | r := RunArray runs: #(2 3) values: #(1 2). r mapValues: [ :v | v * 10 ]. { r runs. r values. r asArray }", "#(#(2 3) #(10 20) #(10 10 20 20 20))"},
+		{"mapValues: does not merge runs made equal", "| r | r := RunArray runs: #(1 1) values: #(1 2). r mapValues: [ :v | 0 ]. r runs", "#(1 1)"},
+		// TextStream>>nextPutAll: compares against WriteStream's writeLimit, the size of the collection written into
+		{"writeLimit is the size of the collection written into", "{ (WriteStream on: (String new: 5)) instVarNamed: 'writeLimit'. (WriteStream with: 'abc') instVarNamed: 'writeLimit'. (ReadWriteStream on: (Array new: 2)) instVarNamed: 'writeLimit' }", "#(5 3 2)"},
+		{"writeLimit follows the collection as it grows", "| s t | s := WriteStream on: (String new: 2). s nextPutAll: 'abc'. t := WriteStream on: (ByteArray new: 1). t nextPut: 1; nextPut: 2. { s instVarNamed: 'writeLimit'. s contents. t instVarNamed: 'writeLimit'. t contents }", "#(18 'abc' 17 #[1 2])"},
+		{"growTo: grows the collection to the size asked", "| s | s := WriteStream on: (Array new: 2). s growTo: 10. { s instVarNamed: 'writeLimit'. s nextPut: 1; contents }", "#(10 #(1))"},
+		// RunArray>>at: tolerates indices past its ends (TextStreamTest>>testApplyAttributeBeginningAt reads the runs at size + 1)
+		{"a RunArray read past its ends answers the nearest run's value", "| r | r := RunArray runs: #(2 3) values: #(#a #b). { r at: 0. r at: 6. r at: 2. r at: 3 }", "#(#a #b #a #b)"},
+		{"an empty RunArray has nothing to read", "[ RunArray new at: 1 ] on: Error do: [ :e | #error ]", "#error"},
+		{"WideString from: a WideString copies it", "| w | w := WideString from: 'ab'. { (WideString from: w) == w. (WideString from: w) = w }", "#(false true)"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runDoIt(t, nil, c.expr), c.name)
+	}
+}
