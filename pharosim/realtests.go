@@ -54,6 +54,9 @@ func (img *Image) runReal(ctx context.Context, classes []string, r *TestResult) 
 	if err != nil {
 		return err
 	}
+	for _, failure := range in.InitializeFailures() {
+		img.log.Warn("a class-side initialize failed while the image's classes loaded", "failure", failure)
+	}
 	for _, name := range classes {
 		outcomes, err := in.RunTestClass(name, stepsPerTest)
 		if err != nil {

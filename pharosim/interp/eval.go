@@ -29,6 +29,9 @@ type Interp struct {
 	// argStack holds the arguments of primitive calls: a primitive reads
 	// them while it runs and keeps none, so they need no slice of their own.
 	argStack []Object
+	// initFailures says which class-side initialize failed while the
+	// program loaded, and why (Pharo would show it at load).
+	initFailures []string
 }
 
 // Limits bound a computation.

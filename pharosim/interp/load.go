@@ -143,6 +143,11 @@ const classInitializeSteps = 10_000_000
 // does: the tables and defaults a class's methods read from its class
 // variables are set up there. An initialize that fails leaves its class as
 // far as it got, as in Pharo.
+// InitializeFailures names each class whose class-side initialize failed
+// while the program loaded, with why; the tests then run without what it
+// would have set up.
+func (in *Interp) InitializeFailures() []string { return in.initFailures }
+
 func (in *Interp) initializeClasses(program *Program) {
 	if program == nil {
 		return
@@ -166,7 +171,9 @@ func (in *Interp) initializeClasses(program *Program) {
 	}
 	sort.SliceStable(classes, func(i, j int) bool { return depth(classes[i]) < depth(classes[j]) })
 	for _, c := range classes {
-		in.guard(classInitializeSteps, func() { in.Send(c, "initialize") }, func(string) {})
+		in.guard(classInitializeSteps, func() { in.Send(c, "initialize") }, func(why string) {
+			in.initFailures = append(in.initFailures, c.name+" class>>#initialize: "+why)
+		})
 	}
 }
 
