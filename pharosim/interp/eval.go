@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/pharo-refactor/refactord/smalltalk"
 )
@@ -340,9 +341,14 @@ func (in *Interp) shared(name string, class *Class) *Binding {
 
 // undeclared answers a name the image does not know: what a test meets
 // when it reaches for what the kernel lacks.
-func (in *Interp) undeclared(name string) Object {
+func (in *Interp) undeclared(name string, from *Class) Object {
 	if what, ok := lacking[name]; ok {
 		panic(&Missing{What: name + " (" + what + ")"})
+	}
+	if r := []rune(name); len(r) > 0 && unicode.IsLower(r[0]) {
+		// a lower-case name is no global: an instance variable Pharo's
+		// class has and the kernel's lacks, most likely
+		panic(&Missing{What: "the variable " + name + " read by a method of " + from.name})
 	}
 	panic(&Missing{What: "the global " + name})
 }

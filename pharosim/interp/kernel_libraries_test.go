@@ -163,3 +163,14 @@ func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
 		assert.Equal(t, c.want, runDoIt(t, nil, c.expr), c.name)
 	}
 }
+
+// TestAnUnknownVariableIsNamedWithItsClass: a method reading a lower-case
+// name that nothing declares (an instance variable Pharo's class has and
+// the kernel's lacks) errors naming the variable and the class, not a
+// global.
+func TestAnUnknownVariableIsNamedWithItsClass(t *testing.T) {
+	out := runDoIt(t, []MethodSource{{Class: "Bag", Source: "weights\n\t^ weightTable"}}, "Bag new weights")
+	assert.Equal(t, "ERROR: pharo-sim's kernel lacks the variable weightTable read by a method of Bag", out)
+	out = runDoIt(t, nil, "NoSuchGlobal new")
+	assert.Equal(t, "ERROR: pharo-sim's kernel lacks the global NoSuchGlobal", out)
+}

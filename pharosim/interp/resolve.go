@@ -735,7 +735,7 @@ func (c *compiler) read(name string, sc *scope) code {
 	return func(in *Interp, f *frame) Object {
 		if b == nil {
 			if b = in.shared(name, class); b == nil {
-				return in.undeclared(name)
+				return in.undeclared(name, class)
 			}
 		}
 		return b.Value
