@@ -28,6 +28,8 @@ func TestClockAnswersAsPharo(t *testing.T) {
 		{"ISO weeks start on Monday", "(Week year: 2013 week: 1) start yyyymmdd", "'2012-12-31'"},
 		{"months and years", "| m | m := Month year: 1998 month: 7. { m printString. m duration printString. m next index. m previous index. m name. (Year year: 1901) printString. (Year year: 2008) isLeapYear. (Month readFrom: 'July 1998' readStream) = m }", "#('July 1998' '31:00:00:00' 8 6 #July 'a Year (1901)' true true)"},
 		{"a year's first Thursday", "(Year year: 2013) firstThursday yyyymmdd", "'2013-01-03'"},
+		{"dates read by a pattern", "{ Date readFrom: '29.11.13' pattern: 'd.m.y'. Date readFrom: '4d\\2m\\2345y' readStream pattern: 'd\\d\\\\m\\m\\\\y\\y'. Date readFrom: '2.11.10000' pattern: 'd.mm.y'. Date readFrom: '11.2013.2' pattern: 'dd.yyyy.m'. Date readFrom: 'a4.2.2345' pattern: 'ad.m.y' }", "an Array(29 November 2013 4 February 2345 2 November 10000 11 February 2013 4 February 2345)"},
+		{"a pattern's widths, days, months and what follows are checked", "#( #('4.02.2345' 'dd.mm.yyyy') #('02.11.13' 'dd.mm.yyyy') #('02.11.113' 'dd.mm.yy') #('0.11.2013' 'd.mm.yyyy') #('02.13.2013' 'dd.mm.yyyy') #('04.02.2013trailing' 'd.m.y') #('4.2.2345' 'ad.m.y') ) collect: [ :each | [ Date readFrom: each first pattern: each last ] on: DateError do: [ :e | #error ] ]", "#(#error #error #error #error #error #error #error)"},
 		{"the local time zone is the machine's until set", "DateAndTime localOffset = DateAndTime machineOffset", "true"},
 	}
 	for _, tc := range cases {
