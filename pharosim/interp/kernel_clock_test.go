@@ -30,6 +30,9 @@ func TestClockAnswersAsPharo(t *testing.T) {
 		{"a year's first Thursday", "(Year year: 2013) firstThursday yyyymmdd", "'2013-01-03'"},
 		{"dates read by a pattern", "{ Date readFrom: '29.11.13' pattern: 'd.m.y'. Date readFrom: '4d\\2m\\2345y' readStream pattern: 'd\\d\\\\m\\m\\\\y\\y'. Date readFrom: '2.11.10000' pattern: 'd.mm.y'. Date readFrom: '11.2013.2' pattern: 'dd.yyyy.m'. Date readFrom: 'a4.2.2345' pattern: 'ad.m.y' }", "an Array(29 November 2013 4 February 2345 2 November 10000 11 February 2013 4 February 2345)"},
 		{"a pattern's widths, days, months and what follows are checked", "#( #('4.02.2345' 'dd.mm.yyyy') #('02.11.13' 'dd.mm.yyyy') #('02.11.113' 'dd.mm.yy') #('0.11.2013' 'd.mm.yyyy') #('02.13.2013' 'dd.mm.yyyy') #('04.02.2013trailing' 'd.m.y') #('4.2.2345' 'ad.m.y') ) collect: [ :each | [ Date readFrom: each first pattern: each last ] on: DateError do: [ :e | #error ] ]", "#(#error #error #error #error #error #error #error)"},
+		{"only an offset may follow a time of day", "#('1 invalid' '1 pm is the afternoon' '1,3,6' '0:invalid') collect: [ :each | [ Time readFrom: each readStream ] on: Error do: [ :e | #error ] ]", "#(#error #error #error #error)"},
+		{"a time of day with am or pm and an offset after it", "{ Time readFrom: '8AM' readStream. Time readFrom: '1:59:30 pm' readStream. Time readFrom: '14:30 +01:00' readStream }", "an Array(8:00 am 1:59:30 pm 2:30 pm)"},
+		{"a date is one day at any offset", "| d | d := Date year: 2004 month: 1 day: 23. { (d translateTo: -8 hours) equals: (d translateTo: 10 hours). (d translateTo: 10 hours) isAfter: (d translateTo: -8 hours). d previous printString. d next printString }", "#(true false '22 January 2004' '24 January 2004')"},
 		{"the local time zone is the machine's until set", "DateAndTime localOffset = DateAndTime machineOffset", "true"},
 	}
 	for _, tc := range cases {
