@@ -44,6 +44,7 @@ func TestClockAnswersAsPharo(t *testing.T) {
 		{"a time of day plus a duration goes round the clock", "((Time hour: 23 minute: 0 second: 0) + 2 hours) print24", "'01:00:00'"},
 		{"DOS timestamps", "DateAndTime localTimeZone: TimeZone default. { ('2012-05-21T15:02:44' asDateAndTime asDosTimestamp) printStringHex. (DateAndTime fromDosTimestamp: 16r40B57856) printString }", "#('40B57856' '2012-05-21T15:02:44+00:00')"},
 		{"fuzzy reading: a year or a year and a month is its first day", "DateAndTime localTimeZone: TimeZone default. { (DateAndTime fuzzyReadFrom: '2008' readStream) printString. (DateAndTime fuzzyReadFrom: '2008-08' readStream) printString. (DateAndTime fuzzyReadFrom: '2006-08-28T00:00:00.123456789000' readStream) printString }", "#('2008-01-01T00:00:00+00:00' '2008-08-01T00:00:00+00:00' '2006-08-28T00:00:00.123456789+00:00')"},
+		{"a stopwatch keeps one timespan a run", "| sw r | sw := Stopwatch new. r := OrderedCollection new. r add: sw printString. sw activate; activate. r add: sw isActive; add: sw timespans size. sw suspend; suspend. r add: sw isSuspended. sw activate; reActivate. r add: sw timespans size; add: sw start <= sw end. sw reset. r add: sw timespans size; add: sw duration printString. r asArray", "#('a Stopwatch(suspended:0:00:00:00)' true 1 true 3 true 0 '0:00:00:00')"},
 		{"the local time zone is the machine's until set", "DateAndTime localOffset = DateAndTime machineOffset", "true"},
 	}
 	for _, tc := range cases {
