@@ -48,6 +48,7 @@ func TestClockAnswersAsPharo(t *testing.T) {
 		{"reading with a default offset", "{ (DateAndTime readFrom: '2013-03-04T23:47:52' readStream defaultOffset: 3 hours) printString. (DateAndTime readFrom: '2013-03-04T23:47:52Z' readStream defaultOffset: 3 hours) printString }", "#('2013-03-04T23:47:52+03:00' '2013-03-04T23:47:52+00:00')"},
 		{"a fraction of a second by its digits", "{ (Time hour: 1 minute: 23 second: 45 nano: 67809) = (Time fromString: '01:23:45.67809'). (Time hour: 1 minute: 23 second: 45 nano: 67809) nanoSecond }", "#(true 678090000)"},
 		{"the basic date printer prints ISO 8601", "{ String streamContents: [ :s | BasicDatePrinter default printDate: (Date year: 1973 month: 6 day: 2) format: #() on: s ]. String streamContents: [ :s | BasicDatePrinter new printHMS: (Time hour: 15 minute: 2 second: 44) separatedBy: $: on: s ] }", "#('1973-06-02' '15:02:44')"},
+		{"printing with a leading space", "{ String streamContents: [ :s | (DateAndTime year: 2012 month: 1 day: 1 hour: 6 minute: 30 second: 15 offset: 1 hour) printOn: s withLeadingSpace: false ]. String streamContents: [ :s | (DateAndTime year: 2012 month: 1 day: 1 offset: 0 hours) printOn: s withLeadingSpace: true ]. String streamContents: [ :s | (DateAndTime year: -5 month: 1 day: 1 offset: 0 hours) printOn: s withLeadingSpace: true ] }", "#('2012-01-01T06:30:15+01:00' ' 2012-01-01T00:00:00+00:00' '-0005-01-01T00:00:00+00:00')"},
 		{"the local time zone is the machine's until set", "DateAndTime localOffset = DateAndTime machineOffset", "true"},
 	}
 	for _, tc := range cases {
