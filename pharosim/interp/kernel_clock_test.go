@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestClockAnswersAsPharo: what Pharo 13's time tests (System-Time-Tests)
@@ -60,4 +61,14 @@ func TestClockAnswersAsPharo(t *testing.T) {
 			assert.Equal(t, tc.want, runDoIt(t, nil, tc.expr))
 		})
 	}
+}
+
+// TestLocalTimeZoneBelongsToOneImage: setting the local time zone (here an
+// offset no place uses, so it cannot be the machine's) changes
+// that image's notion of the local offset only, never another image's nor
+// the machine's.
+func TestLocalTimeZoneBelongsToOneImage(t *testing.T) {
+	setOne := "DateAndTime localTimeZone: (TimeZone offset: (Duration hours: 13 minutes: 17 seconds: 0) name: 'No place' abbreviation: 'NOP'). { DateAndTime localOffset printString. DateAndTime now offset printString. DateAndTime machineOffset = DateAndTime localOffset }"
+	require.Equal(t, "#('0:13:17:00' '0:13:17:00' false)", runDoIt(t, nil, setOne))
+	assert.Equal(t, "true", runDoIt(t, nil, "DateAndTime localOffset = DateAndTime machineOffset"))
 }
