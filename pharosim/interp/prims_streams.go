@@ -136,20 +136,12 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 			return nil, false
 		}
 		if position >= int64(len(c.str)) {
-			grown := in.newInstance(c.class)
-			grown.str = grownRunes(c.str)
-			c = grown
-			s.vars[streamCollection] = c
-			s.vars[streamWriteLimit] = int64(len(c.str))
+			c = in.growStream(s, c, func(grown *Instance) int { grown.str = grownRunes(c.str); return len(grown.str) })
 		}
 		c.str[position] = rune(ch)
 	case in.known.array:
 		if position >= int64(len(c.indexed)) {
-			grown := in.newInstance(c.class)
-			grown.indexed = grownObjects(c.indexed)
-			c = grown
-			s.vars[streamCollection] = c
-			s.vars[streamWriteLimit] = int64(len(c.indexed))
+			c = in.growStream(s, c, func(grown *Instance) int { grown.indexed = grownObjects(c.indexed); return len(grown.indexed) })
 		}
 		c.indexed[position] = x
 	default:
@@ -164,6 +156,16 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 		s.vars[streamReadLimit] = boxed
 	}
 	return x, true
+}
+
+// growStream puts in the stream a new collection of c's class, which fill
+// makes a larger copy of c and answers the size of, and keeps writeLimit
+// that size.
+func (in *Interp) growStream(s, c *Instance, fill func(grown *Instance) int) *Instance {
+	grown := in.newInstance(c.class)
+	s.vars[streamWriteLimit] = int64(fill(grown))
+	s.vars[streamCollection] = grown
+	return grown
 }
 
 // grownRunes and grownObjects copy a collection into a new one larger by
