@@ -2,6 +2,7 @@ package pharosim
 
 import (
 	"context"
+	"regexp"
 	"sort"
 
 	"github.com/pharo-refactor/refactord/pharosim/interp"
@@ -13,16 +14,47 @@ import (
 // enough that an endless loop errors in about a second.
 const stepsPerTest = 20_000_000
 
-// program is the image's code as the interpreter takes it: every class
-// and trait the tree defines, and every method, extensions included. The
-// caller holds the lock.
-func (img *Image) program() *interp.Program {
-	p := &interp.Program{}
-	names := make([]string, 0, len(img.classes))
-	for n := range img.classes {
+// programFor answers what an interpreter needs to run the named test
+// classes: the classes and traits of the tree they reach — their
+// superclasses, traits and pools, and every class or trait a method of an
+// included class names, transitively — with all their methods, extensions
+// included, and every method the tree adds to a class it does not define
+// (an extension of the kernel's). Building the whole tree would parse and
+// initialize every class of an image the size of Pharo's on each run.
+func (img *Image) programFor(roots []string) *interp.Program {
+	included := map[string]bool{}
+	queue := append([]string{}, roots...)
+	for name := range img.classes {
+		if img.classes[name].def == nil {
+			queue = append(queue, name) // extensions of a kernel class
+		}
+	}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		c, ok := img.classes[name]
+		if !ok || included[name] {
+			continue
+		}
+		included[name] = true
+		if c.def != nil {
+			d := c.def.def
+			queue = append(queue, d.Superclass)
+			queue = append(queue, capitalizedNames.FindAllString(d.Traits+" "+d.ClassTraits, -1)...)
+			queue = append(queue, d.Pools...)
+		}
+		for _, f := range c.files() {
+			for _, id := range f.methods {
+				queue = append(queue, capitalizedNames.FindAllString(img.methods.rec(id).source(), -1)...)
+			}
+		}
+	}
+	names := make([]string, 0, len(included))
+	for n := range included {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	p := &interp.Program{}
 	for _, n := range names {
 		c := img.classes[n]
 		if c.def != nil && (c.def.kind == tonel.KindClass || c.def.kind == tonel.KindTrait) {
@@ -38,6 +70,11 @@ func (img *Image) program() *interp.Program {
 	return p
 }
 
+// capitalizedNames finds what may name a class in a method's source: a
+// capitalized word (also in a symbol, a comment or a string, which at
+// worst includes a class the tests do not need).
+var capitalizedNames = regexp.MustCompile(`\b[A-Z][A-Za-z0-9_]*\b`)
+
 // runReal runs the tests of the named classes on the interpreter, adding
 // their outcomes to r. A test that errors outside SUnit's reach (a limit
 // ran out, the kernel lacks what it touched) is logged with the reason.
@@ -50,7 +87,7 @@ func (img *Image) runReal(ctx context.Context, classes []string, r *TestResult) 
 	if d, ok := ctx.Deadline(); ok {
 		limits.Deadline = d
 	}
-	in, err := interp.New(img.program(), limits)
+	in, err := interp.New(img.programFor(classes), limits)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,9 @@
 package pharosim_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,4 +155,38 @@ SquareTest >> testSquare [
 	require.NoError(t, err)
 	assert.Equal(t, "3 ran, 2 passed, 0 skipped, 0 expected failures, 1 failure, 0 errors, 0 passed unexpected", r.Summary())
 	assert.Equal(t, []string{"SquareTest>>#testSquare(#number->3)"}, r.Failures)
+}
+
+// TestARealRunLoadsWhatTheTestsReach: the interpreter is built from the
+// classes the test class reaches, not from the whole image (an image the
+// size of Pharo's would be parsed and initialized on every run): a class a
+// test's class names is loaded and initialized — its failing class-side
+// initialize is logged — while a class nothing reached names is not.
+func TestARealRunLoadsWhatTheTestsReach(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, testenv.CopyTree("testdata/real-tests", dir))
+	write := func(pkg, file, text string) {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "src", pkg), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "src", pkg, file), []byte(text), 0o644))
+	}
+	classWithFailingInitialize := func(name, pkg string) string {
+		return "Class {\n\t#name : #" + name + ",\n\t#superclass : #Object,\n\t#category : #'" + pkg + "'\n}\n\n" +
+			"{ #category : #initialization }\n" + name + " class >> initialize [\n\tself zork\n]\n"
+	}
+	write("Unrelated-Core", "package.st", "Package { #name : #'Unrelated-Core' }\n")
+	write("Unrelated-Core", "Unrelated.class.st", classWithFailingInitialize("Unrelated", "Unrelated-Core"))
+	write("Ledger-Core", "Audited.class.st", classWithFailingInitialize("Audited", "Ledger-Core"))
+	write("Ledger-Core", "LedgerTest.extension.st", "Extension { #name : #LedgerTest }\n\n{ #category : #'*Ledger-Core' }\nLedgerTest >> auditedClass [\n\t^ Audited\n]\n")
+
+	var logged bytes.Buffer
+	img, err := pharosim.LoadImage(dir, slog.New(slog.NewTextHandler(&logged, nil)))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = img.Close() })
+	none, err := pharosim.ParseOracle([]byte(`{}`))
+	require.NoError(t, err)
+	r, err := img.RunTestsFor(context.Background(), none, []string{"LedgerTest"})
+	require.NoError(t, err)
+	assert.Equal(t, "7 ran, 5 passed, 1 skipped, 1 expected failure, 0 failures, 1 error, 0 passed unexpected", r.Summary())
+	assert.Contains(t, logged.String(), "Audited class>>#initialize", "a class the test class names is loaded")
+	assert.NotContains(t, logged.String(), "Unrelated", "a class nothing reaches is not")
 }
