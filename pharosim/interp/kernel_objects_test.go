@@ -404,3 +404,31 @@ func TestStringLiteralsHaveInternalLineEndings(t *testing.T) {
 		})
 	}
 }
+
+// TestNonLocalReturnsTravelToTheirHome: a ^ from a block returns from its
+// home method only, through frames that pass it by — also while another ^
+// travels (an ensure: block returning from its own method as the first
+// unwinds), and when an endless recursion through such methods ends as an
+// error instead.
+func TestNonLocalReturnsTravelToTheirHome(t *testing.T) {
+	extra := []MethodSource{
+		{Class: "UndefinedObject", Source: "firstOver: n in: c\n\tc do: [ :x | x > n ifTrue: [ ^ x ] ].\n\t^ nil"},
+		{Class: "UndefinedObject", Source: "outer\n\t^ (nil firstOver: 1 in: #(1 2 3)) + 10"},
+		{Class: "UndefinedObject", Source: "cleanUp: log\n\t#(1) do: [ :x | log add: #cleaned. ^ #inner ]"},
+		{Class: "UndefinedObject", Source: "leave: log\n\t[ #(1) do: [ :x | ^ #outer ] ] ensure: [ log add: (nil cleanUp: log) ].\n\t^ #missed"},
+		{Class: "UndefinedObject", Source: "deep: n\n\t#(1) do: [ :x | ^ self deep: n + 1 ]"},
+		{Class: "UndefinedObject", Source: "guarded\n\t^ [ #(1) do: [ :x | ^ #returned ]. #fell ] on: Error do: [ :e | #handled ]"},
+	}
+	cases := []struct{ expr, want string }{
+		{"nil outer", "12"},
+		{"| log | log := OrderedCollection new. { nil leave: log. log asArray }", "#(#outer #(#cleaned #inner))"},
+		{"nil guarded", "#returned"},
+		{"nil deep: 1", "ERROR: the stack grew too deep (an endless recursion?)"},
+		{"[ nil deep: 1 ] on: Error do: [ :e | #caught ]", "ERROR: the stack grew too deep (an endless recursion?)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			assert.Equal(t, tc.want, runDoIt(t, extra, tc.expr))
+		})
+	}
+}

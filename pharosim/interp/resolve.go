@@ -220,7 +220,8 @@ func (c *compiler) expr(n smalltalk.Node, sc *scope, inBlock bool) code {
 			if f.home != f && f.home.dead {
 				return in.signalError("BlockCannotReturn", "the block's method has already returned")
 			}
-			panic(&nonLocalReturn{home: f.home, value: v})
+			in.returnFrom(f.home, v)
+			return nil
 		}
 	case *smalltalk.Sequence:
 		s := c.seq(n, sc, inBlock)
@@ -238,7 +239,8 @@ func inlineValue(s stmt) code {
 			if f.home.dead {
 				return in.signalError("BlockCannotReturn", "the block's method has already returned")
 			}
-			panic(&nonLocalReturn{home: f.home, value: v})
+			in.returnFrom(f.home, v)
+			return nil
 		}
 		return v
 	}

@@ -209,6 +209,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	in.handlers = in.handlers[:0]
 	in.handlerLimit = 0
 	in.argStack = in.argStack[:0]
+	in.returning = nil
 	defer func() {
 		r := recover()
 		if r == nil {
