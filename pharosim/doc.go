@@ -192,6 +192,7 @@
 //	--fault-unreachable    PHARO_SIM_UNREACHABLE=1   every call answers {"success": false, "error": "Connection error: …"}
 //	--fault-kill-at N[:after]  PHARO_SIM_KILL_AT      SIGKILL itself when tool call N arrives (or after handling it, before answering; see [KillAt])
 //	--fault-kill-marker FILE   PHARO_SIM_KILL_MARKER  fire the kill only while FILE does not exist, creating it: once across restarts
+//	--fault-crash-tests-on TEXT  PHARO_SIM_CRASH_TESTS_ON  SIGKILL itself whenever a test run reaches code holding TEXT (see [CrashTests])
 //
 // (--call-limit D, PHARO_SIM_CALL_LIMIT=D, is no fault: it is the real
 // server's per-call limit, 30 s unless set; see above.)

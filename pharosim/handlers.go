@@ -150,6 +150,7 @@ func (s *Server) runPackageTest(a args) (any, error) {
 // tests against the sources as they are at the end of the run. A test that
 // hangs holds the call until its context ends (the per-call limit).
 func (s *Server) runTests(ctx context.Context, classes []string) (any, error) {
+	s.crash.crashIfReached(s.img, s.log, classes)
 	if s.img.TestsHang(s.oracle, classes) {
 		<-ctx.Done()
 		return nil, fmt.Errorf("a test never finished: %w", ctx.Err())

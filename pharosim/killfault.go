@@ -103,3 +103,29 @@ func (k KillAt) die(log *slog.Logger, tool string) {
 	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	select {} // never answer
 }
+
+// CrashTests makes a test run (run_class_test, run_package_test) SIGKILL
+// the process when the code its tests reach holds Text: the way a real
+// image dies when a candidate's tests exhaust it (its memory, a crash of
+// the VM). Smalltalk cannot kill pharo-sim — its interpreter ends runaway
+// code as a test error — so this fault stands in for what can kill Pharo.
+// It fires on every such run, across restarts: a service that ran the
+// same tests again would die again.
+type CrashTests struct {
+	Text string
+}
+
+// EnvCrashTests is the environment variable of CrashTests (the serve flag
+// --fault-crash-tests-on overrides it).
+const EnvCrashTests = "PHARO_SIM_CRASH_TESTS_ON"
+
+// crashIfReached kills the process when the tests of classes reach a
+// method whose source holds c.Text.
+func (c CrashTests) crashIfReached(img *Image, log *slog.Logger, classes []string) {
+	if c.Text == "" || !img.TestsReach(classes, c.Text) {
+		return
+	}
+	log.Warn("fault injection: SIGKILL, the tests reach code holding the crash text", "classes", classes, "text", c.Text)
+	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	select {} // never answer
+}

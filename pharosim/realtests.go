@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/pharo-refactor/refactord/pharosim/interp"
 	"github.com/pharo-refactor/refactord/smalltalk/tonel"
@@ -160,4 +161,18 @@ func (r *TestResult) merge(o TestResult) {
 	r.Skipped = append(r.Skipped, o.Skipped...)
 	r.ExpectedFailures = append(r.ExpectedFailures, o.ExpectedFailures...)
 	r.PassedUnexpected = append(r.PassedUnexpected, o.PassedUnexpected...)
+}
+
+// TestsReach reports whether a method of what the tests of classes reach
+// (see programFor) holds text in its source.
+func (img *Image) TestsReach(classes []string, text string) bool {
+	img.mu.Lock()
+	defer img.mu.Unlock()
+	img.refresh()
+	for _, m := range img.programFor(classes).Methods {
+		if strings.Contains(m.Source, text) {
+			return true
+		}
+	}
+	return false
 }

@@ -44,6 +44,9 @@ type Options struct {
 	Exit func(code int)
 	// Kill makes the process SIGKILL itself at one tool call (killfault.go).
 	Kill KillAt
+	// Crash makes a test run SIGKILL the process when its tests reach
+	// code holding a text (killfault.go).
+	Crash CrashTests
 	// CallLimit cuts a tool call that runs longer, answering the real
 	// server's {"success": false, "error": "Connection error: timed out"}
 	// (gate.go); 0 means the real server's 30 s.
@@ -64,6 +67,7 @@ type Server struct {
 	rec    *Recognizer
 	mcp    *server.MCPServer
 	log    *slog.Logger
+	crash  CrashTests
 }
 
 // New loads the image and the oracle and builds the MCP server.
@@ -86,7 +90,7 @@ func New(opts Options) (*Server, error) {
 		_ = img.Close()
 		return nil, fmt.Errorf("building the eval recognizer: %w", err)
 	}
-	s := &Server{img: img, oracle: oracle, rec: rec, log: log}
+	s := &Server{img: img, oracle: oracle, rec: rec, log: log, crash: opts.Crash}
 	s.warnAboutOracle()
 	mcpOpts := []server.ServerOption{
 		server.WithToolCapabilities(false),
@@ -112,6 +116,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Kill.Call > 0 {
 		s.mcp.Use(killMiddleware(opts.Kill, log))
 		log.Warn("fault injection is on: SIGKILL at a tool call", "call", opts.Kill.Call, "after", opts.Kill.After, "marker", opts.Kill.Marker)
+	}
+	if opts.Crash.Text != "" {
+		log.Warn("fault injection is on: SIGKILL when a test run reaches code holding a text", "text", opts.Crash.Text)
 	}
 	s.register(s.mcp)
 	return s, nil

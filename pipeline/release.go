@@ -134,11 +134,12 @@ func (r *run) rerunTests(ctx context.Context) error {
 		return nil
 	}
 	for _, before := range r.res.Tests.Before {
-		var rep refactor.TestReport
-		err := r.untilImageAnswers(ctx, "running "+before.Class+" after the compile", func(ctx context.Context) (err error) {
-			rep, err = r.p.image.RunTests(ctx, before.Class)
-			return err
-		})
+		// Never through untilImageAnswers: a run that killed the image
+		// would kill it again on every restart. The restore comes first.
+		rep, err := r.p.image.RunTests(ctx, before.Class)
+		if refactor.IsKind(err, refactor.PharoUnavailable) {
+			return r.rollBack(ctx, r.diedInTests(before, err))
+		}
 		if refactor.IsKind(err, refactor.TestsInconclusive) {
 			return r.rollBack(ctx, fmt.Errorf("the tests could not be judged after compiling %s, so the original was put back; %w", r.req.Ref, err))
 		}
@@ -156,6 +157,23 @@ func (r *run) rerunTests(ctx context.Context) error {
 	}
 	return r.rollBack(ctx, refactor.Errorf(refactor.TestsRegressed, "the release broke %s; the original was put back",
 		strings.Join(r.res.Tests.Regressions, ", ")))
+}
+
+// diedInTests is why a run ends whose tests after the compile lost the
+// image connection (the candidate's tests may have killed the image): a
+// regression when tests of the class had passed before — none of them
+// passed now — else inconclusive. The test run is never repeated.
+func (r *run) diedInTests(before refactor.TestRun, err error) error {
+	if before.Report.Passed == 0 {
+		return refactor.Wrap(refactor.TestsInconclusive, err,
+			"the image connection was lost while %s ran after compiling %s (its tests may have killed the image), so the original was put back before anything else ran",
+			before.Class, r.req.Ref)
+	}
+	r.res.Tests.Regressions = append(r.res.Tests.Regressions,
+		fmt.Sprintf("%s (the image died while its tests ran; %d had passed before)", before.Class, before.Report.Passed))
+	return refactor.Wrap(refactor.TestsRegressed, err,
+		"the image connection was lost while %s ran after compiling %s: %d of its tests passed before and none could pass after (its tests may have killed the image); the original was put back before anything else ran",
+		before.Class, r.req.Ref, before.Report.Passed)
 }
 
 // regressions lists the tests failing or erroring after that did not before.
@@ -222,7 +240,12 @@ func (r *run) install(ctx context.Context, ref refactor.MethodRef, code, protoco
 		}
 		return r.rollBack(ctx, refactor.Wrap(refactor.ReleaseFailed, err, "releasing %s failed; the original was restored", ref))
 	}
-	back, err := r.readBack(ctx, ref)
+	// Read once, not until the image answers: after a compile, a dead
+	// image is asked for the restore first (rollBack), never anything else.
+	back, err := r.p.image.MethodSource(ctx, ref)
+	if refactor.IsKind(err, refactor.PharoUnavailable) {
+		return r.rollBack(ctx, refactor.Wrap(refactor.PharoUnavailable, err, "the image connection was lost while reading %s back after compiling it; the original was restored", ref))
+	}
 	if err == nil && !refactor.SameSource(back, code) {
 		err = errors.New("the image holds different source after compiling")
 	}

@@ -28,6 +28,7 @@ type serveConfig struct {
 	oracle    string
 	faults    pharosim.Faults
 	kill      pharosim.KillAt
+	crash     pharosim.CrashTests
 	callLimit time.Duration
 	// finishCancelled: a cancelled call runs on, as on the real server.
 	finishCancelled bool
@@ -57,7 +58,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Kill: cfg.kill, CallLimit: cfg.callLimit, FinishCancelled: cfg.finishCancelled, Log: log, ClassLibrary: lib})
+	srv, err := pharosim.New(pharosim.Options{Dir: cfg.dir, OracleFile: cfg.oracle, Faults: cfg.faults, Kill: cfg.kill, Crash: cfg.crash, CallLimit: cfg.callLimit, FinishCancelled: cfg.finishCancelled, Log: log, ClassLibrary: lib})
 	if err != nil {
 		log.Error("cannot start", "error", err)
 		return 1
@@ -117,6 +118,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fs.Func("fault-kill-at", "N, N:before or N:after: SIGKILL this process when tool call N arrives, or after handling it and before answering ("+pharosim.EnvKillAt+")",
 		cfg.kill.ParseKillAt)
 	fs.StringVar(&cfg.kill.Marker, "fault-kill-marker", kill.Marker, "fire the kill fault only while FILE does not exist, creating it ("+pharosim.EnvKillMarker+")")
+	fs.StringVar(&cfg.crash.Text, "fault-crash-tests-on", getenv(pharosim.EnvCrashTests),
+		"SIGKILL this process whenever a test run reaches code holding TEXT, as a real image dies when a candidate's tests exhaust it ("+pharosim.EnvCrashTests+")")
 	fs.DurationVar(&cfg.callLimit, "call-limit", callLimit,
 		"cut a tool call that runs longer, answering \"Connection error: timed out\" as the real server does (default 30s; "+pharosim.EnvCallLimit+")")
 	fs.StringVar(&cfg.library, "class-library", getenv(envClassLibrary),
