@@ -55,9 +55,6 @@ type Message struct {
 // UserText returns a user turn holding text.
 func UserText(text string) Message { return Message{Speaker: SpeakerUser, Text: text} }
 
-// ModelText returns a model turn holding text.
-func ModelText(text string) Message { return Message{Speaker: SpeakerModel, Text: text} }
-
 // ToolDecl declares a function the model may call.
 type ToolDecl struct {
 	Name        string

@@ -188,9 +188,6 @@ func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.His
 	return s
 }
 
-// Handler is the server's http.Handler.
-func (s *Server) Handler() http.Handler { return s.e }
-
 // BeginShutdown makes new runs answer 503 shutting_down; the in-flight run
 // goes on. Bodies still being uploaded are cut at once (503 shutting_down):
 // a stalled upload never holds a shutdown.

@@ -57,12 +57,6 @@ type Config struct {
 	Transport http.RoundTripper
 }
 
-// ConfigFromEnv reads the SDK's own variables, OPENAI_BASE_URL and
-// OPENAI_API_KEY.
-func ConfigFromEnv(getenv func(string) string) Config {
-	return Config{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY")}
-}
-
 // Model calls one chat completions model. It is safe for concurrent use.
 type Model struct {
 	client oai.Client

@@ -21,7 +21,7 @@ import (
 
 // ServiceConfig says how to run refactord as a subprocess.
 type ServiceConfig struct {
-	// Binary is the refactord binary (built by RunWithBinaries or Build).
+	// Binary is the refactord binary (built by Binaries or Build).
 	Binary string
 	// Dir is its working directory.
 	Dir string

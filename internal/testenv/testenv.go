@@ -95,21 +95,6 @@ func Build(dir string, names ...string) (map[string]string, error) {
 	return paths, nil
 }
 
-// binaries builds ./cmd/NAME for each name into one fresh temporary
-// directory; cleanup removes it.
-func binaries(names ...string) (paths map[string]string, cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", "pharo-refactor-bin")
-	if err != nil {
-		return nil, nil, err
-	}
-	cleanup = func() { _ = os.RemoveAll(dir) }
-	if paths, err = Build(dir, names...); err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	return paths, cleanup, nil
-}
-
 // RecordingTools is an image-tools double for model-provider tests: it
 // answers from a map and records the tool names that reached it.
 type RecordingTools struct {
@@ -131,21 +116,6 @@ func (f *RecordingTools) Seen() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.seen...)
-}
-
-// RunWithBinaries is a whole TestMain: it builds the named binaries once,
-// hands their paths to use, runs the tests, removes the binaries and exits.
-// Binaries builds them only when a test asks, and never under -short.
-func RunWithBinaries(m *testing.M, use func(paths map[string]string), names ...string) {
-	paths, cleanup, err := binaries(names...)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	use(paths)
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
 }
 
 // Binaries builds the repository's commands the first time a test of the

@@ -123,15 +123,6 @@ func (l *lookup) familyOf(selector string) *Family {
 	return nil
 }
 
-// SelectorFamily answers the ID of the family a selector belongs to, or ""
-// when it is not sensitive.
-func SelectorFamily(selector string) string {
-	if f := policy().familyOf(selector); f != nil {
-		return f.ID
-	}
-	return ""
-}
-
 // IsValueClass reports whether name is one of the harmless value classes.
 func IsValueClass(name string) bool { return policy().values[name] }
 
