@@ -43,6 +43,7 @@ func (s *soak) startService() (*instance, error) {
 	}
 	defer logFile.Close() // the child holds its own copy
 	env := append(testenv.ServiceEnv(s.simBin, s.image, filepath.Join(s.tmp, "data")),
+		"PHARO_MCP_ARGS=serve --dir '"+s.image+"' --fault-crash-tests-on '"+crashText+"'",
 		"LISTEN_ADDR="+s.addr,
 		"API_KEYS="+apiKey,
 		"MODEL_PROVIDER=gemini", "GEMINI_API_KEY=soak", "GOOGLE_GEMINI_BASE_URL="+s.modelURL,
