@@ -77,8 +77,12 @@ type harnessOpts struct {
 	checkpoint func(point string)
 	// queueUI is mounted as a pool's queue browser.
 	queueUI http.Handler
-	// log is the server's logger (default: none).
+	// log is the logger of the server and of its pipeline, one logger as
+	// refactord has (default: none).
 	log *zap.Logger
+	// dataDir holds the audit database instead of a fresh temporary
+	// directory (a file system a test fills).
+	dataDir string
 }
 
 // startImage answers the image connection the harness serves: pharosim
@@ -161,11 +165,14 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.maxIterations == 0 {
 		o.maxIterations = 3
 	}
-	audit, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "refactord.db"))
+	if o.dataDir == "" {
+		o.dataDir = t.TempDir()
+	}
+	audit, err := store.Open(context.Background(), filepath.Join(o.dataDir, "refactord.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = audit.Close() })
 	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout, ReleaseTimeout: o.releaseTimeout,
-		Checkpoint: o.checkpoint}, zap.NewNop())
+		Checkpoint: o.checkpoint}, orNop(o.log))
 	srv := api.New(api.Options{
 		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: refactor.OpenAPI, KeepAlive: o.keepAlive,
 		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: !o.publicListener,

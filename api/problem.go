@@ -101,14 +101,18 @@ var titles = map[refactor.Kind]string{
 // hold image, provider or database internals and goes to the log);
 // internal errors show nothing of their text, so building one logs its
 // cause with the request id at once — an internal answer without its log
-// line cannot be written. A store that refuses writes is retried after
-// storeRetryAfter.
+// line cannot be written; so does a store_unavailable one, whose cause
+// the operator needs (logStoreUnavailable). A store that refuses writes
+// is retried after storeRetryAfter.
 func (s *Server) problem(c echo.Context, err error) *wire.Problem {
 	k := refactor.KindOf(err)
 	status := statusOf(err)
-	if k == refactor.Internal {
+	switch k {
+	case refactor.Internal:
 		s.log.Error("internal error", zap.String("request_id", requestID(c)), zap.String("method", c.Request().Method),
 			zap.String("path", c.Request().URL.Path), zap.Error(err))
+	case refactor.StoreUnavailable:
+		s.logStoreUnavailable(c, err)
 	}
 	retryAfter := 0
 	if k == refactor.StoreUnavailable {
@@ -124,6 +128,43 @@ func (s *Server) problem(c echo.Context, err error) *wire.Problem {
 		Code:       string(k),
 		RequestID:  requestID(c),
 	}
+}
+
+// logStoreUnavailable writes the one line of a store_unavailable answer:
+// the client is told only that the audit trail refuses writes or does not
+// answer; the operator needs why (a full disk, a read-only mount, a lock,
+// PostgreSQL gone) to mend it. The store, the pipeline and the pool
+// return these errors without logging them, so this is the answer's only
+// line of its cause. (What they do log is not an answer's: a heartbeat
+// refused, a run's final row kept in memory, and the pipeline's "run
+// failed" at the end of every run, answered or not.)
+//
+// Warn, not Error: the service did what it promises — nothing was
+// changed, the client is told to retry after Retry-After, /ready says
+// why meanwhile — and the fault is the storage's, not the service's.
+// Error is kept for the service's own faults (an internal answer) and for
+// what needs reconciling (a row the store refused after the image
+// changed).
+func (s *Server) logStoreUnavailable(c echo.Context, err error) {
+	s.log.Warn("store unavailable",
+		zap.String("request_id", requestID(c)),
+		zap.String("method", c.Request().Method),
+		zap.String("route", c.Path()),
+		zap.String("path", c.Request().URL.Path),
+		zap.String("detail", refactor.Public(err)),
+		zap.String("cause", privateCause(err)))
+}
+
+// privateCause is what a classified error keeps from the client: the
+// cause of its outermost refactor.Error (the store's classification and
+// the driver's or the file system's words), or, for an error classified
+// without a cause, its whole text.
+func privateCause(err error) string {
+	var ke *refactor.Error
+	if errors.As(err, &ke) && ke.Err != nil {
+		return ke.Err.Error()
+	}
+	return err.Error()
 }
 
 // storeRetryAfter is the Retry-After of store_unavailable, in seconds: an
