@@ -236,6 +236,7 @@ var pharo13Facts = []pharoFact{
 }
 
 func TestCanUnderstandAgreesWithPharo13(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	for _, f := range pharo13Facts {
 		side := InstanceSide
@@ -254,6 +255,7 @@ func TestCanUnderstandAgreesWithPharo13(t *testing.T) {
 // The prompts' Pharo traps name these sends on these receivers; a model
 // that follows them must not be refused for a send the image lacks.
 func TestThePromptsTrapsAreUnderstood(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	traps := map[string][]string{
 		"OrderedCollection": {"inject:into:", "sum", "sum:", "max", "min", "first", "anyOne", "average",
@@ -278,6 +280,7 @@ func TestThePromptsTrapsAreUnderstood(t *testing.T) {
 // Every harmless value class of the capability policy is a class of the
 // image, so that a candidate naming one compiles.
 func TestValueClassesAreClassesOfTheImage(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	for _, name := range capability.ValueClasses() {
 		assert.True(t, img.HasGlobal(name), name)
@@ -291,6 +294,7 @@ func TestValueClassesAreClassesOfTheImage(t *testing.T) {
 // goes on at the tree's Class, ClassDescription and Behavior, not the
 // class library's.
 func TestTheTreesOwnBehaviorWinsOnTheClassSide(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	files := map[string]string{
 		"src/Kernel/package.st":                "Package { #name : 'Kernel' }\n",
@@ -339,6 +343,7 @@ func TestTheTreesOwnBehaviorWinsOnTheClassSide(t *testing.T) {
 }
 
 func TestIncludesSelectorAndInheritsFrom(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	includes := []struct {
 		class    string
@@ -385,6 +390,7 @@ func TestIncludesSelectorAndInheritsFrom(t *testing.T) {
 // get_settings names the folders of the tree it did not read for lack of a
 // package.st, and the class library it answers from.
 func TestSettingsNameSkippedFoldersAndTheClassLibrary(t *testing.T) {
+	t.Parallel()
 	img, root := loadTestImage(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "src", "scripts"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(root, "src", "scripts", "Loose.class.st"),

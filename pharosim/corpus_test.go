@@ -14,6 +14,7 @@ import (
 // answer every method's source, and accept every method in the dry compile
 // of its own class (no false "Undeclared variable").
 func TestCorpusLoadsAndEveryMethodCompiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	require.NoError(t, testenv.CopyTree("testdata/corpus", root))
 	img, err := LoadImage(root, nil)

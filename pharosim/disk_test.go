@@ -40,6 +40,7 @@ func editFile(t *testing.T, path, old, new string) {
 }
 
 func TestAnEditOnDiskSurvivesACompileOfTheSameClass(t *testing.T) {
+	t.Parallel()
 	for _, mode := range diskModes {
 		t.Run(mode.name, func(t *testing.T) {
 			img, root := loadTestImage(t)
@@ -82,6 +83,7 @@ func filterClass(refs []Reference, class string) []Reference {
 }
 
 func TestFilesAddedBrokenAndDeletedOnDisk(t *testing.T) {
+	t.Parallel()
 	for _, mode := range diskModes {
 		t.Run(mode.name, func(t *testing.T) {
 			img, root := loadTestImage(t)
@@ -112,6 +114,7 @@ func TestFilesAddedBrokenAndDeletedOnDisk(t *testing.T) {
 }
 
 func TestTheImagesOwnWritesAreNotTakenForEdits(t *testing.T) {
+	t.Parallel()
 	img, root := loadTestImage(t)
 	path := fileOf(root, "Sample-Shop", "Calculator.class.st")
 	for i := range 5 {
@@ -193,6 +196,7 @@ func assertIndexesMatchTheDisk(t *testing.T, img *Image, root string) {
 }
 
 func TestIndexesFollowCompilesRemovesAndDiskEdits(t *testing.T) {
+	t.Parallel()
 	for _, mode := range diskModes {
 		t.Run(mode.name, func(t *testing.T) {
 			img, root := loadTestImage(t)
@@ -238,6 +242,7 @@ func TestIndexesFollowCompilesRemovesAndDiskEdits(t *testing.T) {
 }
 
 func TestSkippedFilesAreReportedAndTheRestServed(t *testing.T) {
+	t.Parallel()
 	root := testenv.SimTree(t)
 	src := filepath.Join(root, "src")
 	require.NoError(t, writeFile(filepath.Join(src, "Sample-Shop", "Broken1.class.st"), "Class { #name : 'Broken1' }\n\nBroken1 >> a [\n\t^ 'x\n]\n"))
@@ -268,6 +273,7 @@ func TestSkippedFilesAreReportedAndTheRestServed(t *testing.T) {
 }
 
 func TestEscapedMetadataInTheImage(t *testing.T) {
+	t.Parallel()
 	root := testenv.SimTree(t)
 	path := filepath.Join(root, "src", "Sample-Shop", "Quoting.class.st")
 	text := "Class {\n\t#name : 'Quoting',\n\t#superclass : 'Object',\n\t#instVars : [\n\t\t'#owner => ToOneRelationSlot inverse: #items inClass: #\\'Basket\\''\n\t],\n\t#category : 'Sample-Shop'\n}\n\n" +
@@ -308,6 +314,7 @@ func hugeClass(n int) string {
 }
 
 func TestA3000MethodClassInTheImage(t *testing.T) {
+	t.Parallel()
 	root := testenv.SimTree(t)
 	path := filepath.Join(root, "src", "Sample-Shop", "Huge.class.st")
 	require.NoError(t, writeFile(path, hugeClass(3000)))

@@ -20,6 +20,7 @@ const (
 )
 
 func TestRecognize(t *testing.T) {
+	t.Parallel()
 	r, err := NewRecognizer()
 	require.NoError(t, err)
 	cases := []struct {
@@ -61,6 +62,7 @@ func TestRecognize(t *testing.T) {
 }
 
 func TestRecognizeRefusesOtherCode(t *testing.T) {
+	t.Parallel()
 	r, err := NewRecognizer()
 	require.NoError(t, err)
 	cases := []struct{ name, code string }{
@@ -94,6 +96,7 @@ func TestRecognizeRefusesOtherCode(t *testing.T) {
 }
 
 func TestEvalAnswers(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	cases := []struct {
 		name    string

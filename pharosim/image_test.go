@@ -14,6 +14,7 @@ import (
 )
 
 func TestMethodSourceLookups(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	cases := []struct {
 		name    string
@@ -48,6 +49,7 @@ func TestMethodSourceLookups(t *testing.T) {
 }
 
 func TestProtocolAndComment(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	for key, want := range map[string]string{
 		"Calculator>>sum:with:":            "calculating",
@@ -73,6 +75,7 @@ func TestProtocolAndComment(t *testing.T) {
 }
 
 func TestListings(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	assert.Equal(t, []string{"Sample-Shop", "Sim-Extras"}, img.PackageNames())
 
@@ -102,6 +105,7 @@ func TestListings(t *testing.T) {
 }
 
 func TestSearches(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	assert.Equal(t, []string{"ShoppingCart", "ShoppingCartTest"}, img.ClassesLike("shop"))
 	assert.Equal(t, []string{}, img.ClassesLike("Zork"))
@@ -132,6 +136,7 @@ func TestSearches(t *testing.T) {
 }
 
 func TestDryCompile(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	cases := []struct {
 		name, class string
@@ -173,6 +178,7 @@ func fileOf(root, pkg, name string) string {
 }
 
 func TestCompileReplacesOnlyTheMethodText(t *testing.T) {
+	t.Parallel()
 	img, root := loadTestImage(t)
 	path := fileOf(root, "Sample-Shop", "Calculator.class.st")
 	before := readFile(t, path)
@@ -198,6 +204,7 @@ func TestCompileReplacesOnlyTheMethodText(t *testing.T) {
 }
 
 func TestCompileKeepsOrSetsTheProtocol(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	cases := []struct {
 		name, class string
@@ -238,6 +245,7 @@ func TestCompileKeepsOrSetsTheProtocol(t *testing.T) {
 }
 
 func TestNewMethodsGoWherePharoWritesThem(t *testing.T) {
+	t.Parallel()
 	img, root := loadTestImage(t)
 	_, err := img.Compile("Calculator", InstanceSide, "aardvark ^ 1", "")
 	require.NoError(t, err)
@@ -259,6 +267,7 @@ func TestNewMethodsGoWherePharoWritesThem(t *testing.T) {
 }
 
 func TestAddThenRemoveGivesTheFileBack(t *testing.T) {
+	t.Parallel()
 	img, root := loadTestImage(t)
 	path := fileOf(root, "Sample-Shop", "ShoppingCart.class.st")
 	before := readFile(t, path)
@@ -279,6 +288,7 @@ func TestAddThenRemoveGivesTheFileBack(t *testing.T) {
 }
 
 func TestCompileRefusals(t *testing.T) {
+	t.Parallel()
 	img, root := loadTestImage(t)
 	path := fileOf(root, "Sample-Shop", "Calculator.class.st")
 	before := readFile(t, path)
@@ -302,6 +312,7 @@ func TestCompileRefusals(t *testing.T) {
 }
 
 func TestLoadSkipsBrokenFilesAndRefusesNoTree(t *testing.T) {
+	t.Parallel()
 	root := testenv.SimTree(t)
 	path := fileOf(root, "Sample-Shop", "Calculator.class.st")
 	require.NoError(t, writeFile(path, "Class {\n\t#name : 'Calculator'\n}\n\nCalculator >> broken [\n\t^ 1\n"))
@@ -317,6 +328,7 @@ func TestLoadSkipsBrokenFilesAndRefusesNoTree(t *testing.T) {
 }
 
 func TestLoadRemovesStaleTemporaries(t *testing.T) {
+	t.Parallel()
 	root := testenv.SimTree(t)
 	stale := fileOf(root, "Sample-Shop", ".Calculator.class.st.tmp-123")
 	require.NoError(t, writeFile(stale, "half a file"))
@@ -327,6 +339,7 @@ func TestLoadRemovesStaleTemporaries(t *testing.T) {
 }
 
 func TestClassSource(t *testing.T) {
+	t.Parallel()
 	img, root := loadTestImage(t)
 	src, err := img.ClassSource("Calculator")
 	require.NoError(t, err)
@@ -350,6 +363,7 @@ func TestClassSource(t *testing.T) {
 // Pharo installs a method naming an undeclared variable (it becomes an
 // Undeclared binding); only the dry compile reports it.
 func TestCompileInstallsDespiteUndeclaredVariables(t *testing.T) {
+	t.Parallel()
 	img, _ := loadTestImage(t)
 	source := "usesZork\n\t^ zork"
 	assert.Equal(t, "ERR|13|Undeclared variable", img.DryCompile("Calculator", InstanceSide, source))

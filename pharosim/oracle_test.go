@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseOracleRejectsBadFiles(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, json, want string
 	}{
@@ -33,6 +34,7 @@ func TestParseOracleRejectsBadFiles(t *testing.T) {
 }
 
 func TestParseMethodKey(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want MethodKey
@@ -94,6 +96,7 @@ const outcomeOracle = `{
 }`
 
 func TestOracleOutcomes(t *testing.T) {
+	t.Parallel()
 	o, err := ParseOracle([]byte(outcomeOracle))
 	require.NoError(t, err)
 	cases := []struct {
@@ -139,6 +142,7 @@ func TestOracleOutcomes(t *testing.T) {
 }
 
 func TestTestResultText(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		result TestResult
@@ -175,6 +179,7 @@ func TestTestResultText(t *testing.T) {
 }
 
 func TestLoadOracleOptional(t *testing.T) {
+	t.Parallel()
 	o, err := LoadOracle(t.TempDir()+"/none.json", true)
 	require.NoError(t, err)
 	assert.Empty(t, o.ClassNames())
@@ -188,6 +193,7 @@ func TestLoadOracleOptional(t *testing.T) {
 // against). The oracle it ships declares no class: every test class runs
 // for real.
 func TestSampleOracleIsGreenAndNamesRealMethods(t *testing.T) {
+	t.Parallel()
 	img, root := loadTestImage(t)
 	shipped, err := LoadOracle(root+"/"+OracleFileName, false)
 	require.NoError(t, err)

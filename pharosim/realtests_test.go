@@ -93,6 +93,7 @@ func TestRealRunStopsAtTheCallLimit(t *testing.T) {
 // abstract AbstractFooTest, printed Sub(Super)>>#selector, with an
 // expected failure and an unexpected pass — and AbstractFooTest runs none.
 func TestRealRunOfInheritedTests(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, testenv.CopyTree("testdata/test-gate", dir))
 	img, err := pharosim.LoadImage(dir, nil)
@@ -118,6 +119,7 @@ func TestRealRunOfInheritedTests(t *testing.T) {
 // test of its own, printed with its parameters after the selector as SUnit
 // prints it, so the report names the case that fails.
 func TestRealRunOfParametrizedTests(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pkg := filepath.Join(dir, "Squares-Tests")
 	require.NoError(t, os.MkdirAll(pkg, 0o755))
@@ -163,6 +165,7 @@ SquareTest >> testSquare [
 // test's class names is loaded and initialized — its failing class-side
 // initialize is logged — while a class nothing reached names is not.
 func TestARealRunLoadsWhatTheTestsReach(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, testenv.CopyTree("testdata/real-tests", dir))
 	write := func(pkg, file, text string) {

@@ -17,6 +17,7 @@ import (
 // shipped — InvoiceTest included, whose due date comes from the clock
 // (Date today). A rewrite that breaks a method fails its test for real.
 func TestSampleImageRealRunsAgreeWithOracle(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, testenv.CopyTree("examples/sample-image", dir))
 	img, err := pharosim.LoadImage(dir, nil)

@@ -73,6 +73,7 @@ func call(t *testing.T, c *client.Client, tool string, args map[string]any) (env
 }
 
 func TestArgumentValidation(t *testing.T) {
+	t.Parallel()
 	c, _ := inProcess(t, Options{})
 	cases := []struct {
 		name string
@@ -100,6 +101,7 @@ func TestArgumentValidation(t *testing.T) {
 }
 
 func TestEvalThroughTheTool(t *testing.T) {
+	t.Parallel()
 	c, _ := inProcess(t, Options{})
 	cases := []struct {
 		name     string
@@ -126,6 +128,7 @@ func TestEvalThroughTheTool(t *testing.T) {
 }
 
 func TestUnsupportedTools(t *testing.T) {
+	t.Parallel()
 	c, _ := inProcess(t, Options{})
 	for tool, args := range map[string]map[string]any{
 		"export_package":  {"package_name": "Sample-Shop"},
@@ -172,6 +175,7 @@ func TestFaultsFromEnv(t *testing.T) {
 }
 
 func TestInjectedFailures(t *testing.T) {
+	t.Parallel()
 	faults := Faults{Fail: map[string]string{"get_method_source": "ZeroDivide", "eval": "Error: boom"}}
 	c, _ := inProcess(t, Options{Faults: faults})
 	env, _ := call(t, c, "get_method_source", map[string]any{"class_name": "Calculator", "method_name": "sum:with:"})
@@ -199,6 +203,7 @@ func TestUnreachableImage(t *testing.T) {
 }
 
 func TestExitAfter(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var exits []int
 	exit := func(code int) {

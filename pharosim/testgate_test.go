@@ -33,6 +33,7 @@ func gateTree(t *testing.T, oracle string) string {
 // expected failure counted and not listed — and MessageNotUnderstood for a
 // class that is not a TestCase.
 func TestRunClassTestAsTheRealServer(t *testing.T) {
+	t.Parallel()
 	c, s := inProcess(t, Options{Dir: gateTree(t, "")})
 	env, _ := call(t, c, "run_class_test", map[string]any{"class_name": "FooTest"})
 	require.True(t, env.Success, "%s", env.Error)
@@ -62,6 +63,7 @@ func TestRunClassTestAsTheRealServer(t *testing.T) {
 }
 
 func TestIsTestCase(t *testing.T) {
+	t.Parallel()
 	img, err := LoadImage(gateTree(t, ""), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = img.Close() })
@@ -127,6 +129,7 @@ func TestCallLimitAnswersTheRealTimeoutText(t *testing.T) {
 }
 
 func TestOracleTimes(t *testing.T) {
+	t.Parallel()
 	_, err := ParseOracle([]byte(`{"A": {"tests": ["testA"], "duration": "soon"}}`))
 	assert.ErrorContains(t, err, "duration")
 	_, err = ParseOracle([]byte(`{"A": {"tests": ["testA"], "rules": [{"test": "testA"}]}}`))

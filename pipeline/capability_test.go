@@ -69,6 +69,7 @@ var hostileCandidates = []struct {
 // by the validator, were it asked; none is released, the validator never
 // sees one, and each refusal names the capability and what was refused.
 func TestHostileCandidatesAreNeverReleased(t *testing.T) {
+	t.Parallel()
 	require.GreaterOrEqual(t, len(hostileCandidates), 30)
 	writes := make([]string, len(hostileCandidates))
 	for i, tc := range hostileCandidates {
@@ -111,6 +112,7 @@ func writerScript(candidates ...string) map[refactor.Role][]scripted.Answer {
 // TestOrdinaryRewritesPassTheCapabilityCheck: a candidate may use what the
 // original uses, classes of its own package and harmless value classes.
 func TestOrdinaryRewritesPassTheCapabilityCheck(t *testing.T) {
+	t.Parallel()
 	bodies := []string{
 		"^ (OrderedCollection with: a with: b) inject: 0 into: [ :sum :each | sum + each ]",
 		"^ (Array with: a with: b) detectSum: [ :each | each ]",
@@ -133,6 +135,7 @@ func TestOrdinaryRewritesPassTheCapabilityCheck(t *testing.T) {
 // are not globals, classes of the method's own package (list_classes) are
 // allowed, anything else is refused.
 func TestCapabilityCheckKnowsTheClassAndItsPackage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		body    string
 		refused string // the family refused; "" when allowed
@@ -164,6 +167,7 @@ func TestCapabilityCheckKnowsTheClassAndItsPackage(t *testing.T) {
 // included), undeclared names, the dry compile — and is proposed: no false
 // refusals on real code.
 func TestCorpusMethodsAreNotRefusedAsTheirOwnCandidates(t *testing.T) {
+	t.Parallel()
 	root, err := testenv.Root()
 	require.NoError(t, err)
 	tree, err := tonel.ReadTree(filepath.Join(root, "testdata", "corpus"))

@@ -35,6 +35,7 @@ func must(err error) {
 // implements resolve, so the candidate is released; a send nothing
 // implements is still refused.
 func TestSendsToTheClassLibraryAreReleased(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		ref       refactor.MethodRef

@@ -46,6 +46,7 @@ func (r *rig) methodsOf(class string) map[string]string {
 }
 
 func TestComposedMethodReleasedThenReverted(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: composedScript(composedAnswer(composedTotal, subtotalHelper, discountHelper), []scripted.Answer{approvedAnswer()})})
 	before := r.file("ShoppingCart")
 
@@ -82,6 +83,7 @@ func TestComposedMethodReleasedThenReverted(t *testing.T) {
 
 // A revert refuses when a helper of the set was changed since the release.
 func TestRevertRefusesAChangedHelper(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: composedScript(composedAnswer(composedTotal, subtotalHelper, discountHelper), []scripted.Answer{approvedAnswer()})})
 	res, err := r.run(total, func(q *refactor.Request) { q.RunTests = false })
 	require.NoError(t, err)
@@ -98,6 +100,7 @@ func TestRevertRefusesAChangedHelper(t *testing.T) {
 // Each refused set goes back to the refiner without a validator call; the
 // refiner's correct set is then validated once and proposed.
 func TestHelperSetRefusedBeforeTheValidator(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name                string
 		writer              scripted.Answer
@@ -158,6 +161,7 @@ func TestHelperSetRefusedBeforeTheValidator(t *testing.T) {
 }
 
 func TestHelperSetRolledBackOnTestRegression(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: composedScript(composedAnswer(taxlessTotal, subtotalHelper, discountHelper), []scripted.Answer{approvedAnswer()})})
 	before := r.file("ShoppingCart")
 	res, err := r.run(total)
@@ -174,6 +178,7 @@ func TestHelperSetRolledBackOnTestRegression(t *testing.T) {
 // A release interrupted between installing its helpers and the method is
 // settled at the next start to one whole set, and the row says which.
 func TestReconcileCompletesAHelperSet(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		kind      refactor.RunKind
@@ -236,6 +241,7 @@ func TestReconcileCompletesAHelperSet(t *testing.T) {
 // A class-side method's helpers live on the class side: checked, released
 // and reverted there.
 func TestClassSideHelpers(t *testing.T) {
+	t.Parallel()
 	compute := refactor.MethodRef{Class: "Calculator", Selector: "compute:with:operation:", ClassSide: true}
 	const (
 		method = "compute: a with: b operation: aString\n\n\taString = 'divide' ifTrue: [\n\t\tb = 0 ifTrue: [ ^ nil ].\n\t\t^ a / b ].\n" +

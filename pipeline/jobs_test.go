@@ -29,6 +29,7 @@ func holdRole(r *rig, role refactor.Role) (entered chan struct{}, release func()
 // so its id) before any model call, goes on when whoever started it stops
 // waiting, and is released and recorded.
 func TestStartedRunOutlivesItsCaller(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(newSum, []scripted.Answer{approvedAnswer()})})
 	inReview, release := holdRole(r, refactor.RoleReviewer)
 	job, err := r.pipe.Start(context.Background(), refactor.Request{Ref: sumWith, RunTests: true, RequestID: "detached"})
@@ -135,6 +136,7 @@ func TestCancel(t *testing.T) {
 // TestCancelReachesASynchronousRun: a run started with Reservation.Run (a
 // caller that waits) is cancelable by its id as well.
 func TestCancelReachesASynchronousRun(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: slowRole(refactor.RoleWriter)})
 	slot, err := r.pipe.Reserve()
 	require.NoError(t, err)

@@ -56,6 +56,7 @@ func (i *prefetchImage) ClassComment(ctx context.Context, class string) (string,
 // symbol style or Pharo 12's) — and that it asks the image only for what
 // the class source does not hold.
 func TestPrefetchReadsProtocolAndCommentAsTheImageAnswers(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{noModel: true, tree: "testdata/corpus"})
 	tree, err := tonel.ReadTree(r.dir)
 	require.NoError(t, err)
@@ -112,6 +113,7 @@ func TestPrefetchReadsProtocolAndCommentAsTheImageAnswers(t *testing.T) {
 // the class source does not write (its class uses it from a trait), one
 // written without metadata, and a class without a comment.
 func TestPrefetchAsksForWhatTheClassSourceLacks(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{noModel: true})
 	ctx := context.Background()
 	ref := refactor.MethodRef{Class: "Calculator", Selector: "sum:with:"}

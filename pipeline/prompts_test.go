@@ -20,6 +20,7 @@ func lowReview(issues ...refactor.Issue) scripted.Answer {
 // A LOW review without issues ends the run: one model call, no candidate,
 // nothing compiled, recorded as unchanged.
 func TestNothingToChangeEndsTheRunUnchanged(t *testing.T) {
+	t.Parallel()
 	for _, dryRun := range []bool{false, true} {
 		r := newRig(t, rigOpts{script: map[refactor.Role][]scripted.Answer{refactor.RoleReviewer: {lowReview()}}})
 		before := r.snapshot()
@@ -48,6 +49,7 @@ func TestNothingToChangeEndsTheRunUnchanged(t *testing.T) {
 
 // A LOW review that names an issue is still worth a rewrite.
 func TestALowReviewWithAnIssueIsRewritten(t *testing.T) {
+	t.Parallel()
 	s := script(newSum, []scripted.Answer{approvedAnswer()})
 	s[refactor.RoleReviewer] = []scripted.Answer{lowReview(refactor.Issue{Principle: "Comments", Problem: "no comment", Suggestion: "say what it answers"})}
 	r := newRig(t, rigOpts{script: s})
@@ -62,6 +64,7 @@ func TestALowReviewWithAnIssueIsRewritten(t *testing.T) {
 // self class; a candidate that sends memory to self shows the validator
 // what memory does.
 func TestPromptsShowTheClassAndItsRelatedMethods(t *testing.T) {
+	t.Parallel()
 	total := refactor.MethodRef{Class: "ShoppingCart", Selector: "total"}
 	r := newRig(t, rigOpts{script: script("total\n\t^ self totalWithoutTax * (100 + self class taxRate) / 100", []scripted.Answer{approvedAnswer()})})
 	_, err := r.run(total, func(req *refactor.Request) { req.DryRun = true })
@@ -83,6 +86,7 @@ func TestPromptsShowTheClassAndItsRelatedMethods(t *testing.T) {
 
 // A recitation is not a failed run: the writer is asked once more.
 func TestARecitationCostsOneCallMore(t *testing.T) {
+	t.Parallel()
 	s := script(newSum, []scripted.Answer{approvedAnswer()})
 	s[refactor.RoleWriter] = append([]scripted.Answer{{FinishReason: "recitation"}}, s[refactor.RoleWriter]...)
 	r := newRig(t, rigOpts{script: s})
@@ -96,6 +100,7 @@ func TestARecitationCostsOneCallMore(t *testing.T) {
 // A method longer than the context budget is shown cut, with a marker; it
 // is reviewed, not rewritten: no rewrite of it could be whole or checked.
 func TestAMethodOverTheBudgetIsReviewedNotRewritten(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{
 		script:  script(newSum, []scripted.Answer{approvedAnswer()}),
 		prepare: func(dir string) { addMethod(t, dir, "Calculator", hugeMethod(200<<10)) },

@@ -22,6 +22,7 @@ var ledgerTotal = refactor.MethodRef{Class: "Ledger", Selector: "total"}
 // that use negative amounts: tests_regressed, the tree byte for byte as it
 // was.
 func TestReleaseGuardedByRealTests(t *testing.T) {
+	t.Parallel()
 	const (
 		preserving = "total\n\t^ entries inject: 0 into: [ :sum :amount | sum + amount ]"
 		changing   = "total\n\t^ entries inject: 0 into: [ :sum :amount | sum + amount abs ]"

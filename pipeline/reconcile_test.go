@@ -15,6 +15,7 @@ import (
 // running, releasing or restore_failed are settled at start-up by what the
 // image holds, and none is left unsettled.
 func TestReconcileSettlesEveryUnsettledRow(t *testing.T) {
+	t.Parallel()
 	const other = "sum: a with: b\n\t\"a person's edit\"\n\t^ a + b"
 	cases := []struct {
 		name   string
@@ -83,6 +84,7 @@ func (r *rig) unsettledRow(status refactor.Status, original, final string) strin
 // row; a second revert, a revert after a person's edit and a revert of a
 // run that was never released are refused, and nothing changes.
 func TestRevert(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(newSum, []scripted.Answer{approvedAnswer()})})
 	before := r.snapshot()
 	res, err := r.run(sumWith)
@@ -105,6 +107,7 @@ func TestRevert(t *testing.T) {
 }
 
 func TestRevertAfterAnEditIsRefused(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(newSum, []scripted.Answer{approvedAnswer()})})
 	res, err := r.run(sumWith)
 	require.NoError(t, err)
@@ -116,6 +119,7 @@ func TestRevertAfterAnEditIsRefused(t *testing.T) {
 }
 
 func TestRevertOfARunNeverReleasedIsRefused(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(newSum, []scripted.Answer{approvedAnswer()})})
 	res, err := r.run(sumWith, func(req *refactor.Request) { req.DryRun = true })
 	require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 // document, else the last ones that fit, else none: never a document the
 // store would refuse, which would cost the whole row.
 func TestRoundsDocFitsTheRow(t *testing.T) {
+	t.Parallel()
 	round := func(i, size int) refactor.Round {
 		return refactor.Round{Iteration: i, Code: strings.Repeat("x", size), Helpers: []refactor.Helper{}, CheckErrors: []refactor.CheckError{}}
 	}

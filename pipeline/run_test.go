@@ -17,6 +17,7 @@ import (
 // TestOutcomes covers every way a run ends: what it answers, what the audit
 // row says, how many model calls it made, and what the image holds.
 func TestOutcomes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name       string
 		ref        refactor.MethodRef
@@ -125,6 +126,7 @@ func TestOutcomes(t *testing.T) {
 // compile checks goes straight back to the refiner; only the good one is
 // validated.
 func TestBrokenCandidatesCostNoValidatorCall(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		candidate string
@@ -157,6 +159,7 @@ func TestBrokenCandidatesCostNoValidatorCall(t *testing.T) {
 // TestMethodEditedDuringRunIsNotOverwritten: an edit made in the image
 // while the model works wins; the run answers method_changed.
 func TestMethodEditedDuringRunIsNotOverwritten(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(newSum, []scripted.Answer{approvedAnswer()})})
 	edited := "sum: a with: b\n\t\"edited by a person\"\n\t^ a + b"
 	r.model.before = func(role refactor.Role) {
@@ -174,6 +177,7 @@ func TestMethodEditedDuringRunIsNotOverwritten(t *testing.T) {
 // TestAlreadyFailingTestDoesNotBlock: only a test that passed before and
 // fails after is a regression.
 func TestAlreadyFailingTestDoesNotBlock(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(newSum, []scripted.Answer{approvedAnswer()})})
 	require.NoError(t, r.image.Install(context.Background(), divideBy, "divide: a by: b\n\tb isZero ifTrue: [ ^ nil ].\n\t^ a * b", "calculating"))
 	res, err := r.run(sumWith)
@@ -186,6 +190,7 @@ func TestAlreadyFailingTestDoesNotBlock(t *testing.T) {
 // TestRegressionKeepsBothReports: the rolled-back run carries the reports
 // of both phases, in the result and in the row.
 func TestRegressionKeepsBothReports(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(subtractingSum, []scripted.Answer{approvedAnswer()})})
 	res, err := r.run(sumWith)
 	require.Error(t, err)
@@ -201,6 +206,7 @@ func TestRegressionKeepsBothReports(t *testing.T) {
 // TestTheSlotIsSingle: a second reservation is refused at once while a run
 // holds the slot, with a time to come back.
 func TestTheSlotIsSingle(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(newSum, []scripted.Answer{approvedAnswer()})})
 	slot, err := r.pipe.Reserve()
 	require.NoError(t, err)
@@ -256,6 +262,7 @@ func TestDeadlineAndCancellation(t *testing.T) {
 // served as an image: an extension method keeps its *Package protocol and
 // its file keeps its style.
 func TestAnotherTonelTree(t *testing.T) {
+	t.Parallel()
 	blank := "tkIsBlank\n\t\"Answer whether the receiver holds only separators\"\n\n\t^ self allSatisfy: [ :each | each isSeparator ]"
 	r := newRig(t, rigOpts{tree: "testdata/corpus", script: script(blank, []scripted.Answer{approvedAnswer()})})
 	res, err := r.run(refactor.MethodRef{Class: "String", Selector: "tkIsBlank"})

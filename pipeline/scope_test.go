@@ -11,6 +11,7 @@ import (
 // A class whose variables are slot definitions (Famix, Pharo 9+) declares
 // the names before the arrows, not the whole entries.
 func TestScopeDeclaresSlotVariablesByName(t *testing.T) {
+	t.Parallel()
 	src := "Class {\n\t#name : 'Node',\n\t#superclass : 'Object',\n" +
 		"\t#instVars : [ '#owner => FMOne type: #Node opposite: #children', 'plain' ],\n" +
 		"\t#classVars : [ 'Registry' ],\n\t#category : 'Pkg',\n\t#package : 'Pkg'\n}\n"

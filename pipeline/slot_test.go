@@ -15,6 +15,7 @@ type clock struct{ t time.Time }
 func (c *clock) now() time.Time { return c.t }
 
 func TestRunSlotSingleSlot(t *testing.T) {
+	t.Parallel()
 	g := newRunSlot()
 	free, ok := g.take()
 	require.True(t, ok)
@@ -29,6 +30,7 @@ func TestRunSlotSingleSlot(t *testing.T) {
 }
 
 func TestRunSlotConcurrentAcquireHasOneWinner(t *testing.T) {
+	t.Parallel()
 	g := newRunSlot()
 	var wg sync.WaitGroup
 	wins := make(chan struct{}, 64)
@@ -46,6 +48,7 @@ func TestRunSlotConcurrentAcquireHasOneWinner(t *testing.T) {
 }
 
 func TestRunSlotRetryAfter(t *testing.T) {
+	t.Parallel()
 	c := &clock{t: time.Unix(1000, 0)}
 	g := newRunSlot()
 	g.now = c.now
@@ -79,6 +82,7 @@ func TestRunSlotRetryAfter(t *testing.T) {
 }
 
 func TestRunSlotKeepsRecentRunsOnly(t *testing.T) {
+	t.Parallel()
 	c := &clock{t: time.Unix(0, 0)}
 	g := newRunSlot()
 	g.now = c.now

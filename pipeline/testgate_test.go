@@ -51,6 +51,7 @@ func chosen(runs []refactor.TestRun) []chosenTest {
 // at most the configured number. Each class runs once before and once after,
 // and the result and the audit row say why it ran.
 func TestTheTestsADeveloperWouldRun(t *testing.T) {
+	t.Parallel()
 	own := chosenTest{"FooTest", refactor.TestOwnClass}
 	abstract := chosenTest{"AbstractFooTest", refactor.TestSenderInPackage}
 	report := chosenTest{"ReportTest", refactor.TestSenderInPackage}
@@ -93,6 +94,7 @@ func TestTheTestsADeveloperWouldRun(t *testing.T) {
 // to the right counts, the unexpected pass is no regression, and a real
 // regression among them still rolls the release back.
 func TestRealReportsAroundARelease(t *testing.T) {
+	t.Parallel()
 	t.Run("green: the unexpected pass does not block", func(t *testing.T) {
 		r := newRig(t, rigOpts{tree: gateTree, script: script(betterTotal, []scripted.Answer{approvedAnswer()})})
 		res, err := r.run(fooTotal)

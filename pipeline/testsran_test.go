@@ -17,6 +17,7 @@ import (
 // the answer and the row say that none ran. An abstract TestCase (it
 // answers isAbstract) running none is no such case.
 func TestNoTestsRanIsNoPass(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		oracle    string

@@ -28,6 +28,7 @@ func spanAttrs(s sdktrace.ReadOnlySpan) map[attribute.Key]attribute.Value {
 // carry the error's code; a model failure marks the model call's span; the
 // run's trace id is in its result and its row.
 func TestRunSpansSayHowTheRunEnded(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		script    map[refactor.Role][]scripted.Answer

@@ -18,6 +18,7 @@ func verify(req *refactor.Request) { req.Verify = true }
 // reads it back. Every file of the image is byte for byte what it was; the
 // result and the row carry both test reports and the proven candidate.
 func TestVerifiedRunLeavesTheImageAsItWas(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		ref       refactor.MethodRef
@@ -86,6 +87,7 @@ func revertOf(r *rig, id string) (refactor.Run, error) {
 // TestVerifyWithARegression: a candidate that breaks a test ends
 // tests_regressed with both reports, the original back, rolled_back.
 func TestVerifyWithARegression(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(subtractingSum, []scripted.Answer{approvedAnswer()})})
 	before := r.snapshot()
 	res, err := r.run(sumWith, verify)
@@ -105,6 +107,7 @@ func TestVerifyWithARegression(t *testing.T) {
 // TestVerifyAndDryRunExcludeEachOther: the pipeline refuses the pair
 // itself, whoever calls it, before anything is recorded.
 func TestVerifyAndDryRunExcludeEachOther(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: script(newSum, []scripted.Answer{approvedAnswer()})})
 	_, err := r.run(sumWith, verify, func(req *refactor.Request) { req.DryRun = true })
 	require.Error(t, err)
@@ -121,6 +124,7 @@ func TestVerifyAndDryRunExcludeEachOther(t *testing.T) {
 // that could not put the original back (restore_failed) is finished the
 // same way.
 func TestVerifyInterruptedIsPutBack(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		holds  string
 		status refactor.Status
@@ -167,6 +171,7 @@ func TestVerifyInterruptedIsPutBack(t *testing.T) {
 // back: every file of the image is as it was; the result and the row keep
 // the whole set, the proven proposal.
 func TestVerifiedComposedMethodLeavesTheImageAsItWas(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: composedScript(composedAnswer(composedTotal, subtotalHelper, discountHelper), []scripted.Answer{approvedAnswer()})})
 	before := r.snapshot()
 	res, err := r.run(total, verify)
@@ -184,6 +189,7 @@ func TestVerifiedComposedMethodLeavesTheImageAsItWas(t *testing.T) {
 // A verify run of a set that breaks a test ends tests_regressed, the
 // original set back.
 func TestVerifyOfAComposedMethodWithARegression(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{script: composedScript(composedAnswer(taxlessTotal, subtotalHelper, discountHelper), []scripted.Answer{approvedAnswer()})})
 	before := r.snapshot()
 	res, err := r.run(total, verify)
@@ -197,6 +203,7 @@ func TestVerifyOfAComposedMethodWithARegression(t *testing.T) {
 // A verify run of a set interrupted with the whole new set in the image is
 // settled at the next start to the whole original set.
 func TestVerifyOfAComposedMethodInterruptedIsPutBack(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, rigOpts{})
 	ctx := context.Background()
 	before := r.snapshot()
