@@ -39,33 +39,14 @@
 //     them (start, follow, cancel).
 //   - audit.go: Audit and History, the write-ahead audit trail of runs and
 //     its reading; Run, the audit row, and its statuses.
+//   - poolstate.go: PoolState and PoolWorker, a pool's queue and workers as
+//     its database has them (GET /api/v1/workers, the console).
 //   - spec.go: OpenAPI, the embedded openapi.yaml the API serves and its
 //     tests hold every response to.
 //
 // # Code map of the module
 //
-//   - wire: the HTTP bodies shared by api and cmd/refactorctl.
-//   - pipeline: one run on the domain's interfaces: the run slot, prefetch,
-//     review, write, the checks and the validation loop, the release with the
-//     tests around it, rollback, revert, start-up reconciliation.
-//   - api: the HTTP service (echo): routes, strict decoding, auth, browser
-//     protections, problem+json, streaming, runs as jobs, history, health,
-//     metrics.
-//   - agents: the four roles on a model, prompts and answer parsing;
-//     agents/gemini, agents/openai and agents/scripted are the providers.
-//   - mcpclient: Image over one supervised MCP stdio connection; every
-//     Smalltalk expression sent to the image is built there.
-//   - store: Audit and History on SQLite, and on PostgreSQL for a pool.
-//   - pool: a worker of a pool of images: Jobs on a durable queue.
-//   - smalltalk: the Pharo method parser and its checks (a leaf);
-//     smalltalk/tonel reads and writes Tonel; smalltalk/capability is the
-//     capability policy.
-//   - pharosim: the simulated image behind the real MCP tool surface.
-//   - config: environment to validated configuration.
-//   - cmd/refactord, cmd/pharo-sim, cmd/refactorctl: the binaries.
-//   - bench, soak: speed against same-run floors; the service's promises
-//     under load, faults and bad input.
-//
-// docs/architecture.md draws the dependencies and a request's path through
-// the packages; docs/design.md is the design the service is built to.
+// The module's code map — every folder and what it owns, which way the
+// dependencies point, and a request's path file by file — is
+// docs/architecture.md.
 package refactor
