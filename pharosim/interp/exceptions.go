@@ -4,12 +4,39 @@ package interp
 type handler struct {
 	selector Object // an exception class or an ExceptionSet: it answers handles:
 	action   Object // the handler block
+	// ending is set when an unwind or a retry for this on:do: is raised:
+	// only then does its frame recover what travels through it (a frame
+	// that recovered and re-raised whatever passed made unwinding a deep
+	// stack quadratic).
+	ending bool
 }
 
 // excState is what a signalled exception knows of its handling.
 type excState struct {
 	h    *handler
 	hidx int // the handler's index in Interp.handlers
+	// resumed is set when a resume for the handler block running is
+	// raised: only then does runHandler recover what travels through it.
+	resumed bool
+}
+
+// unwindTo ends the on:do: of h with v.
+func (in *Interp) unwindTo(h *handler, v Object) {
+	h.ending = true
+	panic(&unwind{h: h, value: v})
+}
+
+// retry restarts the on:do: of h (with using in place of its protected
+// block, if not nil).
+func (in *Interp) retry(h *handler, using *Block) {
+	h.ending = true
+	panic(&retrying{h: h, using: using})
+}
+
+// resume makes the signal of r.exc answer (see resuming).
+func (in *Interp) resume(r *resuming) {
+	in.state(r.exc).resumed = true
+	panic(r)
 }
 
 // unwind ends the on:do: of h with a value (return:, or a handler block
@@ -56,18 +83,26 @@ func (in *Interp) protected(body *Block, h *handler) (result Object, again bool,
 	in.handlers = append(in.handlers, h)
 	limit := in.handlerLimit
 	in.handlerLimit = len(in.handlers)
+	depth := in.depth
 	defer func() {
 		in.handlers = in.handlers[:idx]
 		in.handlerLimit = limit
+		if !h.ending {
+			return // what travels, if anything, is for another frame
+		}
 		if r := recover(); r != nil {
 			switch u := r.(type) {
 			case *unwind:
 				if u.h == h {
+					h.ending = false
+					in.depth = depth
 					result, again = u.value, false
 					return
 				}
 			case *retrying:
 				if u.h == h {
+					h.ending = false
+					in.depth = depth
 					result, again, using = nil, true, u.using
 					return
 				}
@@ -96,14 +131,20 @@ func (in *Interp) signalFrom(exc *Instance, start int) Object {
 
 func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 	prev := in.states[exc]
-	in.states[exc] = &excState{h: h, hidx: i}
+	mine := &excState{h: h, hidx: i}
+	in.states[exc] = mine
 	limit := in.handlerLimit
 	in.handlerLimit = i
+	depth := in.depth
 	defer func() {
 		in.handlerLimit = limit
 		in.states[exc] = prev
+		if !mine.resumed {
+			return // what travels, if anything, is for another frame
+		}
 		if r := recover(); r != nil {
 			if u, ok := r.(*resuming); ok && u.exc == exc {
+				in.depth = depth
 				result = u.value
 				if u.instead != nil {
 					// the handlers are as they were at the signal again
@@ -122,7 +163,8 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 	} else {
 		v = in.Send(h.action, "cull:", exc)
 	}
-	panic(&unwind{h: h, value: v})
+	in.unwindTo(h, v)
+	return nil
 }
 
 // isNested tells whether a handler outside the one running exc's handler

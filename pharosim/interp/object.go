@@ -76,6 +76,7 @@ type Method struct {
 	quick  func(in *Interp, rcv Object) Object
 	nTemps int  // method frame: args then temps
 	nlr    bool // a block in it returns from the method
+	cost   int  // the stack units an activation counts (see maxDepth)
 	// compiled is set once the body's closures are made (compileBody)
 	compiled bool
 	pragmas  []string

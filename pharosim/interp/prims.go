@@ -102,17 +102,20 @@ func init() {
 			if s.h == nil {
 				return nil, false
 			}
-			panic(&unwind{h: s.h, value: a[0]})
+			in.unwindTo(s.h, a[0])
+			return nil, false
 		},
 		"exRetry": func(in *Interp, r Object, a []Object) (Object, bool) {
 			s := in.state(r.(*Instance))
 			if s.h == nil {
 				return nil, false
 			}
-			panic(&retrying{h: s.h})
+			in.retry(s.h, nil)
+			return nil, false
 		},
 		"exResume": func(in *Interp, r Object, a []Object) (Object, bool) {
-			panic(&resuming{exc: r.(*Instance), value: a[0]})
+			in.resume(&resuming{exc: r.(*Instance), value: a[0]})
+			return nil, false
 		},
 		"exOuter": func(in *Interp, r Object, a []Object) (Object, bool) {
 			exc := r.(*Instance)
@@ -746,7 +749,7 @@ func primSubclasses(in *Interp, r Object, a []Object) (Object, bool) {
 func primEnsure(in *Interp, r Object, a []Object) (result Object, ok bool) {
 	done := false
 	defer func() {
-		if !done {
+		if !done && !in.aborting {
 			in.Send(a[0], "value")
 		}
 	}()
@@ -759,7 +762,7 @@ func primEnsure(in *Interp, r Object, a []Object) (result Object, ok bool) {
 func primIfCurtailed(in *Interp, r Object, a []Object) (result Object, ok bool) {
 	done := false
 	defer func() {
-		if !done {
+		if !done && !in.aborting {
 			in.Send(a[0], "value")
 		}
 	}()

@@ -49,14 +49,16 @@ var objectPrimitives = map[string]primitive{
 		if !ok || !isBlock || len(b.node.Args) != 0 || in.state(exc).h == nil {
 			return nil, false
 		}
-		panic(&retrying{h: in.state(exc).h, using: b})
+		in.retry(in.state(exc).h, b)
+		return nil, false
 	},
 	"exResignal": func(in *Interp, r Object, a []Object) (Object, bool) {
 		exc, ok := r.(*Instance)
 		if !ok || in.state(exc).h == nil || a[0] == nil {
 			return nil, false
 		}
-		panic(&resuming{exc: exc, instead: a[0]})
+		in.resume(&resuming{exc: exc, instead: a[0]})
+		return nil, false
 	},
 }
 

@@ -206,6 +206,7 @@ func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	in.budget = steps
 	in.depth = 0
+	in.aborting = false
 	in.handlers = in.handlers[:0]
 	in.handlerLimit = 0
 	in.argStack = in.argStack[:0]
@@ -215,6 +216,8 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 		if r == nil {
 			return
 		}
+		in.depth = 0
+		in.aborting = false
 		switch v := r.(type) {
 		case *abort:
 			failed(v.reason)
@@ -236,7 +239,12 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 }
 
 func (in *Interp) describe(exc *Instance) string {
-	defer func() { recover() }()
+	depth := in.depth
+	defer func() {
+		if recover() != nil {
+			in.depth = depth
+		}
+	}()
 	if text := str(in.Send(exc, "messageText")); text != "" {
 		return exc.class.name + ": " + text
 	}
