@@ -124,6 +124,15 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 		{"| d e | d := Dictionary new. d at: #k put: 'v'. e := d deepCopy. (e at: #k) at: 1 put: $w. { d at: #k. e at: #k }", "#('v' 'w')"},
 		{"| a | a := 1 -> 'one'. { a deepCopy = a. a deepCopy value == a value }", "#(true false)"},
 		{"| o | o := Object new. o deepCopy == o", "true"},
+		// Object>>veryDeepCopy (DeepCopier): each object copied once, so a cycle stays a cycle and what is shared stays shared
+		{"| a b | a := Array new: 1. a at: 1 put: a. b := a veryDeepCopy. { b == a. (b at: 1) == b. (b at: 1) == a }", "#(false true false)"},
+		{"| x a b | x := 'shared' copy. a := Array with: x with: x. b := a veryDeepCopy. { (b at: 1) == (b at: 2). (b at: 1) == x. b first = x }", "#(true false true)"},
+		{"| p q | p := 1 @ 2. q := (OrderedCollection with: p with: (Array with: p)) veryDeepCopy. { q first == p. q first == (q at: 2) first. q first = p }", "#(false true true)"},
+		{"| a b | a := Array with: Object with: #sym with: 3 with: [ 1 ]. b := a veryDeepCopy. { b == a. (b at: 1) == Object. (b at: 2) == #sym. (b at: 4) == (a at: 4) }", "#(false true true true)"},
+		{"| k d e | k := 'key' copy. d := IdentityDictionary new. d at: k put: (Array with: k). e := d veryDeepCopy. { e keys first == k. (e at: e keys first) first == e keys first. e includesKey: k }", "#(false true false)"},
+		{"| k d e | k := 'key' copy. d := Dictionary new. d at: k put: 1. e := d veryDeepCopy. (e associationAt: 'key') value: 2. { e at: k. d at: k. e keys first == k }", "#(2 1 false)"},
+		{"| a b n | a := nil. 50000 timesRepeat: [ a := Array with: a ]. b := a veryDeepCopy. n := 0. [ b notNil ] whileTrue: [ b := b first. n := n + 1 ]. n", "50000"},
+		{"3 veryDeepCopy + #a veryDeepCopy size", "4"},
 		// Object's dependents (System-Model's protocol): changed: tells each dependent once
 		{"| model d | model := Object new. d := Object new. model addDependent: d; addDependent: d. model changed: #x. model changed: #y with: 3. model changed. model dependents size", "1"},
 		{"| model | model := Object new. model addDependent: 3; removeDependent: 3. model dependents isEmpty", "true"},

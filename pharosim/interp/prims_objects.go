@@ -5,6 +5,7 @@ import "maps"
 // objectPrimitives are the Go primitives of the kernel's objects, classes, blocks and exceptions.
 var objectPrimitives = map[string]primitive{
 	"deepCopy":        primDeepCopy,
+	"veryDeepCopy":    primVeryDeepCopy,
 	"classIsVariable": classKindIn("variable", "bytes", "words", "weak", "string"),
 	"classIsBytes":    classKindIn("bytes", "string"),
 	"classIsWords":    classKindIn("words"),
@@ -92,6 +93,85 @@ func primDeepCopy(in *Interp, r Object, a []Object) (Object, bool) {
 		}
 	}
 	return c, true
+}
+
+// primVeryDeepCopy copies an object and everything it reaches, each object
+// once, as Pharo's DeepCopier does: an object reached twice is copied once
+// and shared in the copy, and a cycle stays a cycle. Classes, blocks,
+// symbols, numbers, characters, nil and booleans are not copied. It walks
+// the objects with a worklist, not with Go's recursion: a structure
+// nested a million deep copies as well as a flat one. A hashed
+// collection's table is rebuilt over the copied keys once every copy is
+// complete (its keys' hashes may read what they hold; an identity table's
+// copies have identities of their own).
+func primVeryDeepCopy(in *Interp, r Object, a []Object) (Object, bool) {
+	root, ok := r.(*Instance)
+	if !ok {
+		return r, true
+	}
+	copies := map[*Instance]*Instance{}
+	var work, tables []*Instance // originals
+	copyOf := func(o Object) Object {
+		src, ok := o.(*Instance)
+		if !ok {
+			return o
+		}
+		if c, ok := copies[src]; ok {
+			return c
+		}
+		c := &Instance{class: src.class, vars: append([]Object{}, src.vars...)}
+		if src.indexed != nil {
+			c.indexed = append([]Object{}, src.indexed...)
+		}
+		if src.str != nil {
+			c.str = append([]rune{}, src.str...)
+		}
+		copies[src] = c
+		work = append(work, src)
+		return c
+	}
+	copied := copyOf(root)
+	for len(work) > 0 {
+		src := work[len(work)-1]
+		work = work[:len(work)-1]
+		c := copies[src]
+		for i, v := range c.vars {
+			c.vars[i] = copyOf(v)
+		}
+		for i, v := range c.indexed {
+			c.indexed[i] = copyOf(v)
+		}
+		if t := src.dict; t != nil {
+			tables = append(tables, src)
+			for i, k := range t.keys {
+				if t.live[i] {
+					copyOf(k)
+					copyOf(t.valueAt(i))
+					if t.assocs != nil && t.assocs[i] != nil {
+						copyOf(t.assocs[i])
+					}
+				}
+			}
+		}
+	}
+	for _, src := range tables {
+		t := src.dict
+		out := newTable()
+		out.compare = t.compare
+		copies[src].dict = out
+		for i, k := range t.keys {
+			if !t.live[i] {
+				continue
+			}
+			key, value := copyOf(k), copyOf(t.valueAt(i))
+			if t.assocs != nil && t.assocs[i] != nil {
+				out.putAssociation(in, copyOf(t.assocs[i]).(*Instance), key, value)
+				continue
+			}
+			out.put(in, key, value)
+		}
+	}
+	return copied, true
 }
 
 // classKindIn answers whether a class's layout (its Tonel #type) is one of
