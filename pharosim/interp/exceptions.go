@@ -138,7 +138,11 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 	depth := in.depth
 	defer func() {
 		in.handlerLimit = limit
-		in.states[exc] = prev
+		if prev != nil {
+			in.states[exc] = prev
+		} else {
+			delete(in.states, exc)
+		}
 		if !mine.resumed {
 			return // what travels, if anything, is for another frame
 		}

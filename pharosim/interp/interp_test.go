@@ -71,6 +71,10 @@ func TestEvaluates(t *testing.T) {
 		{"[ :x | x ] valueWithArguments: #(1 2)", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 1 argument, but was called with 2 arguments."},
 		{"[ :a :b | a ] value: 1", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 2 arguments, but was called with 1 argument."},
 		{"[ [ :a | a ] value ] on: ArgumentsCountMismatch do: [ :e | e description ]", "'ArgumentsCountMismatch: This block accepts 1 argument, but was called with 0 arguments.'"},
+		// an exception kept after its handler ended is handled no more (it
+		// was left with no state at all, and the interpreter failed)
+		{"| e | [ Error signal ] on: Error do: [ :ex | e := ex ]. e isNested", "false"},
+		{"| e | [ Error signal ] on: Error do: [ :ex | e := ex ]. e return: 3", "3"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
