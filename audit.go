@@ -210,6 +210,9 @@ type Run struct {
 	// run still in progress, and in the pages of GET /api/v1/refactorings,
 	// which leave them out to stay small.
 	Rounds json.RawMessage `json:"rounds"`
+	// Equivalence is the run's last comparison of the original and a
+	// candidate (see Equivalence); null when none was made.
+	Equivalence json.RawMessage `json:"equivalence"`
 	// RestoreFailed: a rollback to the original source did not succeed.
 	RestoreFailed bool      `json:"restore_failed"`
 	CreatedAt     time.Time `json:"created_at"`

@@ -35,6 +35,9 @@
 //   - run.go: Runner and Reservation (one run at a time), a run's Request,
 //     Result, Outcome, rounds, check errors, usage, test runs and the
 //     events a run streams.
+//   - equivalence.go: Equivalence, what running the original and a
+//     candidate side by side showed (same, changed with a Witness, or
+//     not_checked), and the Comparison an Image is asked for.
 //   - jobs.go: Jobs and Job, runs that outlive the request that started
 //     them (start, follow, cancel).
 //   - audit.go: Audit and History, the write-ahead audit trail of runs and

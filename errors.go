@@ -14,15 +14,19 @@ type Kind string
 // The codes clients see, each with its status and meaning in docs/api.md
 // ("Errors"); docs/design.md ("HTTP") holds the first of them.
 const (
-	InvalidRequest     Kind = "invalid_request"
-	Unauthorized       Kind = "unauthorized"
-	NotFound           Kind = "not_found" // an unknown refactoring id
-	ClassNotFound      Kind = "class_not_found"
-	MethodNotFound     Kind = "method_not_found"
-	MethodChanged      Kind = "method_changed"
-	PayloadTooLarge    Kind = "payload_too_large"
-	NotApproved        Kind = "not_approved"
-	TestsRegressed     Kind = "tests_regressed"
+	InvalidRequest  Kind = "invalid_request"
+	Unauthorized    Kind = "unauthorized"
+	NotFound        Kind = "not_found" // an unknown refactoring id
+	ClassNotFound   Kind = "class_not_found"
+	MethodNotFound  Kind = "method_not_found"
+	MethodChanged   Kind = "method_changed"
+	PayloadTooLarge Kind = "payload_too_large"
+	NotApproved     Kind = "not_approved"
+	TestsRegressed  Kind = "tests_regressed"
+	// BehaviourChanged: the last candidate did not do what the original
+	// did on an input (the run's equivalence names it); nothing was
+	// compiled.
+	BehaviourChanged   Kind = "behaviour_changed"
 	PharoUnavailable   Kind = "pharo_unavailable"
 	PharoError         Kind = "pharo_error"
 	ModelUnavailable   Kind = "model_unavailable"

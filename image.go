@@ -31,6 +31,10 @@ type Image interface {
 	Understands(ctx context.Context, ref MethodRef, fromSuper bool) (bool, error)
 	RunTests(ctx context.Context, class string) (TestReport, error)
 	References(ctx context.Context, selector string) ([]Location, error)
+	// Compare runs the image's method and a candidate side by side on the
+	// same inputs (Equivalence); an image that does not offer it answers
+	// not_checked, never same.
+	Compare(ctx context.Context, c Comparison) (Equivalence, error)
 }
 
 // CompileError is one complaint of the image's compiler.

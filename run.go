@@ -107,6 +107,9 @@ type Result struct {
 	// Truncated names the inputs a prompt showed cut to the context budget
 	// (TruncatedMethodSource, …), sorted; empty when everything fit.
 	Truncated []string
+	// Equivalence is the last comparison of the original and a candidate;
+	// nil when no candidate got that far.
+	Equivalence *Equivalence
 }
 
 // Round is one pass of the validation loop.
@@ -121,7 +124,7 @@ type Round struct {
 
 // CheckError is one reason a candidate was refused before the validator saw it.
 type CheckError struct {
-	Check   string `json:"check"` // parse, selector, argument_assignment, unreachable, undeclared, capability, compile
+	Check   string `json:"check"` // parse, selector, argument_assignment, unreachable, undeclared, capability, compile, behaviour_changed
 	Message string `json:"message"`
 	Line    int    `json:"line,omitempty"`
 	Col     int    `json:"column,omitempty"`
@@ -129,6 +132,12 @@ type CheckError struct {
 	// (reflection, files, global, …) and the selector, pragma or global.
 	Capability string `json:"capability,omitempty"`
 	Name       string `json:"name,omitempty"`
+	// Input, Original and Candidate are the witness of a
+	// behaviour_changed error: the input, what the original did on it and
+	// what the candidate did.
+	Input     string `json:"input,omitempty"`
+	Original  string `json:"original,omitempty"`
+	Candidate string `json:"candidate,omitempty"`
 	// Helper is the selector of the helper the error is about; "" for the
 	// method (Line and Column count in the source it names). With helpers,
 	// Check may also be helpers (their number, size, protocol or
@@ -170,6 +179,9 @@ const (
 	StageWrite    = "write"
 	StageValidate = "validate" // the whole validation loop, refinements included
 	StageRelease  = "release"
+	// StageEquivalence is one comparison of the original and a candidate,
+	// within validate: one entry per round that reached it.
+	StageEquivalence = "equivalence"
 )
 
 // TestRun is one test class's report, and why the class was chosen.

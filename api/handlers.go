@@ -157,7 +157,7 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 		p.RunStatus = string(res.RunStatus)
 		p.TraceID = res.TraceID
 		switch refactor.KindOf(err) {
-		case refactor.NotApproved:
+		case refactor.NotApproved, refactor.BehaviourChanged:
 			p.RefactoredCode, p.Feedback, p.Truncated = res.RefactoredCode, res.Feedback, res.Truncated
 		case refactor.ReleaseFailed, refactor.MethodChanged:
 			p.OriginalCode, p.RefactoredCode = res.OriginalCode, res.RefactoredCode
@@ -174,6 +174,7 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 			tests := res.Tests
 			p.Tests = &tests
 		}
+		p.Equivalence = res.Equivalence
 	}
 	return p
 }
@@ -197,6 +198,7 @@ func newRefactorBody(res *refactor.Result) wire.RefactorBody {
 		Usage:     refactor.Usage{ModelCalls: res.Usage.ModelCalls, InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens},
 		Truncated: append([]string{}, res.Truncated...),
 		Worker:    res.Worker, Image: res.Image, TraceID: res.TraceID,
+		Equivalence: equivalenceOf(res),
 	}
 	if b.Rounds == nil {
 		b.Rounds = []refactor.Round{} // unchanged: no round ran
@@ -250,4 +252,13 @@ func releaseText(res *refactor.Result) string {
 		return fmt.Sprintf("Verified: %s compiled in protocol '%s', its tests passed, and the original was put back; the image holds what it held.", res.Ref, res.Protocol)
 	}
 	return "RELEASED: " + res.Ref.Selector
+}
+
+// equivalenceOf is the run's comparison for its answer: not_checked, never
+// missing, when no candidate got as far as a comparison.
+func equivalenceOf(res *refactor.Result) refactor.Equivalence {
+	if res.Equivalence == nil {
+		return refactor.Equivalence{Outcome: refactor.EquivalenceNotChecked, Reason: "no candidate reached the comparison"}
+	}
+	return *res.Equivalence
 }

@@ -27,7 +27,7 @@ func statusOf(err error) int {
 		return http.StatusBadRequest
 	}
 	switch k {
-	case refactor.InvalidRequest, refactor.NotApproved, refactor.TestsRegressed:
+	case refactor.InvalidRequest, refactor.NotApproved, refactor.TestsRegressed, refactor.BehaviourChanged:
 		return http.StatusUnprocessableEntity
 	case refactor.Unauthorized:
 		return http.StatusUnauthorized
@@ -72,6 +72,7 @@ var titles = map[refactor.Kind]string{
 	refactor.PayloadTooLarge:    "Payload too large",
 	refactor.NotApproved:        "Refactoring not approved",
 	refactor.TestsRegressed:     "Tests regressed",
+	refactor.BehaviourChanged:   "Behaviour changed",
 	refactor.TestsInconclusive:  "Tests did not finish in time",
 	refactor.PharoUnavailable:   "Pharo unavailable",
 	refactor.PharoError:         "Pharo error",

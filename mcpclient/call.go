@@ -104,7 +104,9 @@ func (c *Client) callLimit(tool string) time.Duration {
 	return c.cfg.CallTimeout
 }
 
-func isTestRun(tool string) bool { return tool == "run_class_test" || tool == "run_package_test" }
+func isTestRun(tool string) bool {
+	return tool == "run_class_test" || tool == "run_package_test" || tool == compareTool
+}
 
 // noteOutcome records what a call says about the image: an answer (even an
 // error the image raised) shows it answering; a failure to reach it shows

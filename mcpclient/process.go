@@ -31,6 +31,7 @@ type session struct {
 	exited     chan struct{} // closed after Wait returns
 	exitErr    error         // valid once exited is closed
 	sideByName bool          // the server has no is_class_method argument
+	compares   bool          // the server offers compare_method (pharo-sim)
 	startedAt  time.Time
 	// broken is set when a call found the connection dead (closed
 	// transport, broken pipe) before Wait has reaped the process: from then
@@ -154,6 +155,7 @@ func (s *session) checkTools(tools []mcp.Tool, required []string) error {
 	if len(missing) > 0 {
 		return fmt.Errorf("the MCP server lacks required tools: %s", strings.Join(missing, ", "))
 	}
+	_, s.compares = byName[compareTool]
 	if t, ok := byName["get_method_source"]; ok {
 		_, has := t.InputSchema.Properties["is_class_method"]
 		s.sideByName = !has

@@ -99,6 +99,9 @@ func (r *run) fillRow(row *refactor.Run, runErr error) {
 	}
 	row.Review, row.Verdict = mustJSON(res.Review), mustJSON(res.Validation)
 	row.Rounds = r.roundsDoc(res.Rounds)
+	if res.Equivalence != nil {
+		row.Equivalence = mustJSON(res.Equivalence)
+	}
 	row.Iterations, row.ModelCalls = res.Iterations, res.Usage.ModelCalls
 	row.InputTokens, row.OutputTokens = res.Usage.InputTokens, res.Usage.OutputTokens
 	row.Stages = mustJSON(res.Stages)

@@ -44,6 +44,12 @@ type Options struct {
 	// Tracing makes the spans of a run: one per run (the trace), one per
 	// stage. Nil traces nothing.
 	Tracing trace.TracerProvider
+	// NoEquivalence turns the comparison of the original and each
+	// candidate off (EQUIVALENCE=off): the outcome is then not_checked.
+	// EquivalenceMaxInputs bounds the inputs of one comparison
+	// (EQUIVALENCE_MAX_INPUTS; the image's default when 0).
+	NoEquivalence        bool
+	EquivalenceMaxInputs int
 }
 
 // Pipeline runs refactorings one at a time.

@@ -28,10 +28,10 @@ func (r *run) releaseMethod(ctx context.Context) error {
 		leads   *testLeads
 	)
 	reread := func(ctx context.Context) { current, err = r.p.image.MethodSource(ctx, ref) }
-	if r.req.RunTests {
+	if r.req.RunTests && r.guards == nil {
 		leads = r.askTestLeads(ctx, reread)
 	} else {
-		reread(ctx)
+		reread(ctx) // the comparison found the tests already
 	}
 	if err != nil {
 		return fmt.Errorf("re-reading %s before release: %w", ref, err)
@@ -100,9 +100,15 @@ func (r *run) baseline(ctx context.Context, leads *testLeads) error {
 	if !r.req.RunTests {
 		return nil
 	}
-	chosen, err := r.findTests(ctx, leads)
-	if err != nil {
-		return err
+	var chosen []testClass
+	if r.guards != nil {
+		chosen = *r.guards
+	} else {
+		found, err := r.findTests(ctx, leads)
+		if err != nil {
+			return err
+		}
+		chosen = found
 	}
 	classes := make([]string, len(chosen))
 	for i, c := range chosen {

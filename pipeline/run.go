@@ -127,6 +127,9 @@ type run struct {
 	// opened is the row the run created (empty for a row a pool's queue
 	// created).
 	opened refactor.Run
+	// guards are the test classes found for the method, once per run: the
+	// comparison records its inputs from their runs.
+	guards *[]testClass
 }
 
 func (r *run) execute(ctx context.Context) error {
@@ -333,6 +336,11 @@ func (r *run) validate(ctx context.Context) error {
 		}
 		r.take(cand)
 	}
+	if w := r.lastWitness(); w != nil {
+		return refactor.Errorf(refactor.BehaviourChanged,
+			"the last candidate does not do what the original does (on %s the original %s, the candidate %s); nothing was compiled",
+			w.Input, w.Original, w.Candidate)
+	}
 	return refactor.Errorf(refactor.NotApproved, "not approved after %d validation rounds; nothing was released", max)
 }
 
@@ -353,6 +361,17 @@ func (r *run) round(ctx context.Context, i int) (bool, string, error) {
 		problems = []refactor.CheckError{}
 	}
 	round.CheckErrors = problems
+	if len(problems) == 0 {
+		// The comparison comes last among the checks: it runs the
+		// candidate, so only one that parses, passes every check and
+		// compiles gets there.
+		changed, err := r.compare(ctx)
+		if err != nil {
+			return false, "", err
+		}
+		problems = append(problems, changed...)
+		round.CheckErrors = problems
+	}
 	r.emit(refactor.EventCheck, refactor.CheckEvent{Iteration: i, Errors: problems})
 	if len(problems) > 0 {
 		return false, checkFeedback(problems), nil

@@ -23,7 +23,7 @@ const rowColumns = `id, kind, revert_of, request_id, class_name, selector,
 	iterations, model_calls, input_tokens, output_tokens, models, stages,
 	tests_before, tests_after, restore_failed,
 	created_at, updated_at, finished_at, released_at, reverted_at,
-	worker, image, started_at, trace_id, helpers`
+	worker, image, started_at, trace_id, helpers, equivalence`
 
 // Create inserts a new run. CreatedAt defaults to now; UpdatedAt is set to
 // CreatedAt. A revert run's RevertOf must name an existing run. Returns
@@ -59,7 +59,7 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 }
 
 const insertRun = "INSERT INTO runs (" + runColumns + ") VALUES (" +
-	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	"?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 // insertValues are insertRun's arguments for r, in runColumns' order.
 func insertValues(r refactor.Run) ([]any, error) {
@@ -67,7 +67,7 @@ func insertValues(r refactor.Run) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(insertArgs(r), helpers, nullableDoc(r.Rounds)), nil
+	return append(insertArgs(r), helpers, nullableDoc(r.Equivalence), nullableDoc(r.Rounds)), nil
 }
 
 func insertArgs(r refactor.Run) []any {
@@ -118,13 +118,13 @@ const updateRun = `UPDATE runs SET
 	updated_at = ?, finished_at = ?, released_at = ?,
 	worker = COALESCE(NULLIF(?, ''), worker), image = COALESCE(NULLIF(?, ''), image),
 	started_at = COALESCE(?, started_at), trace_id = COALESCE(NULLIF(?, ''), trace_id), helpers = COALESCE(?, helpers),
-	rounds = COALESCE(?, rounds)
+	equivalence = COALESCE(?, equivalence), rounds = COALESCE(?, rounds)
 	WHERE id = ? AND status <> 'reverted'`
 
 // Update writes every mutable field of the run r.ID and sets updated_at to
 // now. It never changes id, kind, revert_of, created_at, notes or
 // reverted_at, and an empty OriginalSource, OriginalProtocol, FinalSource,
-// Helpers or Rounds keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
+// Helpers, Equivalence or Rounds keeps the stored value. Returns ErrNotFound when absent, ErrWrongStatus
 // for a reverted run (reverted is final), ErrInvalid when r.Status is
 // reverted (only MarkReverted reverts).
 func (s *Store) Update(ctx context.Context, r refactor.Run) error {
@@ -142,7 +142,7 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 			nullableDoc(r.Review), nullableDoc(r.Verdict), r.Iterations, r.ModelCalls, r.InputTokens,
 			r.OutputTokens, nullableDoc(r.Models), nullableDoc(r.Stages), nullableDoc(r.TestsBefore),
 			nullableDoc(r.TestsAfter), r.RestoreFailed, formatTime(time.Now()), nullableTime(r.FinishedAt),
-			nullableTime(r.ReleasedAt), r.Worker, r.Image, nullableTime(r.StartedAt), r.TraceID, helpers, nullableDoc(r.Rounds), r.ID)
+			nullableTime(r.ReleasedAt), r.Worker, r.Image, nullableTime(r.StartedAt), r.TraceID, helpers, nullableDoc(r.Equivalence), nullableDoc(r.Rounds), r.ID)
 		return explainMiss(ctx, tx, r.ID, res, err, ErrWrongStatus)
 	})
 	if err != nil {
@@ -358,7 +358,7 @@ type rowText struct {
 	review, verdict, models, stages, tb, ta sql.NullString
 	created, updated                        string
 	finished, released, reverted, started   sql.NullString
-	helpers, rounds                         sql.NullString
+	helpers, equivalence, rounds            sql.NullString
 }
 
 func scanRun(sc scanner) (refactor.Run, error) {
@@ -369,7 +369,7 @@ func scanRun(sc scanner) (refactor.Run, error) {
 		&r.OriginalSource, &r.OriginalProtocol, &r.FinalSource, &t.review, &t.verdict,
 		&r.Iterations, &r.ModelCalls, &r.InputTokens, &r.OutputTokens, &t.models, &t.stages,
 		&t.tb, &t.ta, &r.RestoreFailed, &t.created, &t.updated, &t.finished, &t.released, &t.reverted,
-		&r.Worker, &r.Image, &t.started, &r.TraceID, &t.helpers, &t.rounds)
+		&r.Worker, &r.Image, &t.started, &r.TraceID, &t.helpers, &t.equivalence, &t.rounds)
 	if err != nil {
 		return refactor.Run{}, err
 	}
@@ -381,7 +381,7 @@ func (t rowText) into(r refactor.Run) (refactor.Run, error) {
 	r.Review, r.Verdict = rawDoc(t.review), rawDoc(t.verdict)
 	r.Models, r.Stages = rawDoc(t.models), rawDoc(t.stages)
 	r.TestsBefore, r.TestsAfter = rawDoc(t.tb), rawDoc(t.ta)
-	r.Rounds = rawDoc(t.rounds)
+	r.Rounds, r.Equivalence = rawDoc(t.rounds), rawDoc(t.equivalence)
 	var err error
 	if t.helpers.Valid {
 		if err = json.Unmarshal([]byte(t.helpers.String), &r.Helpers); err != nil {

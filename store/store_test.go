@@ -465,6 +465,7 @@ func TestRunJSON(t *testing.T) {
 	r.UpdatedAt = r.CreatedAt
 	r.ReleasedAt = nil
 	r.Rounds = json.RawMessage(`[{"iteration":1,"code":"bar: a baz: b\n\t^ a + b","check_errors":[],"helpers":[]}]`)
+	r.Equivalence = json.RawMessage(`{"outcome":"same","activations":3,"recorded":2,"generated":9,"compared":11,"unstable":0}`)
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
 
@@ -475,7 +476,8 @@ func TestRunJSON(t *testing.T) {
 	assert.JSONEq(t, `null`, string(m["released_at"]), "unset times are null")
 	assert.JSONEq(t, `{"verdict":"APPROVED"}`, string(m["verdict"]), "documents are embedded")
 	assert.JSONEq(t, string(r.Rounds), string(m["rounds"]), "the rounds are embedded")
-	assert.Len(t, m, 40, "every field is present")
+	assert.JSONEq(t, string(r.Equivalence), string(m["equivalence"]), "the comparison is embedded")
+	assert.Len(t, m, 41, "every field is present")
 
 	var back refactor.Run
 	require.NoError(t, json.Unmarshal(b, &back))
@@ -487,6 +489,7 @@ func TestRunJSON(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(empty), `"review":null`)
 	assert.Contains(t, string(empty), `"rounds":null`)
+	assert.Contains(t, string(empty), `"equivalence":null`)
 	assert.Contains(t, string(empty), `"helpers":[]`, "a list, never null")
 }
 

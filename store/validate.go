@@ -102,7 +102,7 @@ type doc struct {
 
 func docs(r refactor.Run) []doc {
 	return []doc{{"review", r.Review}, {"verdict", r.Verdict}, {"models", r.Models},
-		{"stages", r.Stages}, {"tests_before", r.TestsBefore}, {"tests_after", r.TestsAfter}, {"rounds", r.Rounds}}
+		{"stages", r.Stages}, {"tests_before", r.TestsBefore}, {"tests_after", r.TestsAfter}, {"rounds", r.Rounds}, {"equivalence", r.Equivalence}}
 }
 
 type sized struct{ n, max int }

@@ -75,6 +75,9 @@ type RefactorBody struct {
 	// TraceID is the run's OpenTelemetry trace id: the caller's when its
 	// request carried a traceparent; "" when the service traces nothing.
 	TraceID string `json:"trace_id"`
+	// Equivalence is the last comparison of the original and a candidate
+	// (not_checked when none was made).
+	Equivalence refactor.Equivalence `json:"equivalence"`
 }
 
 // Problem is an RFC 9457 problem+json body. Extensions carry what a client
@@ -108,6 +111,9 @@ type Problem struct {
 	RunStatus string `json:"run_status,omitempty"`
 	// TraceID is the failed run's OpenTelemetry trace id, when it has one.
 	TraceID string `json:"trace_id,omitempty"`
+	// Equivalence is the failed run's last comparison, when it made one
+	// (behaviour_changed: its witness).
+	Equivalence *refactor.Equivalence `json:"equivalence,omitempty"`
 }
 
 // FieldError names one invalid field of a request: Field and Message, and
