@@ -90,6 +90,12 @@ type Config struct {
 	TestMaxClasses int           `env:"TEST_MAX_CLASSES" validate:"min=1,max=100"`
 	TestPackages   []string      `env:"TEST_PACKAGES" validate:"dive,max=200"`
 
+	// Equivalence compares the original and each candidate side by side
+	// where the image offers it (EQUIVALENCE=on|off, default on);
+	// EquivalenceMaxInputs bounds the inputs of one comparison.
+	Equivalence          bool `env:"EQUIVALENCE"`
+	EquivalenceMaxInputs int  `env:"EQUIVALENCE_MAX_INPUTS" validate:"min=1,max=256"`
+
 	DataDir   string `env:"DATA_DIR" validate:"required"`
 	LogLevel  string `env:"LOG_LEVEL" validate:"oneof=debug info warn error"`
 	LogFormat string `env:"LOG_FORMAT" validate:"oneof=json console"`
@@ -149,6 +155,8 @@ func (r *reader) read() Config {
 	c.TestTimeout = r.duration("TEST_TIMEOUT", 60*time.Second)
 	c.TestMaxClasses = r.integer("TEST_MAX_CLASSES", 10)
 	c.TestPackages = r.list("TEST_PACKAGES")
+	c.Equivalence = r.onOff("EQUIVALENCE", true)
+	c.EquivalenceMaxInputs = r.integer("EQUIVALENCE_MAX_INPUTS", 64)
 	c.ReadHeaderTimeout = r.duration("READ_HEADER_TIMEOUT", 10*time.Second)
 	c.ReadBodyTimeout = r.duration("READ_BODY_TIMEOUT", 10*time.Second)
 	c.DatabaseURL = r.str("DATABASE_URL", "")

@@ -36,3 +36,28 @@ func TestTestGateSettings(t *testing.T) {
 		assert.Contains(t, err.Error(), want)
 	}
 }
+
+// TestEquivalenceSettings: the comparison is on by default, bounded in
+// inputs, and refuses what it cannot read.
+func TestEquivalenceSettings(t *testing.T) {
+	t.Parallel()
+	cfg, err := Load(env(nil), nil)
+	require.NoError(t, err)
+	assert.True(t, cfg.Equivalence, "on wherever the image offers it")
+	assert.Equal(t, 64, cfg.EquivalenceMaxInputs)
+
+	cfg, err = Load(env(map[string]string{"EQUIVALENCE": "off", "EQUIVALENCE_MAX_INPUTS": "8"}), nil)
+	require.NoError(t, err)
+	assert.False(t, cfg.Equivalence)
+	assert.Equal(t, 8, cfg.EquivalenceMaxInputs)
+
+	for _, vars := range []map[string]string{
+		{"EQUIVALENCE": "maybe"},
+		{"EQUIVALENCE_MAX_INPUTS": "0"},
+		{"EQUIVALENCE_MAX_INPUTS": "1000"},
+		{"EQUIVALENCE_MAX_INPUTS": "all"},
+	} {
+		_, err := Load(env(vars), nil)
+		assert.Error(t, err, "%v", vars)
+	}
+}

@@ -177,6 +177,7 @@ func serve(cfg config.Config, traces telemetry.Settings, log, access *zap.Logger
 	pipe := pipeline.New(image, roles, trail, pipeline.Options{
 		MaxIterations: cfg.MaxValidationIterations, Timeout: cfg.PipelineTimeout,
 		MaxTestClasses: cfg.TestMaxClasses, TestPackages: cfg.TestPackages,
+		NoEquivalence: !cfg.Equivalence, EquivalenceMaxInputs: cfg.EquivalenceMaxInputs,
 		Worker: worker, Image: imageName(cfg),
 		Models: map[string]string{
 			"provider": cfg.ModelProvider, "reviewer": cfg.ReviewerModelID, "writer": cfg.WriterModelID,
