@@ -11,18 +11,19 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	refactor "github.com/pharo-refactor/refactord"
 	"github.com/pharo-refactor/refactord/internal/testenv"
 )
 
 // TestEveryStoreUnavailableAnswerIsLoggedWithItsCause: the audit trail's
-// file system fills up (a real tmpfs, filled to its last byte). Every
-// route that then answers 503 store_unavailable — a run asked for as
-// JSON, as a stream, as a job, and a revert — writes exactly one log line
-// of it, at warn, with the answer's request id, its route and the
-// storage's own words (SQLite's "database or disk is full"), which the
-// client never sees. The server and its pipeline share one logger, as in
-// refactord, so a second line of the same cause from any layer fails the
-// test.
+// file system fills up (a real tmpfs, filled to its last byte) under a
+// run, which ends 503 store_unavailable. Every answer of it then — that
+// run's, and the refusals of a run asked for as JSON, as a stream, as a
+// job, and of a revert — writes exactly one log line of it, at warn, with
+// the answer's request id, its route and the storage's own words
+// (SQLite's "database or disk is full"), which the client never sees. The
+// server and its pipeline share one logger, as in refactord, so a second
+// line of a refusal's cause from any layer fails the test.
 func TestEveryStoreUnavailableAnswerIsLoggedWithItsCause(t *testing.T) {
 	testenv.SkipShort(t, "mounts a tmpfs")
 	t.Parallel()
@@ -34,9 +35,29 @@ func TestEveryStoreUnavailableAnswerIsLoggedWithItsCause(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
 	require.Equal(t, "released", out["outcome"], "a released run, to revert once the disk is full")
 	released := out["id"].(string)
-	disk.Fill()
 
+	// A run the disk fills under: approved as the last byte goes, its
+	// release cannot be recorded before the compile, so nothing is
+	// compiled. The pipeline logs its own lines of that run (its stage not
+	// recorded, its end, its final row kept in memory); the answer has
+	// one line of its own.
 	const cause = "database or disk is full"
+	answers := testenv.ApprovedInRoundOne(newSum)
+	fill := testenv.Approved()
+	fill.Before = disk.Fill
+	answers[refactor.RoleValidator] = []testenv.Reply{fill}
+	for role, replies := range answers {
+		h.gem.Set(role, replies...) // not after the released run's last replies
+	}
+	resp, data := h.do(http.MethodPost, "/api/v1/refactor", sumBody, map[string]string{"X-Request-ID": "full-under-a-run"})
+	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "%s", data)
+	require.NoError(t, json.Unmarshal(data, &out))
+	require.Equal(t, "store_unavailable", out["code"])
+	answer := logs.FilterField(zap.String("request_id", "full-under-a-run")).FilterMessage("store unavailable").All()
+	require.Len(t, answer, 1, "one line of the answer's cause: %v", logs.FilterField(zap.String("request_id", "full-under-a-run")).All())
+	assert.Equal(t, zapcore.WarnLevel, answer[0].Level)
+	assert.Equal(t, "/api/v1/refactor", answer[0].ContextMap()["route"])
+	assert.Contains(t, answer[0].ContextMap()["cause"], cause)
 	cases := []struct {
 		name, path, requestID, route string
 		header                       map[string]string
