@@ -8,6 +8,17 @@ const KEY = "refactord.apiKey";
 const $ = (id) => document.getElementById(id);
 const state = { cursor: "", selected: "", follow: null, keyNeeded: false, workers: "" };
 
+// A run's address is /console#/runs/{id}: the page opens the run its
+// address names, and names the run it opens, so that an operator can send
+// a colleague the link. The fragment never reaches the server (nor, with
+// Referrer-Policy: no-referrer, anyone else); the key is never in it.
+const RUN_HASH = "#/runs/";
+// RUN_ID is the shape of the ids refactord gives its runs (12 random
+// bytes in lower-case hex, pipeline and pool alike): an id from an
+// address is used only when it has it, so that what a link carries can
+// never become another path of the API (".." would).
+const RUN_ID = /^[0-9a-f]{24}$/;
+
 function el(tag, text, cls) {
   const e = document.createElement(tag);
   if (text !== undefined && text !== null) e.textContent = String(text);
@@ -57,6 +68,8 @@ function askForKey(message) {
 function clearRunViews(id) {
   if (id === "run") {
     $("run").hidden = true;
+    $("revert").hidden = true;
+    $("run-message").textContent = "";
     for (const part of ["run-facts", "progress", "review", "rounds", "diff"]) $(part).replaceChildren();
   } else {
     $(id).replaceChildren();
@@ -207,12 +220,96 @@ function historyRow(run) {
   return tr;
 }
 
+// --- the page's address -----------------------------------------------------
+
+// addressed reads the page's address: { id } of the run it names, { id: "" }
+// for the list, { bad } for an address of the console that names no run,
+// null for a fragment that is no address of the console (an anchor).
+function addressed() {
+  const h = location.hash;
+  if (h === "" || h === "#" || h === "#/" || h === "#/runs" || h === RUN_HASH) return { id: "" };
+  if (!h.startsWith("#/")) return null;
+  if (!h.startsWith(RUN_HASH)) return { bad: h.slice(1) };
+  let id = h.slice(RUN_HASH.length);
+  try {
+    id = decodeURIComponent(id);
+  } catch (e) {
+    return { bad: id };
+  }
+  return RUN_ID.test(id) ? { id } : { bad: id };
+}
+
+// setAddress makes the address name the run id ("" for the list) without
+// a new entry in the tab's history.
+function setAddress(id) {
+  const want = id ? RUN_HASH + id : "";
+  if (location.hash === want) return;
+  history.replaceState(history.state, "", location.pathname + location.search + want);
+}
+
+// route opens what the address names: on load, on a key accepted, and
+// when the operator edits the address or pastes a link into this tab.
+function route() {
+  const a = addressed();
+  if (a === null) return;
+  if (a.bad !== undefined) {
+    showNoRun(notARunID(a.bad));
+  } else if (!a.id) {
+    if (state.selected || !$("run").hidden || !$("no-run").hidden) closeRun();
+  } else if (a.id !== state.selected || $("run").hidden) {
+    openRun(a.id).catch(quiet);
+  }
+}
+
+function notARunID(text) {
+  const shown = text.length > 80 ? text.slice(0, 80) + "…" : text;
+  return "“" + shown + "” is not a run id: a run id is 24 hexadecimal digits (0-9, a-f), as a run's Id shows it.";
+}
+
 // --- one run ---------------------------------------------------------------
 
+function stopFollowing() {
+  if (state.follow) state.follow.abort();
+  state.follow = null;
+}
+
+// closeRun goes back to the list.
+function closeRun() {
+  stopFollowing();
+  state.selected = "";
+  clearRunViews("run");
+  $("no-run").hidden = true;
+  setAddress("");
+}
+
+// showNoRun says that the address names no run, in place of a run.
+function showNoRun(message) {
+  stopFollowing();
+  state.selected = "";
+  clearRunViews("run");
+  $("no-run-text").textContent = message;
+  $("no-run").hidden = false;
+  $("no-run-h").focus();
+}
+
 async function openRun(id) {
+  if (!RUN_ID.test(id)) {
+    showNoRun(notARunID(String(id)));
+    return;
+  }
   state.selected = id;
+  setAddress(id);
+  $("no-run").hidden = true;
   const r = await api("/api/v1/refactorings/" + encodeURIComponent(id));
+  if (state.selected !== id) return; // another run was opened, or this one closed, meanwhile
+  if (r.status === 404) {
+    showNoRun("No run has the id " + id + " in this service's history.");
+    return;
+  }
   if (!r.ok) {
+    stopFollowing();
+    clearRunViews("run");
+    $("run-h").textContent = "Run " + id;
     $("run").hidden = false;
     $("run-message").textContent = (r.body && r.body.detail) || "The run could not be read.";
     return;
@@ -480,7 +577,7 @@ document.addEventListener("DOMContentLoaded", () => {
     sessionStorage.setItem(KEY, $("key").value.trim());
     $("key").value = "";
     state.keyNeeded = false;
-    refreshAll().catch(quiet);
+    refreshAll().catch(quiet).then(route);
   });
   $("forget-key").addEventListener("click", () => {
     sessionStorage.removeItem(KEY);
@@ -491,11 +588,15 @@ document.addEventListener("DOMContentLoaded", () => {
     refreshHistory(false).catch(quiet);
   });
   $("more").addEventListener("click", () => refreshHistory(true).catch(quiet));
+  $("close-run").addEventListener("click", closeRun);
+  $("no-run-close").addEventListener("click", closeRun);
+  window.addEventListener("hashchange", route);
   $("revert").addEventListener("click", askRevert);
   $("confirm-no").addEventListener("click", () => $("confirm-revert").close());
   $("confirm-yes").addEventListener("click", () => doRevert().catch(quiet));
   refreshLinks().catch(() => {});
   refreshAll().catch(quiet);
+  route();
   setInterval(() => {
     refreshImage().catch(() => {});
     if (!state.keyNeeded) refreshInflight().catch(() => {});

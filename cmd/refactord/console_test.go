@@ -193,6 +193,140 @@ func TestConsoleInABrowser(t *testing.T) {
 	assert.NotContains(t, page.Console(), "exception", "the page's script does not fail")
 }
 
+// TestConsoleLinksToARun: a run's console address, /console#/runs/{id},
+// opens that run. A colleague's tab opens the link, asks for the key, then
+// shows the run; opened by a fresh load or pasted into an open console,
+// a run's address shows that run, an unknown id a "no such run" state, a
+// malformed one the same state without any request made with it (".."
+// would have fetched /api/v1/), and #/runs the list. Opening a run from
+// the history puts its address in the location bar, and "Back to the
+// list" takes it out again. All under the page's Content Security Policy.
+func TestConsoleLinksToARun(t *testing.T) {
+	chromium := testenv.Chromium()
+	if chromium == "" {
+		fmt.Fprintln(os.Stderr, "\n*** chromium is not installed: TestConsoleLinksToARun is SKIPPED (apt-get install chromium; .ci/run does) ***")
+		t.Skip("chromium is not installed (apt-get install chromium)")
+	}
+	const key = "operator-key-4c1d"
+	gem := &testenv.FakeGemini{Key: "test-key"}
+	gem.ScriptAll(testenv.Answers{
+		refactor.RoleReviewer:  {testenv.Review(), testenv.Review()},
+		refactor.RoleWriter:    {testenv.Code(answerTheSum), testenv.Code(answerTheSum)},
+		refactor.RoleValidator: {testenv.Approved(), testenv.Approved()},
+	})
+	dir, env := modelEnv(t, "MODEL_PROVIDER=gemini", "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+testenv.Serve(t, gem), "MODEL_ID=gemini-test",
+		"API_KEYS="+key)
+	s := start(t, dir, env...)
+	var ids []string
+	for range 2 {
+		resp, out := s.send(http.MethodPost, "/api/v1/refactor", `{"class_name": "Calculator", "method_name": "sum:with:", "dry_run": true}`, "",
+			map[string]string{"Authorization": "Bearer " + key, "Content-Type": "application/json"})
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%v", out)
+		require.Equal(t, "proposed", out["outcome"])
+		ids = append(ids, out["id"].(string))
+	}
+	first, second := ids[0], ids[1]
+	unknown := strings.Repeat("0", 24)
+	require.NotContains(t, ids, unknown)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	page, err := testenv.StartBrowser(t, chromium).NewPage(ctx)
+	require.NoError(t, err)
+	shoot := func(name string) {
+		t.Helper()
+		shot, err := page.Screenshot(ctx)
+		require.NoError(t, err)
+		path := filepath.Join(t.ArtifactDir(), name)
+		require.NoError(t, os.WriteFile(path, shot, 0o644))
+		t.Logf("screenshot: %s", path)
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		var out string
+		require.NoError(t, page.Eval(ctx, expr, &out))
+		return out
+	}
+	showsRun := func(id string) string {
+		return `!document.getElementById('run').hidden && document.getElementById('no-run').hidden && ` +
+			`document.getElementById('run-facts').textContent.includes(` + jsString(id) + `)`
+	}
+	showsNoRun := func(text string) string {
+		return `document.getElementById('run').hidden && !document.getElementById('no-run').hidden && ` +
+			`document.getElementById('no-run-text').textContent.includes(` + jsString(text) + `)`
+	}
+	const showsList = `document.getElementById('run').hidden && document.getElementById('no-run').hidden && ` +
+		`document.querySelectorAll('#history tbody tr').length === 2`
+
+	// A colleague opens the link in a tab of their own: the key first,
+	// then the run.
+	require.NoError(t, page.Navigate(ctx, s.URL+"/console#/runs/"+first))
+	require.NoError(t, page.WaitFor(ctx, `!document.getElementById('key-form').hidden`), "the page asks for a key")
+	assert.True(t, strings.Contains(eval(`document.getElementById('run').hidden + ''`), "true"), "no run without the key")
+	assert.NotContains(t, eval(`document.body.innerText`), "sum: a with: b", "no source without the key")
+	require.NoError(t, page.Eval(ctx, `document.getElementById('key').value = `+jsString(key)+`; document.getElementById('key-form').requestSubmit()`, nil))
+	require.NoError(t, page.WaitFor(ctx, showsRun(first)), "the key accepted, the link's run is shown")
+	assert.Equal(t, "Calculator>>#sum:with:", eval(`document.getElementById('run-h').textContent`))
+	assert.Equal(t, "#/runs/"+first, eval(`location.hash`))
+	shoot("console-linked-run.png")
+
+	// Each address, opened by a fresh load and pasted into the open console.
+	cases := []struct {
+		name, hash, shows string
+		screenshot        string
+	}{
+		{"a run", "#/runs/" + second, showsRun(second), ""},
+		{"an unknown run", "#/runs/" + unknown, showsNoRun("No run has the id " + unknown), "console-no-such-run.png"},
+		{"not a run id", "#/runs/..", showsNoRun("is not a run id"), ""},
+		{"an id with a path in it", "#/runs/" + first + "%2F..%2F..", showsNoRun("is not a run id"), ""},
+		{"the list", "#/runs", showsList, ""},
+	}
+	for _, tc := range cases {
+		for _, how := range []string{"loaded", "pasted"} {
+			t.Run(tc.name+", "+how, func(t *testing.T) {
+				if how == "loaded" {
+					require.NoError(t, page.Navigate(ctx, "about:blank"))
+					require.NoError(t, page.Navigate(ctx, s.URL+"/console"+tc.hash))
+				} else {
+					require.NoError(t, page.Navigate(ctx, s.URL+"/console#/runs/"+first))
+					require.NoError(t, page.WaitFor(ctx, showsRun(first)))
+					require.NoError(t, page.Eval(ctx, `location.hash = `+jsString(tc.hash), nil))
+				}
+				wait, cancel := context.WithTimeout(ctx, 30*time.Second) // a page that never shows it fails this case, not the rest
+				defer cancel()
+				assert.NoError(t, page.WaitFor(wait, tc.shows))
+				var paths []string
+				require.NoError(t, page.Eval(ctx, `performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)`, &paths))
+				for _, p := range paths {
+					assert.NotEqual(t, "/api/v1/", p, "no id reaches a request unchecked")
+					assert.False(t, strings.HasPrefix(p, "/api/v1/refactorings/.") || strings.Contains(p, "%2F"), "no id reaches a request unchecked: %s", p)
+				}
+				if tc.screenshot != "" && how == "loaded" {
+					shoot(tc.screenshot)
+				}
+			})
+		}
+	}
+
+	// Opened from the history, a run puts its address in the location bar;
+	// back to the list takes it out.
+	require.NoError(t, page.Navigate(ctx, s.URL+"/console"))
+	require.NoError(t, page.WaitFor(ctx, showsList))
+	require.Equal(t, "", eval(`location.hash`))
+	for _, id := range []string{second, first} {
+		require.NoError(t, page.Eval(ctx, `document.querySelector('#history tr[data-id=`+jsString(id)+`] button').click()`, nil))
+		require.NoError(t, page.WaitFor(ctx, showsRun(id)))
+		assert.Equal(t, "#/runs/"+id, eval(`location.hash`), "the location names the run opened")
+	}
+	require.NoError(t, page.Eval(ctx, `document.getElementById('close-run').click()`, nil))
+	require.NoError(t, page.WaitFor(ctx, showsList))
+	assert.Equal(t, "", eval(`location.hash`), "back to the list, the location names no run")
+	assert.Equal(t, "/console", eval(`location.pathname`))
+
+	assert.NotContains(t, page.Console(), "Content Security Policy", "the page runs under its policy")
+	assert.NotContains(t, page.Console(), "exception", "the page's script does not fail")
+}
+
 // getRun reads one run's row with a key.
 func (s *service) getRun(id, key string) map[string]any {
 	s.t.Helper()
