@@ -1,0 +1,671 @@
+package interp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// A comparison runs a method of the image and a candidate to replace it
+// side by side, on the inputs the tests gave the method and on variations
+// of them, and says whether the candidate behaved the same: the same
+// answer, the same exception, the same state of the receiver and the
+// arguments afterwards. Tests miss behaviour changes (a moved boundary,
+// quo: for /, a swallowed error, a collection changed in place); this
+// looks for them. The candidate never enters the image: it runs inside
+// this interpreter only, under the limits of a test run.
+
+// Comparison is what to compare.
+type Comparison struct {
+	Class     string // the class that defines the method
+	ClassSide bool
+	Selector  string
+	// Candidate is the candidate's whole method source, of the same
+	// selector; Helpers are new methods it sends, of the same class and
+	// side.
+	Candidate string
+	Helpers   []string
+	// TestClasses run first, to record the inputs the method is given.
+	TestClasses []string
+	// MaxInputs bounds the recorded inputs, and the generated ones.
+	MaxInputs int
+	// StepsPerTest bounds each test of the recording run, StepsPerCall
+	// each run of either method on an input.
+	StepsPerTest int64
+	StepsPerCall int64
+	// Deadline: no run goes past it; the comparison answers with what it
+	// compared by then. Zero: none.
+	Deadline time.Time
+}
+
+// The outcomes of a comparison.
+const (
+	Same       = "same"
+	Changed    = "changed"
+	NotChecked = "not_checked"
+)
+
+// The aspects of a difference.
+const (
+	AspectAnswer    = "answer"
+	AspectException = "exception"
+	AspectReceiver  = "receiver"
+	AspectSteps     = "steps"
+	// an argument's aspect is "argument N", N counted from 1
+)
+
+// Verdict is what a comparison found.
+type Verdict struct {
+	Outcome string
+	// Reason says why nothing was compared (not_checked); empty otherwise.
+	Reason string
+	// Activations counts the test runs' entries into the method;
+	// Recorded the distinct inputs kept from them; Generated the inputs
+	// made besides; Compared those both methods ran on; Unstable those
+	// where the method disagreed with itself (not compared).
+	Activations, Recorded, Generated, Compared, Unstable int
+	// Witness is the first difference, for changed.
+	Witness *Witness
+}
+
+// Witness is an input on which the two methods differ, and how.
+type Witness struct {
+	Input     string // the receiver and the arguments, printed
+	Original  string // what the method of the image did
+	Candidate string // what the candidate did
+	Aspect    string
+}
+
+const (
+	// DefaultMaxInputs and MaxMaxInputs bound Comparison.MaxInputs.
+	DefaultMaxInputs = 64
+	MaxMaxInputs     = 256
+	// DefaultStepsPerCall bounds a run of either method on one input.
+	DefaultStepsPerCall = 1_000_000
+	// printSteps bounds printing one object for a witness.
+	printSteps = 100_000
+	// printLimit is where a printed object is cut.
+	printLimit = 200
+)
+
+// CompareMethod compares the method the request names with its candidate.
+// It errs when the request cannot be compared: no such class or method,
+// a candidate or helper that does not parse or names another selector, a
+// test class the interpreter does not hold.
+func (in *Interp) CompareMethod(req Comparison) (Verdict, error) {
+	c := in.classes[req.Class]
+	if c == nil || c.isTrait {
+		return Verdict{}, fmt.Errorf("no class %s", req.Class)
+	}
+	side := c
+	if req.ClassSide {
+		side = c.meta
+	}
+	target := side.methods[req.Selector]
+	if target == nil {
+		return Verdict{}, fmt.Errorf("%s has no method #%s", side.name, req.Selector)
+	}
+	target.compileBody()
+	if target.err != nil {
+		return Verdict{}, fmt.Errorf("%s>>#%s does not compile: %v", side.name, req.Selector, target.err)
+	}
+	cand := compile(side, req.Candidate)
+	if cand.err != nil {
+		return Verdict{}, fmt.Errorf("the candidate does not parse: %v", cand.err)
+	}
+	if cand.selector != req.Selector {
+		return Verdict{}, fmt.Errorf("the candidate defines #%s, not #%s", cand.selector, req.Selector)
+	}
+	cand.compileBody()
+	var helpers []*Method
+	for _, src := range req.Helpers {
+		h := compile(side, src)
+		if h.err != nil {
+			return Verdict{}, fmt.Errorf("a helper does not parse: %v", h.err)
+		}
+		if h.selector == req.Selector {
+			return Verdict{}, fmt.Errorf("a helper defines #%s, the method compared itself", h.selector)
+		}
+		h.compileBody()
+		helpers = append(helpers, h)
+	}
+	for _, name := range req.TestClasses {
+		if in.classes[name] == nil {
+			return Verdict{}, fmt.Errorf("no test class %s", name)
+		}
+	}
+	if req.MaxInputs <= 0 {
+		req.MaxInputs = DefaultMaxInputs
+	}
+	req.MaxInputs = min(req.MaxInputs, MaxMaxInputs)
+	if req.StepsPerCall <= 0 {
+		req.StepsPerCall = DefaultStepsPerCall
+	}
+	if req.StepsPerTest <= 0 {
+		req.StepsPerTest = 20 * DefaultStepsPerCall
+	}
+	cmp := &comparison{in: in, req: req, class: c, side: side, target: target, cand: cand, helpers: helpers}
+	savedDeadline := in.deadline
+	defer func() { in.deadline = savedDeadline }()
+	return cmp.compare(), nil
+}
+
+type comparison struct {
+	in      *Interp
+	req     Comparison
+	class   *Class // the instance side
+	side    *Class // the class or metaclass that defines the method
+	target  *Method
+	cand    *Method
+	helpers []*Method
+	// stateClasses are made once per class receiver: the shape of its
+	// variables after a run (see stateOf)
+	stateClasses map[*Class]*Class
+}
+
+func (cmp *comparison) past() bool {
+	return !cmp.req.Deadline.IsZero() && !time.Now().Before(cmp.req.Deadline)
+}
+
+func (cmp *comparison) compare() Verdict {
+	in := cmp.in
+	in.deadline = cmp.req.Deadline
+	rec := cmp.record()
+	v := Verdict{Activations: rec.activations, Recorded: len(rec.inputs)}
+	if cmp.past() {
+		v.Outcome, v.Reason = NotChecked, "the time limit came while the tests ran, before any input was compared"
+		return v
+	}
+	w, ok := in.takeWorld()
+	if !ok {
+		v.Outcome, v.Reason = NotChecked, "the image's class variables hold too much to copy for each run"
+		return v
+	}
+	gen := newGenerator(in, cmp.target, cmp.req.MaxInputs, rec.inputs)
+	if len(rec.inputs) > 0 {
+		gen.fromRecorded(rec.inputs)
+	} else {
+		gen.unreached(cmp.class, cmp.req.ClassSide, rec.receivers)
+	}
+	v.Generated = len(gen.out)
+	inputs := append(append([]*input{}, rec.inputs...), gen.out...)
+	var instant time.Time
+	defer in.freezeClock(&instant)()
+	exhausted, timedOut := 0, false
+	for _, inp := range inputs {
+		if cmp.past() {
+			timedOut = true
+			break
+		}
+		instant = time.Now()
+		a := cmp.runOnce(w, inp, false)
+		if a.timedOut {
+			timedOut = true
+			break
+		}
+		if a.kind == ranOut {
+			exhausted++
+			continue
+		}
+		b := cmp.runOnce(w, inp, false)
+		if b.timedOut {
+			timedOut = true
+			break
+		}
+		if cmp.differ(a, b) != nil {
+			v.Unstable++
+			continue
+		}
+		c := cmp.runOnce(w, inp, true)
+		if c.timedOut {
+			timedOut = true
+			break
+		}
+		v.Compared++
+		if d := cmp.differ(a, c); d != nil {
+			v.Outcome = Changed
+			v.Witness = cmp.witness(inp, a, c, d)
+			return v
+		}
+	}
+	if v.Compared > 0 {
+		v.Outcome = Same
+		return v
+	}
+	v.Outcome = NotChecked
+	switch {
+	case len(inputs) == 0:
+		v.Reason = "no input: no test reached the method and none could be made for it"
+	case timedOut:
+		v.Reason = "the time limit came before any input was compared"
+	case exhausted > 0 && v.Unstable == 0:
+		v.Reason = "the method of the image ran out of its limits on every input (an endless loop?)"
+	case exhausted == 0:
+		v.Reason = "the method of the image answered differently in two runs of every input (it depends on more than its receiver, its arguments and the class variables)"
+	default:
+		v.Reason = fmt.Sprintf("on every input the method of the image ran out of its limits (%d) or answered differently in two runs (%d)", exhausted, v.Unstable)
+	}
+	return v
+}
+
+// record runs the test classes with the method watched: each activation's
+// input is recorded (see recorder), and the receivers of the class's other
+// methods are sampled, for a method no test reaches.
+func (cmp *comparison) record() *recorder {
+	rec := newRecorder(cmp.in, cmp.req.MaxInputs)
+	if len(cmp.req.TestClasses) == 0 {
+		return rec
+	}
+	var ws []*wrapped
+	defer func() {
+		for _, w := range ws {
+			w.restore()
+		}
+	}()
+	if w := watch(cmp.target, rec.activation); w != nil {
+		ws = append(ws, w)
+	}
+	if !cmp.req.ClassSide {
+		sels := make([]string, 0, len(cmp.side.methods))
+		for sel := range cmp.side.methods {
+			sels = append(sels, sel)
+		}
+		sort.Strings(sels)
+		for _, sel := range sels {
+			if m := cmp.side.methods[sel]; m != cmp.target {
+				if w := watch(m, func(rcv Object, _ []Object) { rec.sample(rcv) }); w != nil {
+					ws = append(ws, w)
+				}
+			}
+		}
+	}
+	for _, name := range cmp.req.TestClasses {
+		if cmp.past() {
+			break
+		}
+		// a class that cannot build its suite records nothing: the error
+		// is the test run's to report, not the comparison's
+		_, _ = cmp.in.RunTestClass(name, cmp.req.StepsPerTest)
+	}
+	return rec
+}
+
+// runKind is how a run of a method on an input ended.
+type runKind int
+
+const (
+	answered  runKind = iota + 1
+	signalled         // an exception escaped it, or it touched what the kernel lacks
+	ranOut            // a limit: steps, stack, memory, time
+	failed            // outside the image's exceptions (the interpreter met what it cannot do)
+)
+
+// run is one run of a method on a copy of an input.
+type run struct {
+	kind   runKind
+	answer Object
+	exc    *Instance // the exception that escaped
+	what   string    // the escaped exception's class, or why it ended
+	rcv    Object
+	args   []Object
+	state  Object // the receiver's state after the run (see stateOf)
+	// timedOut: the comparison's deadline ended the run
+	timedOut bool
+}
+
+// runOnce runs the method (the candidate, if candidate) on a fresh copy
+// of an input, in a fresh copy of the world, under the call's limits.
+func (cmp *comparison) runOnce(w *world, inp *input, candidate bool) *run {
+	in := cmp.in
+	in.restoreWorld(w)
+	r := &run{}
+	copied, ok := in.newCopier().copyAll(append([]Object{inp.rcv}, inp.args...))
+	if !ok {
+		r.kind, r.what = failed, "the input is too large to copy"
+		return r
+	}
+	r.rcv, r.args = copied[0], copied[1:]
+	if candidate {
+		defer cmp.install()()
+	}
+	in.deadline = cmp.req.Deadline
+	in.guard(cmp.req.StepsPerCall, func() {
+		defer func() {
+			if p := recover(); p != nil {
+				r.caught(p)
+				panic(p)
+			}
+		}()
+		r.answer = in.invoke(cmp.target, r.rcv, r.args)
+		r.kind = answered
+	}, func(detail string) {
+		if r.kind == 0 {
+			r.kind, r.what = failed, detail
+		}
+	})
+	if r.kind == ranOut && cmp.past() {
+		r.timedOut = true
+	}
+	r.state = cmp.stateOf(r.rcv)
+	return r
+}
+
+// caught classifies what ended a run.
+func (r *run) caught(p any) {
+	switch v := p.(type) {
+	case *unhandled:
+		r.kind, r.exc, r.what = signalled, v.exc, v.exc.class.name
+	case *Missing:
+		r.kind, r.what = signalled, v.Error()
+	case *abort:
+		r.kind, r.what = ranOut, v.reason
+	}
+}
+
+// install puts the candidate and its helpers in the method's place, and
+// answers what puts the image's methods back. The method object stays the
+// one every send site and lookup cache holds; its contents change.
+func (cmp *comparison) install() func() {
+	saved := *cmp.target
+	*cmp.target = *cmp.cand
+	var undo []func()
+	for _, h := range cmp.helpers {
+		if old := cmp.side.methods[h.selector]; old != nil {
+			kept := *old
+			*old = *h
+			undo = append(undo, func() { *old = kept })
+			continue
+		}
+		cmp.side.methods[h.selector] = h
+		sel := h.selector
+		undo = append(undo, func() { delete(cmp.side.methods, sel) })
+	}
+	cmp.in.flushLookups()
+	return func() {
+		*cmp.target = saved
+		for _, u := range undo {
+			u()
+		}
+		cmp.in.flushLookups()
+	}
+}
+
+// flushLookups empties every class's lookup cache: a helper the candidate
+// brings is a new method of its class.
+func (in *Interp) flushLookups() {
+	for _, c := range in.classes {
+		c.cache = nil
+		if c.meta != nil {
+			c.meta.cache = nil
+		}
+	}
+}
+
+// freezeClock makes the clock's primitive answer *at while a comparison
+// runs: both methods see one instant per input. It answers what thaws it.
+func (in *Interp) freezeClock(at *time.Time) func() {
+	type saved struct {
+		m    *Method
+		prim primitive
+	}
+	var all []saved
+	frozen := func(in *Interp, r Object, a []Object) (Object, bool) {
+		return in.newArray([]Object{at.Unix(), int64(at.Nanosecond())}), true
+	}
+	for _, c := range in.classes {
+		for _, k := range []*Class{c, c.meta} {
+			if k == nil {
+				continue
+			}
+			for _, m := range k.methods {
+				if m.primitive == "clockNow" {
+					all = append(all, saved{m, m.prim})
+					m.prim = frozen
+				}
+			}
+		}
+	}
+	return func() {
+		for _, s := range all {
+			s.m.prim = s.prim
+		}
+	}
+}
+
+// stateOf answers what of a receiver a run's state is: an instance
+// itself (a copy of its own), a class's class-side variables and class
+// variables as an object whose named variables they are.
+func (cmp *comparison) stateOf(rcv Object) Object {
+	c, ok := rcv.(*Class)
+	if !ok {
+		return rcv
+	}
+	k := c
+	if c.thisClass != nil {
+		k = c.thisClass
+	}
+	var names []string
+	for n := range k.classVars {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	vals := append([]Object{}, k.civals...)
+	for _, n := range names {
+		vals = append(vals, k.classVars[n].Value)
+	}
+	copied, ok := cmp.in.newCopier().copyAll(vals)
+	if !ok {
+		return nil
+	}
+	if cmp.stateClasses == nil {
+		cmp.stateClasses = map[*Class]*Class{}
+	}
+	shape := cmp.stateClasses[k]
+	if shape == nil {
+		shape = &Class{name: k.name + " class", ivarNames: append(append([]string{}, k.meta.ivarNames...), names...)}
+		cmp.stateClasses[k] = shape
+	}
+	return &Instance{class: shape, vars: copied}
+}
+
+// difference is where two runs differ.
+type difference struct {
+	aspect string
+	state  *stateDiff // for the receiver and the arguments
+	a, b   Object     // the receiver's or argument's state on each side
+}
+
+// differ answers how run c differs from run a, or nil: a limit reached on
+// one side only; an exception of another class escaping (or none); an
+// answer not equal, of another class, or the receiver on one side only;
+// the receiver or an argument left in another state.
+func (cmp *comparison) differ(a, c *run) *difference {
+	if a.kind != c.kind {
+		if c.kind == ranOut || a.kind == ranOut {
+			return &difference{aspect: AspectSteps}
+		}
+		if a.kind == answered || c.kind == answered {
+			return &difference{aspect: AspectException}
+		}
+	}
+	switch a.kind {
+	case signalled, failed:
+		if a.what != c.what || a.kind != c.kind {
+			return &difference{aspect: AspectException}
+		}
+	case answered:
+		if !cmp.sameAnswer(a, c) {
+			return &difference{aspect: AspectAnswer}
+		}
+	}
+	if d := cmp.in.sameState(a.state, c.state); d != nil {
+		return &difference{aspect: AspectReceiver, state: d, a: a.state, b: c.state}
+	}
+	for i := range a.args {
+		if d := cmp.in.sameState(a.args[i], c.args[i]); d != nil {
+			return &difference{aspect: fmt.Sprintf("argument %d", i+1), state: d, a: a.args[i], b: c.args[i]}
+		}
+	}
+	return nil
+}
+
+// isRef tells whether an object has an identity worth comparing: an
+// instance or a class, not a number or a symbol.
+func isRef(o Object) bool {
+	switch o.(type) {
+	case *Instance, *Class:
+		return true
+	}
+	return false
+}
+
+// sameAnswer: the receiver answered on both sides or on neither (an
+// argument likewise); else answers of the same class, equal in state or
+// by the image's =.
+func (cmp *comparison) sameAnswer(a, c *run) bool {
+	if isRef(a.answer) || isRef(c.answer) {
+		if isRef(a.rcv) && identical(a.answer, a.rcv) != identical(c.answer, c.rcv) {
+			return false
+		}
+		for i := range a.args {
+			if isRef(a.args[i]) && identical(a.answer, a.args[i]) != identical(c.answer, c.args[i]) {
+				return false
+			}
+		}
+		if isRef(a.rcv) && identical(a.answer, a.rcv) {
+			return true // the receiver's state is compared next
+		}
+	}
+	in := cmp.in
+	if in.classOf(a.answer) != in.classOf(c.answer) {
+		return false
+	}
+	if in.sameState(a.answer, c.answer) == nil {
+		return true
+	}
+	equal := false
+	in.deadline = time.Time{}
+	in.guard(printSteps, func() { equal = truthy(in.Send(a.answer, "=", c.answer)) }, func(string) {})
+	return equal
+}
+
+// witness describes a difference: the input, and what each side did.
+func (cmp *comparison) witness(inp *input, a, c *run, d *difference) *Witness {
+	cmp.in.deadline = time.Time{} // printing is bounded by its steps alone
+	w := &Witness{Input: cmp.printInput(inp), Aspect: d.aspect}
+	if d.state == nil {
+		w.Original, w.Candidate = cmp.describe(a), cmp.describe(c)
+		return w
+	}
+	where := "the receiver"
+	if d.aspect != AspectReceiver {
+		where = d.aspect
+	}
+	// the shallowest place whose objects print differently: the
+	// receiver's collection rather than the element of it that moved
+	at, pa, pb := d.state.at, cmp.print(d.state.a), cmp.print(d.state.b)
+	if sa, sb := cmp.print(d.a), cmp.print(d.b); sa != sb {
+		at, pa, pb = nil, sa, sb
+	} else if d.state.at != nil {
+		for _, s := range d.state.at.steps() {
+			if sa, sb := cmp.print(s.a), cmp.print(s.b); sa != sb {
+				at, pa, pb = s, sa, sb
+				break
+			}
+		}
+	}
+	if path := at.String(); at != nil && path != "" {
+		where += "'s " + path
+	}
+	note := ""
+	if d.state.shared {
+		note = " (one object there in one run, another in the other)"
+	}
+	w.Original = "after the call, " + where + ": " + pa + note
+	w.Candidate = "after the call, " + where + ": " + pb + note
+	return w
+}
+
+// describe says what a run did.
+func (cmp *comparison) describe(r *run) string {
+	switch r.kind {
+	case answered:
+		if isRef(r.rcv) && identical(r.answer, r.rcv) {
+			return "answered its receiver, " + cmp.print(r.answer)
+		}
+		return "answered " + cmp.print(r.answer)
+	case signalled:
+		if r.exc != nil {
+			return "signalled " + cmp.describeException(r.exc)
+		}
+		return "stopped: " + r.what
+	case ranOut:
+		return "ran out of its limits: " + r.what
+	}
+	return "failed: " + r.what
+}
+
+func (cmp *comparison) describeException(exc *Instance) string {
+	in := cmp.in
+	text := ""
+	in.guard(printSteps, func() { text = str(in.Send(exc, "messageText")) }, func(string) {})
+	if text == "" {
+		return exc.class.name
+	}
+	return exc.class.name + ": " + clipText(text)
+}
+
+// print prints an object as printString does, cut short; an object whose
+// printOn: fails or runs on prints by its class.
+func (cmp *comparison) print(o Object) string {
+	in := cmp.in
+	s := ""
+	printed := false
+	in.guard(printSteps, func() {
+		if v, ok := in.Send(o, "printString").(*Instance); ok && v.str != nil {
+			s, printed = string(v.str), true
+		}
+	}, func(string) {})
+	if !printed {
+		if c, ok := o.(*Class); ok {
+			return c.name
+		}
+		return article(in.classOf(o).name)
+	}
+	return clipText(s)
+}
+
+func clipText(s string) string {
+	if r := []rune(s); len(r) > printLimit {
+		return string(r[:printLimit]) + "…"
+	}
+	return s
+}
+
+// printInput prints an input as the message it is: "a Calculator
+// average: #(1 2)".
+func (cmp *comparison) printInput(inp *input) string {
+	copied, ok := cmp.in.newCopier().copyAll(append([]Object{inp.rcv}, inp.args...))
+	if !ok {
+		return article(cmp.in.classOf(inp.rcv).name) + " " + cmp.req.Selector
+	}
+	parts := []string{cmp.print(copied[0])}
+	sel := cmp.req.Selector
+	args := copied[1:]
+	switch {
+	case len(args) == 0:
+		parts = append(parts, sel)
+	case !strings.Contains(sel, ":"):
+		parts = append(parts, sel, cmp.print(args[0]))
+	default:
+		keywords := strings.SplitAfter(sel, ":")
+		for i, a := range args {
+			if i < len(keywords) {
+				parts = append(parts, keywords[i])
+			}
+			parts = append(parts, cmp.print(a))
+		}
+	}
+	return strings.Join(parts, " ")
+}
