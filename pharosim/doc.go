@@ -73,7 +73,9 @@
 // package.st], "class_library": {"label", "repository", "commit",
 // "classes"}}}. export_package, import_package, install_project,
 // read_screen and apply_settings are declared with their real arguments and
-// answer success false ("not supported by pharo-sim").
+// answer success false ("not supported by pharo-sim"). One tool goes beyond
+// the contract: compare_method runs a method of the image and a candidate
+// side by side on the interpreter (compare.go, docs/pharo-sim.md).
 //
 // Every tool answers a JSON object as text content and as structured
 // content, like FastMCP: {"success": true, "result": …}, or

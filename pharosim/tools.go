@@ -97,6 +97,8 @@ func (s *Server) tools() []toolSpec {
 		{newTool("apply_settings", "Apply settings to PharoSmalltalkInteropServer.",
 			mcp.WithObject("settings", mcp.Required(), mcp.Description("The settings to apply"))),
 			notSupported("apply_settings")},
+		// pharo-sim's own, beyond the real server's surface (compare.go)
+		s.compareTool(),
 	}
 }
 
@@ -169,7 +171,7 @@ func (a args) validate() error {
 			problems = append(problems, name+"\n  Unexpected keyword argument")
 			continue
 		}
-		if msg := typeProblem(prop["type"], v); msg != "" {
+		if msg := typeProblem(prop, v); msg != "" {
 			problems = append(problems, name+"\n  "+msg)
 		}
 	}
@@ -190,8 +192,8 @@ func plural(n int) string {
 // typeProblem reports a value that does not fit the declared type. Booleans
 // may come as "true"/"false", as the image side reads them from a query
 // string anyway.
-func typeProblem(declared any, v any) string {
-	switch declared {
+func typeProblem(prop map[string]any, v any) string {
+	switch prop["type"] {
 	case "string":
 		if _, ok := v.(string); !ok {
 			return "Input should be a valid string"
@@ -204,8 +206,48 @@ func typeProblem(declared any, v any) string {
 		if _, ok := v.(map[string]any); !ok {
 			return "Input should be a valid dictionary"
 		}
+	case "integer":
+		n, ok := asInt(v)
+		if !ok {
+			return "Input should be a valid integer"
+		}
+		if lo, ok := asInt(prop["minimum"]); ok && n < lo {
+			return fmt.Sprintf("Input should be greater than or equal to %d", lo)
+		}
+		if hi, ok := asInt(prop["maximum"]); ok && n > hi {
+			return fmt.Sprintf("Input should be less than or equal to %d", hi)
+		}
+	case "array":
+		items, ok := v.([]any)
+		if !ok {
+			return "Input should be a valid list"
+		}
+		if each, _ := prop["items"].(map[string]any); each["type"] == "string" {
+			for _, item := range items {
+				if _, ok := item.(string); !ok {
+					return "Input should be a valid list of strings"
+				}
+			}
+		}
 	}
 	return ""
+}
+
+// asInt reads a whole number, as JSON brings it (a float64) or as Go
+// declares it.
+func asInt(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case int64:
+		return int(n), true
+	case float64:
+		if n != float64(int(n)) {
+			return 0, false
+		}
+		return int(n), true
+	}
+	return 0, false
 }
 
 func asBool(v any) (bool, bool) {
@@ -223,6 +265,15 @@ func asBool(v any) (bool, bool) {
 func (a args) str(name string) string {
 	v, _ := a.values[name].(string)
 	return v
+}
+
+// integer returns an integer argument (validated before the call), or
+// otherwise when absent.
+func (a args) integer(name string, otherwise int) int {
+	if n, ok := asInt(a.values[name]); ok {
+		return n
+	}
+	return otherwise
 }
 
 // flag returns a boolean argument, false when absent.
