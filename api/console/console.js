@@ -70,7 +70,7 @@ function clearRunViews(id) {
     $("run").hidden = true;
     $("revert").hidden = true;
     $("run-message").textContent = "";
-    for (const part of ["run-facts", "progress", "review", "rounds", "diff"]) $(part).replaceChildren();
+    for (const part of ["run-facts", "progress", "review", "equivalence", "rounds", "diff"]) $(part).replaceChildren();
   } else {
     $(id).replaceChildren();
   }
@@ -342,6 +342,7 @@ function showRun(run) {
   revert.dataset.name = methodName(run);
   $("run-message").textContent = "";
   showReview(run.review);
+  showEquivalence(run.equivalence, ["queued", "running", "releasing"].includes(run.status));
   showDiff(run);
 }
 
@@ -356,6 +357,71 @@ function showReview(review) {
   const ul = el("ul");
   for (const i of review.issues || []) ul.append(el("li", i.principle + ": " + i.problem + " → " + i.suggestion));
   if (ul.children.length) box.append(ul);
+}
+
+// OUTCOMES are the words for a comparison's outcome (Equivalence.outcome).
+const OUTCOMES = {
+  same: "same — on every input compared, the candidate did what the original did",
+  changed: "changed — on an input the candidate did not do what the original did",
+  not_checked: "not checked — no comparison was made (never taken for same)",
+};
+
+// showEquivalence shows the run's last comparison of the original and a
+// candidate run side by side on the same inputs: its outcome, its counts,
+// and for a changed one the input that shows it. A row without one (older
+// rows, runs that ended before a comparison) is "not compared", a run in
+// flight "not compared yet". Every text is the image's or the model's, so
+// it is set as text only.
+function showEquivalence(eq, inFlight) {
+  const box = $("equivalence");
+  box.replaceChildren();
+  if (!eq || typeof eq !== "object") {
+    box.append(el("p", inFlight ? "Not compared yet: the comparison shows when the run ends."
+      : "Not compared: the row records no comparison (the run ended before one, or was recorded before comparisons were kept)."));
+    return;
+  }
+  const count = (n) => (Number.isFinite(n) ? n : 0);
+  const outcome = String(eq.outcome || "");
+  if (outcome !== "not_checked" && count(eq.activations) === 0) {
+    const warn = el("p", null, "warning");
+    warn.setAttribute("role", "note");
+    warn.append(el("strong", "No test calls this method."),
+      " The inputs compared were generated from its literals and arguments, none recorded from a test: the tests around a release do not exercise it.");
+    box.append(warn);
+  }
+  const facts = [["Outcome", OUTCOMES[outcome] || outcome, outcome === "changed" ? "bad" : outcome === "same" ? "ok" : ""]];
+  if (eq.reason) facts.push(["Reason", eq.reason, ""]);
+  facts.push(
+    ["Reached by the tests", count(eq.activations) + " time(s)", ""],
+    ["Compared", count(eq.compared), ""],
+    ["Recorded", count(eq.recorded), ""],
+    ["Generated", count(eq.generated), ""],
+    ["Unstable", count(eq.unstable), ""],
+  );
+  const dl = el("dl", null, "facts");
+  for (const [k, v, cls] of facts) dl.append(el("dt", k), el("dd", v, cls));
+  box.append(dl);
+  const w = eq.witness;
+  if (w && typeof w === "object") {
+    box.append(el("h4", "Witness: the input on which they differ"),
+      witnessView([["Input", w.input], ["Original", w.original], ["Candidate", w.candidate]], w.aspect));
+  }
+}
+
+// witnessView lists an input and what each side did on it, each text in a
+// box that wraps it (long print strings scroll inside their box, whole).
+function witnessView(parts, aspect) {
+  const dl = el("dl", null, "facts witness");
+  for (const [k, v] of parts) {
+    const pre = el("pre", v === undefined || v === null ? "" : v, "witness-text");
+    pre.tabIndex = 0;
+    pre.setAttribute("aria-label", k);
+    const dd = el("dd");
+    dd.append(pre);
+    dl.append(el("dt", k), dd);
+  }
+  if (aspect) dl.append(el("dt", "Aspect"), el("dd", aspect));
+  return dl;
 }
 
 // showDiff shows the method's change, then each helper method as added
@@ -517,7 +583,13 @@ function drawRounds(rounds) {
     }
     if (r.errors.length) {
       const ul = el("ul");
-      for (const e of r.errors) ul.append(el("li", e.check + (e.helper ? " in #" + e.helper : "") + ": " + e.message));
+      for (const e of r.errors) {
+        const li = el("li", e.check + (e.helper ? " in #" + e.helper : "") + ": " + e.message);
+        if (e.check === "behaviour_changed" && (e.input || e.original || e.candidate)) {
+          li.append(witnessView([["Input", e.input], ["Original", e.original], ["Candidate", e.candidate]]));
+        }
+        ul.append(li);
+      }
       d.append(ul);
     }
     if (r.verdict && r.verdict.feedback) d.append(el("p", r.verdict.feedback));

@@ -18,6 +18,7 @@ import (
 
 	refactor "github.com/pharo-refactor/refactord"
 	"github.com/pharo-refactor/refactord/internal/testenv"
+	"github.com/pharo-refactor/refactord/store"
 )
 
 // TestConsoleInABrowser is an operator at the console in headless
@@ -121,6 +122,7 @@ func TestConsoleInABrowser(t *testing.T) {
 	require.NoError(t, page.WaitFor(ctx, `document.getElementById('progress').textContent.includes('stage write started')`), "progress is followed")
 	assert.NotContains(t, text("#progress"), "ended", "the writer is held: what the page shows came live")
 	assert.Contains(t, text("#inflight"), "stage write")
+	assert.Contains(t, text("#equivalence"), "Not compared yet", "no candidate was compared yet")
 	shoot("console-run-in-flight.png")
 	letWriterGo()
 	require.NoError(t, page.WaitFor(ctx, `document.getElementById('progress').textContent.includes('ended: released')`), "followed to its end")
@@ -128,6 +130,9 @@ func TestConsoleInABrowser(t *testing.T) {
 	assert.Contains(t, text("#rounds"), "Round 1: NEEDS_IMPROVEMENT")
 	assert.Contains(t, text("#rounds"), "Keep the method comment.")
 	assert.Contains(t, text("#rounds"), "Round 2: APPROVED")
+	require.NoError(t, page.WaitFor(ctx, `document.getElementById('equivalence').textContent.includes('Outcome')`),
+		"once the run has ended, its comparison is read from its row")
+	assert.Contains(t, text("#equivalence"), "Compared")
 	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#history tbody tr').length === 2`))
 
 	// The Composed Method: review, round, and the diff with its helpers.
@@ -322,6 +327,175 @@ func TestConsoleLinksToARun(t *testing.T) {
 	require.NoError(t, page.WaitFor(ctx, showsList))
 	assert.Equal(t, "", eval(`location.hash`), "back to the list, the location names no run")
 	assert.Equal(t, "/console", eval(`location.pathname`))
+
+	assert.NotContains(t, page.Console(), "Content Security Policy", "the page runs under its policy")
+	assert.NotContains(t, page.Console(), "exception", "the page's script does not fail")
+}
+
+// TestConsoleShowsTheEquivalence: a run's view shows the run's last
+// comparison of the original and a candidate, read from its row. Rows with
+// each outcome are written into the audit trail before the service starts:
+// a same one shows its outcome and counts; a changed one its witness, and
+// "no test calls this method" (activations 0) — the witness and the round's
+// behaviour_changed check error carry hostile text and a long print
+// string, shown as text (no element made of them, no policy violation) and
+// wrapped, the whole text in the page; a not_checked one its reason and no
+// "no test calls" (nothing was compared); a row recorded before the
+// comparison (null) "Not compared", without an error.
+func TestConsoleShowsTheEquivalence(t *testing.T) {
+	chromium := testenv.Chromium()
+	if chromium == "" {
+		fmt.Fprintln(os.Stderr, "\n*** chromium is not installed: TestConsoleShowsTheEquivalence is SKIPPED (apt-get install chromium; .ci/run does) ***")
+		t.Skip("chromium is not installed (apt-get install chromium)")
+	}
+	const key = "operator-key-9e2b"
+	gem := &testenv.FakeGemini{Key: "test-key"}
+	dir, env := modelEnv(t, "MODEL_PROVIDER=gemini", "GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL="+testenv.Serve(t, gem), "MODEL_ID=gemini-test",
+		"API_KEYS="+key)
+
+	const hostile = `<img src=x onerror=alert(1)>`
+	const hostileScript = `<script>document.title='pwned'</script>`
+	long := "a Dictionary(" + strings.Repeat("#key->'value' ", 300) + ")" // one unbroken print string of 4 KB
+	const (
+		sameID       = "0000000000000000000000a1"
+		changedID    = "0000000000000000000000b2"
+		notCheckedID = "0000000000000000000000c3"
+		olderID      = "0000000000000000000000d4"
+	)
+	doc := func(v any) json.RawMessage {
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		return b
+	}
+	finished := time.Now().Add(-time.Minute)
+	row := func(id, selector string, status refactor.Status, eq *refactor.Equivalence) refactor.Run {
+		r := refactor.Run{ID: id, Kind: refactor.RunKindRefactor, ClassName: "Calculator", Selector: selector, DryRun: true,
+			Status: status, Stage: "validate", Iterations: 1, CreatedAt: finished, FinishedAt: &finished}
+		if eq != nil {
+			r.Equivalence = doc(eq)
+		}
+		return r
+	}
+	same := row(sameID, "sum:with:", refactor.StatusProposed, &refactor.Equivalence{
+		Outcome: refactor.EquivalenceSame, Activations: 12, Recorded: 7, Generated: 41, Compared: 46, Unstable: 2})
+	same.FinalSource, same.OriginalSource = answerTheSum, "sum: a with: b\n\t^ a + b"
+	changed := row(changedID, "average:", refactor.StatusFailed, &refactor.Equivalence{
+		Outcome: refactor.EquivalenceChanged, Activations: 0, Recorded: 0, Generated: 9, Compared: 3, Unstable: 0,
+		Witness: &refactor.Witness{Input: "a Calculator average: " + hostile, Original: hostileScript, Candidate: long, Aspect: "answer"}})
+	changed.ErrorCode, changed.ErrorMessage = "behaviour_changed", "the last candidate does not do what the original does"
+	changed.Rounds = doc([]refactor.Round{{Iteration: 1, Code: "average: aCollection\n\t^ 0", Helpers: []refactor.Helper{},
+		CheckErrors: []refactor.CheckError{{Check: "behaviour_changed", Message: "the candidate does not do what the original does (answer differs)",
+			Input: "round input " + hostile, Original: "round original " + hostileScript, Candidate: "round candidate " + long}}}})
+	notChecked := row(notCheckedID, "max:", refactor.StatusProposed, &refactor.Equivalence{
+		Outcome: refactor.EquivalenceNotChecked, Reason: "the comparison is turned off (EQUIVALENCE=off)"})
+	older := row(olderID, "min:", refactor.StatusProposed, nil)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	audit, err := store.Open(ctx, filepath.Join(dir, "data", "refactord.db"))
+	require.NoError(t, err)
+	for _, r := range []refactor.Run{older, notChecked, changed, same} {
+		require.NoError(t, audit.Create(ctx, r), r.ID)
+	}
+	require.NoError(t, audit.Close())
+	s := start(t, dir, env...)
+	require.Nil(t, s.getRun(olderID, key)["equivalence"], "an older row has no comparison")
+	require.Equal(t, "changed", testenv.Dig(s.getRun(changedID, key), "equivalence", "outcome"))
+
+	page, err := testenv.StartBrowser(t, chromium).NewPage(ctx)
+	require.NoError(t, err)
+	shoot := func(name string) {
+		t.Helper()
+		shot, err := page.Screenshot(ctx)
+		require.NoError(t, err)
+		path := filepath.Join(t.ArtifactDir(), name)
+		require.NoError(t, os.WriteFile(path, shot, 0o644))
+		t.Logf("screenshot: %s", path)
+	}
+	eval := func(expr string, out any) {
+		t.Helper()
+		require.NoError(t, page.Eval(ctx, expr, out))
+	}
+	text := func(selector string) string {
+		t.Helper()
+		var out string
+		eval(`document.querySelector(`+jsString(selector)+`).innerText`, &out)
+		return out
+	}
+	open := func(id string) {
+		t.Helper()
+		require.NoError(t, page.Eval(ctx, `location.hash = `+jsString("#/runs/"+id), nil))
+		wait, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		require.NoError(t, page.WaitFor(wait, `!document.getElementById('run').hidden && `+
+			`document.getElementById('run-facts').textContent.includes(`+jsString(id)+`) && `+
+			`document.getElementById('equivalence') && document.getElementById('equivalence').childElementCount > 0 && `+
+			`!document.getElementById('rounds').textContent.includes('Loading')`), "run %s and its comparison are shown", id)
+	}
+
+	require.NoError(t, page.Navigate(ctx, s.URL+"/console"))
+	require.NoError(t, page.WaitFor(ctx, `!document.getElementById('key-form').hidden`))
+	require.NoError(t, page.Eval(ctx, `document.getElementById('key').value = `+jsString(key)+`; document.getElementById('key-form').requestSubmit()`, nil))
+	require.NoError(t, page.WaitFor(ctx, `document.querySelectorAll('#history tbody tr').length === 4`))
+
+	// same: the outcome and every count.
+	open(sameID)
+	eq := text("#equivalence")
+	assert.Contains(t, eq, "same")
+	for _, want := range []string{"Compared\n46", "Recorded\n7", "Generated\n41", "Unstable\n2", "Reached by the tests\n12 time(s)"} {
+		assert.Contains(t, eq, want)
+	}
+	assert.NotContains(t, eq, "No test calls this method", "the tests reach it")
+	assert.NotContains(t, eq, "Witness")
+	shoot("console-equivalence-same.png")
+
+	// changed: the witness, as text, and no test reaching the method.
+	open(changedID)
+	eq = text("#equivalence")
+	assert.Contains(t, eq, "changed")
+	assert.Contains(t, eq, "No test calls this method")
+	assert.Contains(t, eq, "Aspect\nanswer")
+	var witness struct{ Input, Original, Candidate string }
+	eval(`(() => { const w = document.querySelectorAll('#equivalence .witness-text'); `+
+		`return {Input: w[0].textContent, Original: w[1].textContent, Candidate: w[2].textContent}; })()`, &witness)
+	assert.Equal(t, "a Calculator average: "+hostile, witness.Input, "the image's words, as text")
+	assert.Equal(t, hostileScript, witness.Original)
+	assert.Equal(t, long, witness.Candidate, "the whole of a long text is in the page")
+	var wrapped bool
+	eval(`[...document.querySelectorAll('#equivalence .witness-text, #rounds .witness-text')].every(e => e.scrollWidth <= e.clientWidth + 1)`, &wrapped)
+	assert.True(t, wrapped, "long texts wrap inside their box instead of running off the page")
+	rounds := text("#rounds")
+	assert.Contains(t, rounds, "behaviour_changed")
+	assert.Contains(t, rounds, "round input "+hostile)
+	assert.Contains(t, rounds, "round original "+hostileScript)
+	var roundCandidate string
+	eval(`[...document.querySelectorAll('#rounds .witness-text')].map(e => e.textContent).find(t => t.startsWith('round candidate'))`, &roundCandidate)
+	assert.Equal(t, "round candidate "+long, roundCandidate)
+	var made struct{ Images, Scripts int }
+	eval(`({Images: document.querySelectorAll('img').length, Scripts: document.querySelectorAll('body script').length})`, &made)
+	assert.Zero(t, made.Images, "no element is made of the witness")
+	assert.Zero(t, made.Scripts)
+	var title string
+	eval(`document.title`, &title)
+	assert.Equal(t, "refactord console", title, "no script of the witness ran")
+	var paths []string
+	eval(`performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)`, &paths)
+	for _, p := range paths {
+		assert.False(t, strings.HasSuffix(p, "/x"), "nothing is loaded from the witness: %s", p)
+	}
+	shoot("console-equivalence-changed.png")
+
+	// not_checked: its reason; nothing compared, so no word on the tests.
+	open(notCheckedID)
+	eq = text("#equivalence")
+	assert.Contains(t, eq, "not checked")
+	assert.Contains(t, eq, "EQUIVALENCE=off")
+	assert.NotContains(t, eq, "No test calls this method")
+
+	// An older row: not compared, no error.
+	open(olderID)
+	assert.Contains(t, text("#equivalence"), "Not compared")
+	assert.Empty(t, text("#run-message"))
 
 	assert.NotContains(t, page.Console(), "Content Security Policy", "the page runs under its policy")
 	assert.NotContains(t, page.Console(), "exception", "the page's script does not fail")
