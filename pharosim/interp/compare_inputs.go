@@ -144,6 +144,9 @@ type generator struct {
 	max  int
 	seen map[string]bool
 	out  []*input
+	// numbersMet are numbers the receivers the tests made hold: where no
+	// test reaches the method, its number arguments try them too
+	numbersMet []Object
 }
 
 func newGenerator(in *Interp, m *Method, max int, recorded []*input) *generator {
@@ -742,6 +745,7 @@ func (g *generator) valuesFor(k kind, arity int) []Object {
 			}
 			out = append(out, l, numAdd(l, -1), numAdd(l, 1))
 		}
+		out = append(out, g.numbersMet...)
 	case kindString:
 		for _, s := range g.strs {
 			out = append(out, g.in.newString(s))
@@ -792,6 +796,7 @@ func (g *generator) pool() []Object {
 // its classes (for a class-side method, the class); arguments by their
 // names and uses. Each place varies on its own first, then together.
 func (g *generator) unreached(class *Class, classSide bool, samples []Object) {
+	g.harvest(samples)
 	var receivers []Object
 	switch {
 	case classSide:
@@ -830,6 +835,41 @@ func (g *generator) unreached(class *Class, classSide bool, samples []Object) {
 		}
 		if !g.add(lists[0][idx[0]], args) {
 			return
+		}
+	}
+}
+
+// maxNumbersMet bounds the numbers taken from the receivers the tests
+// made, and maxHarvested the objects looked at for them.
+const (
+	maxNumbersMet = 8
+	maxHarvested  = 1000
+)
+
+// harvest collects the numbers the sampled receivers hold (see
+// numbersMet).
+func (g *generator) harvest(samples []Object) {
+	seen := map[*Instance]bool{}
+	met := map[string]bool{}
+	queue := append([]Object{}, samples...)
+	for n := 0; len(queue) > 0 && n < maxHarvested && len(g.numbersMet) < maxNumbersMet; n++ {
+		o := queue[0]
+		queue = queue[1:]
+		if isNumber(o) {
+			if k := g.in.keyOf(64, o); !met[k] {
+				met[k] = true
+				g.numbersMet = append(g.numbersMet, o)
+			}
+			continue
+		}
+		x, ok := o.(*Instance)
+		if !ok || seen[x] {
+			continue
+		}
+		seen[x] = true
+		queue = append(append(queue, x.vars...), x.indexed...)
+		if x.dict != nil {
+			queue = append(append(queue, x.dict.keyList()...), x.dict.valueList()...)
 		}
 	}
 }
