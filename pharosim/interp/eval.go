@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/pharo-refactor/refactord/smalltalk"
 )
@@ -35,6 +36,11 @@ type Interp struct {
 	returning *nonLocalReturn
 	// aborting is true while a computation that went over a limit ends
 	aborting bool
+	// memory is the memory budget of a guarded computation, charged what
+	// it has created so far (see charge), recountAt the count at which
+	// what it holds is measured next, heapAtStart the bytes of the Go
+	// heap's objects when it began
+	memory, charged, recountAt, heapAtStart int64
 	// initFailures says which class-side initialize failed while the
 	// program loaded, and why (Pharo would show it at load).
 	initFailures []string
@@ -44,6 +50,10 @@ type Interp struct {
 type Limits struct {
 	Steps    int64
 	Deadline time.Time
+	// Memory is the memory budget of a test (of any guarded
+	// computation), in bytes of the objects it creates as the
+	// interpreter counts them; 0 means DefaultMemory.
+	Memory int64
 }
 
 // maxDepth bounds the Go stack a computation may use, in units: a method
@@ -70,7 +80,7 @@ func (in *Interp) tooDeep() {
 }
 
 // overLimit ends a computation that went over one of its limits (steps,
-// time, stack). Nothing of the image catches it, and the ensure:
+// time, stack, memory). Nothing of the image catches it, and the ensure:
 // and ifCurtailed: blocks it passes on its way out do not run: each could
 // only go over the limit again, and each abort raised on the way walks
 // the whole stack that Go still holds (through a deep recursion, that
@@ -458,6 +468,7 @@ func (in *Interp) literal(n *smalltalk.Literal) Object {
 		for i, e := range n.Elements {
 			elems[i] = in.literalNumber(e.Value)
 		}
+		in.chargeSlots(len(elems))
 		a := in.newInstance(in.classes["ByteArray"])
 		a.indexed = elems
 		return a
@@ -471,17 +482,24 @@ func (in *Interp) literal(n *smalltalk.Literal) Object {
 	return Symbol(n.Value)
 }
 
+// newInstance makes an instance of c, its variables nil; its memory is
+// charged.
 func (in *Interp) newInstance(c *Class) *Instance {
+	in.charge(instanceBytes + slotBytes*int64(len(c.ivarNames)))
 	return &Instance{class: c, vars: make([]Object, len(c.ivarNames))}
 }
 
+// newArray makes an Array of elems (made already: they come from what the
+// computation holds).
 func (in *Interp) newArray(elems []Object) *Instance {
+	in.chargeSlots(len(elems))
 	a := in.newInstance(in.classes["Array"])
 	a.indexed = elems
 	return a
 }
 
 func (in *Interp) newString(s string) *Instance {
+	in.chargeRunes(utf8.RuneCountInString(s))
 	a := in.newInstance(in.classes["String"])
 	a.str = []rune(s)
 	return a

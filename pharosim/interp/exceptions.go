@@ -85,6 +85,7 @@ func (in *Interp) protected(body *Block, h *handler) (result Object, again bool,
 	in.handlerLimit = len(in.handlers)
 	depth := in.depth
 	defer func() {
+		clear(in.handlers[idx:])
 		in.handlers = in.handlers[:idx]
 		in.handlerLimit = limit
 		if !h.ending {
@@ -125,14 +126,14 @@ func (in *Interp) signalFrom(exc *Instance, start int) Object {
 			return in.runHandler(exc, h, i)
 		}
 	}
-	in.states[exc] = &excState{hidx: -1}
+	in.setState(exc, &excState{hidx: -1})
 	return in.Send(exc, "defaultAction")
 }
 
 func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 	prev := in.states[exc]
 	mine := &excState{h: h, hidx: i}
-	in.states[exc] = mine
+	in.setState(exc, mine)
 	limit := in.handlerLimit
 	in.handlerLimit = i
 	depth := in.depth
@@ -184,6 +185,15 @@ func (in *Interp) isNested(exc *Instance) bool {
 		}
 	}
 	return false
+}
+
+// setState records what exc knows of its handling (charged when exc had
+// no record yet).
+func (in *Interp) setState(exc *Instance, s *excState) {
+	if _, ok := in.states[exc]; !ok {
+		in.charge(stateBytes)
+	}
+	in.states[exc] = s
 }
 
 func (in *Interp) state(exc *Instance) *excState {

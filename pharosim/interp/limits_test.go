@@ -1,10 +1,14 @@
 package interp
 
 import (
+	"cmp"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // The steps a test gets, as the real runs give them.
@@ -18,14 +22,20 @@ const tooDeepError = "ERROR: the stack grew too deep (an endless recursion?)"
 // interpreter able to run the next one.
 func evalThenNext(t *testing.T, extra []MethodSource, expr string) (out, next string) {
 	t.Helper()
+	return evalThenNextWithin(t, Limits{Steps: realSteps}, extra, expr)
+}
+
+// evalThenNextWithin is evalThenNext under other limits.
+func evalThenNextWithin(t *testing.T, limits Limits, extra []MethodSource, expr string) (out, next string) {
+	t.Helper()
 	methods := append([]MethodSource{
 		{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"},
 		{Class: "UndefinedObject", Source: "next\n\t^ (#(3 4) inject: 0 into: [ :a :b | a + b ]) printString"},
 	}, extra...)
-	in, err := New(&Program{Methods: methods}, Limits{Steps: realSteps})
+	in, err := New(&Program{Methods: methods}, limits)
 	require.NoError(t, err)
-	in.guard(realSteps, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
-	in.guard(realSteps, func() { next = str(in.Send(nil, "next")) }, func(d string) { next = "ERROR: " + d })
+	in.guard(limits.Steps, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+	in.guard(limits.Steps, func() { next = str(in.Send(nil, "next")) }, func(d string) { next = "ERROR: " + d })
 	return out, next
 }
 
@@ -100,5 +110,128 @@ func TestDeepRecursionStillRuns(t *testing.T) {
 			out, _ := evalThenNext(t, extra, tc.expr)
 			assert.Equal(t, "3000", out)
 		})
+	}
+}
+
+// TestEndlessAllocationEndsAsAnError: what a test holds counts toward a
+// memory budget, checked before Go allocates what would pass it, so a
+// test that asks for gigabytes — at once or a little at a time — is an
+// error instead of killing pharo-sim, and the interpreter runs the next
+// evaluation. The cases that ask for the most at once run under the
+// default budget; the others under a smaller one, which they reach
+// sooner.
+func TestEndlessAllocationEndsAsAnError(t *testing.T) {
+	const small = 64 << 20
+	cases := []struct {
+		name   string
+		memory int64 // 0: the default
+		expr   string
+	}{
+		{"a string doubled forty times", 0, "| s | s := 'ab'. 40 timesRepeat: [ s := s , s ]. s size"},
+		{"64 arrays of the largest size", 0, "| keep | keep := OrderedCollection new. 64 timesRepeat: [ keep add: (Array new: 1 << 26) ]. keep size"},
+		{"strings of the largest size", 0, "| keep | keep := OrderedCollection new. 64 timesRepeat: [ keep add: (String new: 1 << 26) ]. keep size"},
+		{"a large integer squared thirty times", 0, "| x | x := 2 raisedTo: 1000. 30 timesRepeat: [ x := x * x ]. x highBit"},
+		{"a symbol doubled forty times", small, "| s | s := #ab. 40 timesRepeat: [ s := s , s ]. s size"},
+		{"basicNew: of the largest size", small, "| keep | keep := OrderedCollection new. 64 timesRepeat: [ keep add: (Array basicNew: 1 << 26) ]. keep size"},
+		{"small arrays kept", small, "| keep | keep := OrderedCollection new. [ keep add: (Array new: 10) ] repeat"},
+		{"blocks kept", small, "| keep | keep := OrderedCollection new. 1 to: 1000000000 do: [ :i | keep add: [ i ] ]"},
+		{"dictionary entries kept", small, "| d i | d := Dictionary new. i := 0. [ d at: (i := i + 1) put: (Array new: 100) ] repeat"},
+		{"copies of a large array", small, "| a keep | a := Array new: 1000000. keep := OrderedCollection new. [ keep add: a copy ] repeat"},
+		{"deep copies", small, "| a keep | a := Array with: (String new: 1000000) with: (String new: 1000000). keep := OrderedCollection new. [ keep add: a deepCopy ] repeat"},
+		{"very deep copies of a large array", small, "| a keep | a := Array new: 1000000. keep := OrderedCollection new. [ keep add: a veryDeepCopy ] repeat"},
+		{"a string's bytes", small, "| s keep | s := String new: 1000000. keep := OrderedCollection new. [ keep add: s utf8Encoded ] repeat"},
+		{"a large integer printed in base 2", small, "| x keep | x := 1 bitShift: 1000000. keep := OrderedCollection new. [ keep add: (x printString: 2) ] repeat"},
+		{"a stream grown", 16 << 20, "| w | w := WriteStream on: String new. [ w nextPutAll: (String new: 100000) ] repeat"},
+		{"every match of a pattern that matches nothing", small, "| s | s := String new: 10000000. (s allRegexMatches: 'x*') size"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			budget := cmp.Or(tc.memory, DefaultMemory)
+			want := fmt.Sprintf("ERROR: memory budget exceeded: the computation holds more than %d MiB (an endless allocation?)", budget>>20)
+			out, next := evalThenNextWithin(t, Limits{Steps: realSteps, Memory: tc.memory}, nil, tc.expr)
+			assert.Equal(t, want, out)
+			assert.Equal(t, "7", next)
+		})
+	}
+}
+
+// TestCreatingMoreThanTheBudgetWhileHoldingLittleRuns: the budget bounds
+// what a test holds, not what it creates: computing large integers over
+// and over (as Pharo's IntegerTest>>#testSlowFactorial does, 340 MB in
+// all), or strings and arrays thrown away at once, runs however much it
+// creates in all, and so do the matches of a pattern over a long string.
+func TestCreatingMoreThanTheBudgetWhileHoldingLittleRuns(t *testing.T) {
+	cases := []struct{ name, expr, want string }{
+		{"factorials", "| n | n := 0. 1 to: 1000 do: [ :i | n := n + i factorial highBit ]. n", "3911240"},
+		{"strings thrown away", "| n | n := 0. 1 to: 200 do: [ :i | n := n + (String new: 100000) size ]. n", "20000000"},
+		{"arrays thrown away", "| n | n := 0. 1 to: 100 do: [ :i | n := n + (Array new: 100000) size ]. n", "10000000"},
+		{"every match of a pattern", "((String new: 10000) allRegexMatches: 'x*') size", "10001"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// 16 MiB: each creates several times that
+			out, _ := evalThenNextWithin(t, Limits{Steps: realSteps, Memory: 16 << 20}, nil, tc.expr)
+			assert.Equal(t, tc.want, out)
+		})
+	}
+}
+
+// TestHostileTestsErrorAndTheirClassRuns: a TestCase class whose tests
+// recurse without end or allocate without end runs as SUnit does: each of
+// those tests is an error saying why, and the class's other tests, before
+// and after them, pass.
+func TestHostileTestsErrorAndTheirClassRuns(t *testing.T) {
+	const tooDeep = "the stack grew too deep (an endless recursion?)"
+	memory := fmt.Sprintf("memory budget exceeded: the computation holds more than %d MiB (an endless allocation?)", DefaultMemory>>20)
+	tests := []struct{ selector, body, detail string }{
+		{"testArithmetic", "self assert: 3 + 4 equals: 7", ""},
+		{"testBlockRecursion", "| loop | loop := nil. loop := [ :c | loop value: c ]. loop value: 1", tooDeep},
+		{"testCycleDeepCopied", "self selfContaining deepCopy", tooDeep},
+		{"testCyclePrinted", "self selfContaining printString", tooDeep},
+		{"testCyclesCompared", "self assert: self selfContaining = self selfContaining", tooDeep},
+		{"testCycleHashed", "self selfContaining hash", tooDeep},
+		{"testCycleVeryDeepCopied", "| a b | a := self selfContaining. b := a veryDeepCopy. self assert: (b at: 1) == b. self deny: b == a", ""},
+		{"testDeepRecursion", "self assert: (self down: 3000) equals: 3000", ""},
+		{"testEnsureRecursion", "self ensured", tooDeep},
+		{"testHandlerRecursion", "self handled", tooDeep},
+		{"testLargestArrays", "| keep | keep := OrderedCollection new. 64 timesRepeat: [ keep add: (Array new: 1 << 26) ]", memory},
+		{"testLargestStrings", "| keep | keep := OrderedCollection new. 64 timesRepeat: [ keep add: (String new: 1 << 26) ]", memory},
+		{"testPerformRecursion", "self performed", tooDeep},
+		{"testSquaring", "| x | x := 2 raisedTo: 1000. 30 timesRepeat: [ x := x * x ]", memory},
+		{"testStringDoubling", "| s | s := 'ab'. 40 timesRepeat: [ s := s , s ]", memory},
+		{"testStrings", "self assert: ('ab' , 'cd') size equals: 4", ""},
+	}
+	methods := []MethodSource{
+		{Class: "HostileTest", Source: "selfContaining\n\t| a |\n\ta := Array new: 1.\n\ta at: 1 put: a.\n\t^ a"},
+		{Class: "HostileTest", Source: "down: n\n\t^ n = 0 ifTrue: [ 0 ] ifFalse: [ 1 + (self down: n - 1) ]"},
+		{Class: "HostileTest", Source: "ensured\n\t^ [ self ensured ] ensure: [ self ensured ]"},
+		{Class: "HostileTest", Source: "handled\n\t^ [ self handled ] on: Error do: [ :e | e return: 0 ]"},
+		{Class: "HostileTest", Source: "performed\n\t^ self perform: #performed"},
+	}
+	for _, tc := range tests {
+		methods = append(methods, MethodSource{Class: "HostileTest", Source: tc.selector + "\n\t" + tc.body})
+	}
+	program := &Program{
+		Classes: []tonel.Definition{{Kind: tonel.KindClass, Name: "HostileTest", Superclass: "TestCase", Category: "Hostile-Tests"}},
+		Methods: methods,
+	}
+	in, err := New(program, Limits{Steps: realSteps})
+	require.NoError(t, err)
+	out, err := in.RunTestClass("HostileTest", realSteps)
+	require.NoError(t, err)
+	require.Len(t, out, len(tests))
+	ran := map[string]TestOutcome{}
+	for _, o := range out {
+		ran[o.Selector] = o
+	}
+	for _, tc := range tests {
+		o, ok := ran[tc.selector]
+		require.True(t, ok, tc.selector)
+		if tc.detail == "" {
+			assert.Equal(t, Passed, o.Outcome, "%s: %s", tc.selector, o.Detail)
+			continue
+		}
+		assert.Equal(t, Errored, o.Outcome, tc.selector)
+		assert.Equal(t, tc.detail, o.Detail, tc.selector)
 	}
 }

@@ -91,10 +91,16 @@ func New(program *Program, limits Limits) (*Interp, error) {
 		return nil, err
 	}
 	in := &Interp{globals: map[string]*Binding{}, classes: map[string]*Class{}, hashes: map[*Instance]int64{},
-		states: map[*Instance]*excState{}, budget: limits.Steps, deadline: limits.Deadline}
+		states: map[*Instance]*excState{}, budget: limits.Steps, deadline: limits.Deadline, memory: limits.Memory}
 	if in.budget <= 0 {
 		in.budget = 1 << 62
 	}
+	if in.memory <= 0 {
+		in.memory = DefaultMemory
+	}
+	// what is made while the interpreter is built counts as a computation
+	// of its own
+	in.charged, in.recountAt, in.heapAtStart = 0, in.memory, heapObjects()
 	defs := map[string]tonel.Definition{}
 	var order []string
 	for _, p := range []*Program{k, program} {

@@ -46,8 +46,11 @@ func toFloat(o Object) (float64, bool) {
 }
 
 // arith makes a primitive of an operation: in integers when both are,
-// in fractions when both are exact, else in floats.
-func arith(small func(x, y int64) (int64, bool), ints func(x, y *big.Int) *big.Int, rats func(x, y *big.Rat) *big.Rat, floats func(x, y float64) float64) primitive {
+// in fractions when both are exact, else in floats. charge counts an
+// integer result from its operands' sizes before the operation runs
+// (squaring a large integer over and over is the quickest way to ask Go
+// for gigabytes).
+func arith(charge func(in *Interp, x, y int), small func(x, y int64) (int64, bool), ints func(x, y *big.Int) *big.Int, rats func(x, y *big.Rat) *big.Rat, floats func(x, y float64) float64) primitive {
 	return func(in *Interp, r Object, a []Object) (Object, bool) {
 		if x, ok := r.(int64); ok {
 			if y, ok := a[0].(int64); ok {
@@ -56,16 +59,19 @@ func arith(small func(x, y int64) (int64, bool), ints func(x, y *big.Int) *big.I
 				if v, ok := small(x, y); ok && v >= -(1<<60) && v < 1<<60 {
 					return v, true
 				}
+				in.chargeBits(128)
 				return normInt(ints(big.NewInt(x), big.NewInt(y))), true
 			}
 		}
 		if x, ok := toBig(r); ok {
 			if y, ok := toBig(a[0]); ok {
+				charge(in, x.BitLen(), y.BitLen())
 				return normInt(ints(x, y)), true
 			}
 		}
 		if x, ok := toRat(r); ok {
 			if y, ok := toRat(a[0]); ok {
+				in.chargeRats(x, y)
 				return normRat(rats(x, y)), true
 			}
 		}
@@ -101,6 +107,7 @@ func primDivide(in *Interp, r Object, a []Object) (Object, bool) {
 	}
 	if x, ok := toRat(r); ok {
 		if y, ok := toRat(a[0]); ok {
+			in.chargeRats(x, y)
 			return normRat(new(big.Rat).Quo(x, y)), true
 		}
 	}
@@ -121,6 +128,7 @@ func primIntDiv(floored bool) primitive {
 		x, ok1 := toBig(r)
 		y, ok2 := toBig(a[0])
 		if ok1 && ok2 {
+			in.chargeBig(x.BitLen(), divisionScratch, x.BitLen())
 			q, m := new(big.Int).QuoRem(x, y, new(big.Int))
 			if floored && m.Sign() != 0 && (m.Sign() < 0) != (y.Sign() < 0) {
 				q.Sub(q, big.NewInt(1))
@@ -152,6 +160,7 @@ func primIntMod(in *Interp, r Object, a []Object) (Object, bool) {
 	x, ok1 := toBig(r)
 	y, ok2 := toBig(a[0])
 	if ok1 && ok2 {
+		in.chargeBig(y.BitLen(), divisionScratch, x.BitLen())
 		m := new(big.Int).Rem(x, y)
 		if m.Sign() != 0 && (m.Sign() < 0) != (y.Sign() < 0) {
 			m.Add(m, y)
@@ -175,6 +184,7 @@ func primRem(in *Interp, r Object, a []Object) (Object, bool) {
 	if !ok1 || !ok2 {
 		return nil, false
 	}
+	in.chargeBig(y.BitLen(), divisionScratch, x.BitLen())
 	return normInt(new(big.Int).Rem(x, y)), true
 }
 
@@ -277,6 +287,7 @@ func bitop(op func(x, y *big.Int) *big.Int) primitive {
 		if !ok1 || !ok2 {
 			return nil, false
 		}
+		in.chargeBits(max(x.BitLen(), y.BitLen()))
 		return normInt(op(x, y)), true
 	}
 }
@@ -288,6 +299,7 @@ func primBitShift(in *Interp, r Object, a []Object) (Object, bool) {
 		return nil, false
 	}
 	if n >= 0 {
+		in.chargeBits(x.BitLen() + int(n))
 		return normInt(new(big.Int).Lsh(x, uint(n))), true
 	}
 	return normInt(new(big.Int).Rsh(x, uint(-n))), true
@@ -306,6 +318,7 @@ func primTruncated(in *Interp, r Object, a []Object) (Object, bool) {
 		}
 		return normInt(bigFromFloat(math.Trunc(v))), true
 	case *big.Rat:
+		in.chargeBig(v.Num().BitLen(), divisionScratch, v.Num().BitLen())
 		return normInt(new(big.Int).Quo(v.Num(), v.Denom())), true
 	case int64, *big.Int:
 		return r, true
@@ -344,6 +357,7 @@ func primFloatFn(fn func(float64) float64) primitive {
 		case int64, *big.Int:
 			return r, true
 		case *big.Rat:
+			in.chargeBig(v.Num().BitLen(), divisionScratch, v.Num().BitLen())
 			f := new(big.Int).Div(v.Num(), v.Denom()) // Euclidean: floor for a positive denominator
 			if fn(0.5) == 1 && !v.IsInt() {
 				f.Add(f, big.NewInt(1))
@@ -365,6 +379,11 @@ func primPrintBase(in *Interp, r Object, a []Object) (Object, bool) {
 	if !ok || !ok2 || b < 2 || b > 36 {
 		return nil, false
 	}
+	// the digits as Go text, then in capitals (a large integer in base 2
+	// has a character a bit), and the scratch of making them, before
+	// newString counts their characters
+	in.chargeBig(0, printScratch, x.BitLen())
+	in.charge(2 * int64(float64(x.BitLen())/math.Log2(float64(b))+2))
 	return in.newString(strings.ToUpper(x.Text(int(b)))), true
 }
 
@@ -373,7 +392,7 @@ func hashNumber(o Object) Object {
 	case int64:
 		return v
 	case *big.Int:
-		return hashString(v.String())
+		return hashBig(v)
 	case *big.Rat:
 		f, _ := v.Float64()
 		return hashNumber(f)
@@ -388,6 +407,22 @@ func hashNumber(o Object) Object {
 		return int64(math.Float64bits(v) >> 4)
 	}
 	return int64(0)
+}
+
+// hashBig hashes a large integer's words: printing it in decimal to hash
+// that took 33 times its size and time growing faster than its size.
+func hashBig(v *big.Int) int64 {
+	var h uint64 = 1469598103934665603
+	for _, w := range v.Bits() {
+		for i := 0; i < 64; i += 8 {
+			h ^= uint64(w>>i) & 0xff
+			h *= 1099511628211
+		}
+	}
+	if v.Sign() < 0 {
+		h = ^h
+	}
+	return int64(h >> 4)
 }
 
 // formatFloat prints a Float as Pharo does: the shortest digits that read

@@ -3,8 +3,9 @@
 // message sends (with super), blocks with non-local return, Pharo's
 // exceptions and a kernel — Smalltalk source embedded in the package
 // (kernel/*.st, in Tonel) over a small set of Go primitives — enough to run
-// SUnit tests. Every run is bounded by a step budget and a deadline: a
-// runaway test ends as an error, never a hang.
+// SUnit tests. Every run is bounded by a step budget, a deadline, a stack
+// depth and a memory budget: a runaway test ends as an error, never a
+// hang nor the death of the process.
 package interp
 
 import (
@@ -114,6 +115,9 @@ func (in *Interp) newFrame(n int, parent *frame, self Object, m *Method, home *f
 	var f *frame
 	if k := len(in.free); k > 0 && n <= len(f.small) {
 		f = in.free[k-1]
+		// the list's array must not keep the frame (and what it will
+		// hold) alive once the frame is done with
+		in.free[k-1] = nil
 		in.free = in.free[:k-1]
 		*f = frame{parent: parent, self: self, m: m, home: home}
 	} else {
@@ -140,8 +144,14 @@ func (in *Interp) release(f *frame) {
 
 // capture marks a frame and the frames it is nested in as reachable from
 // an object (a block, thisContext): they are never reused.
-func capture(f *frame) *frame {
+func (in *Interp) capture(f *frame) *frame {
 	for p := f; p != nil && !p.captured; p = p.parent {
+		// a frame held is kept as long as what holds it: its memory
+		// counts from now on
+		in.charge(frameBytes)
+		if len(p.vars) > len(p.small) {
+			in.chargeSlots(len(p.vars))
+		}
 		p.captured = true
 	}
 	return f

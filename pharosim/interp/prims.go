@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 type primitive func(in *Interp, rcv Object, args []Object) (Object, bool)
@@ -89,6 +90,9 @@ func init() {
 			return ok, true
 		},
 		"globalAtPut": func(in *Interp, r Object, a []Object) (Object, bool) {
+			if _, ok := in.globals[symOf(a[0])]; !ok {
+				in.charge(entryBytes)
+			}
 			in.globals[symOf(a[0])] = &Binding{Name: symOf(a[0]), Value: a[1]}
 			return a[1], true
 		},
@@ -143,9 +147,9 @@ func init() {
 			return in.newString(b.m.source[b.node.Start():b.node.End()]), true
 		},
 		// numbers
-		"add":       arith(smallAdd, func(x, y *big.Int) *big.Int { return new(big.Int).Add(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }, func(x, y float64) float64 { return x + y }),
-		"sub":       arith(smallSub, func(x, y *big.Int) *big.Int { return new(big.Int).Sub(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y float64) float64 { return x - y }),
-		"mul":       arith(smallMul, func(x, y *big.Int) *big.Int { return new(big.Int).Mul(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y float64) float64 { return x * y }),
+		"add":       arith((*Interp).chargeSum, smallAdd, func(x, y *big.Int) *big.Int { return new(big.Int).Add(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }, func(x, y float64) float64 { return x + y }),
+		"sub":       arith((*Interp).chargeSum, smallSub, func(x, y *big.Int) *big.Int { return new(big.Int).Sub(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y float64) float64 { return x - y }),
+		"mul":       arith((*Interp).chargeProduct, smallMul, func(x, y *big.Int) *big.Int { return new(big.Int).Mul(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y float64) float64 { return x * y }),
 		"div":       primDivide,
 		"intDiv":    primIntDiv(true),
 		"intMod":    primIntMod,
@@ -179,9 +183,11 @@ func init() {
 			return math.Exp(y * math.Log(x)), ok1 && ok2
 		},
 		"numerator": func(in *Interp, r Object, a []Object) (Object, bool) {
+			in.chargeBits(r.(*big.Rat).Num().BitLen())
 			return normInt(new(big.Int).Set(r.(*big.Rat).Num())), true
 		},
 		"denominator": func(in *Interp, r Object, a []Object) (Object, bool) {
+			in.chargeBits(r.(*big.Rat).Denom().BitLen())
 			return normInt(new(big.Int).Set(r.(*big.Rat).Denom())), true
 		},
 		"makeFraction": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -190,6 +196,7 @@ func init() {
 			if !ok1 || !ok2 || y.Sign() == 0 {
 				return nil, false
 			}
+			in.chargeBig(x.BitLen()+y.BitLen(), divisionScratch, x.BitLen()+y.BitLen())
 			return normRat(new(big.Rat).SetFrac(x, y)), true
 		},
 		"gcd": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -198,6 +205,7 @@ func init() {
 			if !ok1 || !ok2 {
 				return nil, false
 			}
+			in.chargeBig(min(x.BitLen(), y.BitLen()), divisionScratch, max(x.BitLen(), y.BitLen()))
 			return normInt(new(big.Int).GCD(nil, nil, new(big.Int).Abs(x), new(big.Int).Abs(y))), true
 		},
 		"printBase": primPrintBase,
@@ -252,7 +260,10 @@ func init() {
 				return nil, false
 			}
 			// a new string holds n NUL characters, as Pharo's does
-			return &Instance{class: r.(*Class), str: make([]rune, n)}, true
+			in.chargeRunes(int(n))
+			o := in.newInstance(r.(*Class))
+			o.str = make([]rune, n)
+			return o, true
 		},
 		"strEq": func(in *Interp, r Object, a []Object) (Object, bool) {
 			if !isStringy(a[0]) {
@@ -265,22 +276,27 @@ func init() {
 			}
 			return string(runesOf(r)) == string(runesOf(a[0])), true
 		},
-		"strHash":  func(in *Interp, r Object, a []Object) (Object, bool) { return hashString(string(runesOf(r))), true },
-		"asSymbol": func(in *Interp, r Object, a []Object) (Object, bool) { return Symbol(string(runesOf(r))), true },
+		"strHash": func(in *Interp, r Object, a []Object) (Object, bool) { return hashString(string(runesOf(r))), true },
+		"asSymbol": func(in *Interp, r Object, a []Object) (Object, bool) {
+			in.chargeRunes(runeCount(r))
+			return Symbol(string(runesOf(r))), true
+		},
 		"asString": func(in *Interp, r Object, a []Object) (Object, bool) { return in.newString(string(runesOf(r))), true },
 		"strConcat": func(in *Interp, r Object, a []Object) (Object, bool) {
 			if !isStringy(a[0]) {
 				return nil, false
 			}
-			joined := append(append([]rune{}, runesOf(r)...), runesOf(a[0])...)
+			// counted before it is made: doubling a string is the quickest
+			// way to ask Go for gigabytes
+			n := runeCount(r) + runeCount(a[0])
+			in.chargeRunes(n)
+			joined := append(append(make([]rune, 0, n), runesOf(r)...), runesOf(a[0])...)
 			if _, ok := r.(Symbol); ok {
 				// a symbol's concatenation is a symbol, whatever it is joined with
 				return Symbol(string(joined)), true
 			}
-			s := &Instance{class: in.classes["String"], str: joined}
-			if c, ok := r.(*Instance); ok {
-				s.class = c.class
-			}
+			s := in.newInstance(classOfString(in, r))
+			s.str = joined
 			return s, true
 		},
 		"strCopyFromTo": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -290,13 +306,12 @@ func init() {
 			if !ok1 || !ok2 || from < 1 || to > int64(len(rs)) || to < from-1 {
 				return nil, false
 			}
-			s := &Instance{class: in.classes["String"], str: append([]rune{}, rs[from-1:to]...)}
-			if c, ok := r.(*Instance); ok {
-				s.class = c.class
-			}
+			in.chargeRunes(int(to - from + 1))
 			if _, ok := r.(Symbol); ok {
-				return Symbol(string(s.str)), true
+				return Symbol(string(rs[from-1 : to])), true
 			}
+			s := in.newInstance(classOfString(in, r))
+			s.str = append([]rune{}, rs[from-1:to]...)
 			return s, true
 		},
 		"strCase": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -310,6 +325,7 @@ func init() {
 				s = strings.Trim(s, " \t\r\n\f")
 			}
 			if _, ok := r.(Symbol); ok {
+				in.chargeRunes(utf8.RuneCountInString(s))
 				return Symbol(s), true
 			}
 			return in.newString(s), true
@@ -337,7 +353,9 @@ func init() {
 			if s == "" {
 				return nil, true
 			}
-			return in.parseNumberLenient(s), true
+			v := in.parseNumberLenient(s)
+			in.chargeNumber(v)
+			return v, true
 		},
 		"strReplaceFrom": func(in *Interp, r Object, a []Object) (Object, bool) {
 			dst, ok := r.(*Instance)
@@ -362,17 +380,20 @@ func init() {
 			if !ok || n < 0 || n > 1<<26 {
 				return nil, false
 			}
+			in.chargeSlots(int(n))
 			o := in.newInstance(r.(*Class))
 			o.indexed = make([]Object, n)
 			return o, true
 		},
 		"growAdd": func(in *Interp, r Object, a []Object) (Object, bool) {
 			o := r.(*Instance)
+			in.chargeSlots(1)
 			o.indexed = append(o.indexed, a[0])
 			return a[0], true
 		},
 		"growAddFirst": func(in *Interp, r Object, a []Object) (Object, bool) {
 			o := r.(*Instance)
+			in.chargeSlots(1)
 			o.indexed = append([]Object{a[0]}, o.indexed...)
 			return a[0], true
 		},
@@ -382,6 +403,7 @@ func init() {
 			if !ok || i < 1 || i > int64(len(o.indexed))+1 {
 				return nil, false
 			}
+			in.chargeSlots(1)
 			o.indexed = append(o.indexed[:i-1], append([]Object{a[0]}, o.indexed[i-1:]...)...)
 			return a[0], true
 		},
@@ -450,6 +472,26 @@ func isStringy(o Object) bool {
 	return false
 }
 
+// runeCount is the size of a String or a Symbol.
+func runeCount(o Object) int {
+	switch v := o.(type) {
+	case Symbol:
+		return utf8.RuneCountInString(string(v))
+	case *Instance:
+		return len(v.str)
+	}
+	return 0
+}
+
+// classOfString is the class of a string made from r: r's own, or String
+// for a Symbol.
+func classOfString(in *Interp, r Object) *Class {
+	if c, ok := r.(*Instance); ok {
+		return c.class
+	}
+	return in.classes["String"]
+}
+
 func runesOf(o Object) []rune {
 	switch v := o.(type) {
 	case Symbol:
@@ -494,6 +536,7 @@ func (in *Interp) identityHash(o Object) Object {
 		if h, ok := in.hashes[v]; ok {
 			return h
 		}
+		in.charge(hashBytes)
 		in.nextHash++
 		in.hashes[v] = in.nextHash
 		return in.nextHash
@@ -530,6 +573,7 @@ func primShallowCopy(in *Interp, r Object, a []Object) (Object, bool) {
 	if !ok {
 		return r, true
 	}
+	in.chargeInstance(o)
 	c := &Instance{class: o.class, vars: append([]Object{}, o.vars...)}
 	if o.indexed != nil {
 		c.indexed = append([]Object{}, o.indexed...)
@@ -538,6 +582,7 @@ func primShallowCopy(in *Interp, r Object, a []Object) (Object, bool) {
 		c.str = append([]rune{}, o.str...)
 	}
 	if o.dict != nil {
+		in.charge(entryBytes * int64(len(o.dict.keys)))
 		c.dict = o.dict.copy()
 	}
 	return c, true
@@ -677,6 +722,11 @@ func primBasicNewSize(in *Interp, r Object, a []Object) (Object, bool) {
 	n, ok2 := a[0].(int64)
 	if !ok || !ok2 || n < 0 || n > 1<<26 {
 		return nil, false
+	}
+	if c.kind == "string" {
+		in.chargeRunes(int(n))
+	} else if c.kind != "hashed" {
+		in.chargeSlots(int(n))
 	}
 	o := in.newInstance(c)
 	switch c.kind {

@@ -22,6 +22,7 @@ var numberPrimitives = map[string]primitive{
 		if n == 0 {
 			return nil, true
 		}
+		in.chargeNumber(v)
 		return in.newArray([]Object{in.scaled(v, scale), int64(n)}), true
 	},
 	// the exact value of a number rounded to n decimal places (half away
@@ -32,6 +33,10 @@ var numberPrimitives = map[string]primitive{
 		if !ok || !ok2 || n < 0 || n > 10000 {
 			return nil, false
 		}
+		// the digits as Go text and the scratch of making them, before
+		// newString counts their characters
+		in.chargeBig(0, printScratch, x.Num().BitLen()+x.Denom().BitLen()+4*int(n))
+		in.charge(2 * int64(decimalDigits(x.Num().BitLen())+int(n)))
 		return in.newString(printDecimalPlaces(x, int(n))), true
 	},
 	// {the value of a Float's shortest decimal form. its digits after the
@@ -104,6 +109,7 @@ var numberPrimitives = map[string]primitive{
 		if !ok || x.Sign() < 0 {
 			return nil, false
 		}
+		in.chargeBig(x.BitLen()/2+1, rootScratch, x.BitLen())
 		return normInt(new(big.Int).Sqrt(x)), true
 	},
 	// aNumber floatMath: #sin (cos, tan, arcSin, arcCos, arcTan), in Floats
@@ -130,6 +136,7 @@ var numberPrimitives = map[string]primitive{
 		if !ok || !ok2 || n < 1 || n > 1<<20 || (x.Sign() < 0 && n%2 == 0) {
 			return nil, false
 		}
+		in.chargeBig(x.BitLen()/int(n)+1, rootScratch, x.BitLen())
 		root := nthRootFloor(new(big.Int).Abs(x), int(n))
 		if x.Sign() < 0 {
 			root.Neg(root)
@@ -168,6 +175,8 @@ var numberPrimitives = map[string]primitive{
 		if int64(max(x.Num().BitLen(), x.Denom().BitLen()))*k > 1<<24 {
 			return nil, false
 		}
+		bits := int(int64(x.Num().BitLen()+x.Denom().BitLen()) * k)
+		in.chargeBig(bits, productScratch, bits)
 		e := big.NewInt(k)
 		num := new(big.Int).Exp(x.Num(), e, nil)
 		den := new(big.Int).Exp(x.Denom(), e, nil)
@@ -234,6 +243,7 @@ var numberPrimitives = map[string]primitive{
 		if !ok || !ok2 || n.Sign() <= 0 {
 			return nil, false
 		}
+		in.chargeBig(n.BitLen(), divisionScratch, max(x.BitLen(), n.BitLen()))
 		inv := new(big.Int).ModInverse(new(big.Int).Mod(x, n), n)
 		if inv == nil {
 			return nil, false

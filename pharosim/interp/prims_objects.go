@@ -71,6 +71,7 @@ func primDeepCopy(in *Interp, r Object, a []Object) (Object, bool) {
 	if !ok || o.class.name == "Object" {
 		return r, true
 	}
+	in.chargeInstance(o)
 	c := &Instance{class: o.class, vars: make([]Object, len(o.vars))}
 	for i, v := range o.vars {
 		c.vars[i] = in.Send(v, "deepCopy")
@@ -119,6 +120,7 @@ func primVeryDeepCopy(in *Interp, r Object, a []Object) (Object, bool) {
 		if c, ok := copies[src]; ok {
 			return c
 		}
+		in.chargeInstance(src)
 		c := &Instance{class: src.class, vars: append([]Object{}, src.vars...)}
 		if src.indexed != nil {
 			c.indexed = append([]Object{}, src.indexed...)

@@ -136,11 +136,13 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 			return nil, false
 		}
 		if position >= int64(len(c.str)) {
+			in.chargeRunes(len(c.str) + max(len(c.str), 16))
 			c = in.growStream(s, c, func(grown *Instance) int { grown.str = grownRunes(c.str); return len(grown.str) })
 		}
 		c.str[position] = rune(ch)
 	case in.known.array:
 		if position >= int64(len(c.indexed)) {
+			in.chargeSlots(len(c.indexed) + max(len(c.indexed), 16))
 			c = in.growStream(s, c, func(grown *Instance) int { grown.indexed = grownObjects(c.indexed); return len(grown.indexed) })
 		}
 		c.indexed[position] = x

@@ -230,6 +230,7 @@ func upperCase(c rune) rune {
 // primStrUtf8Encode answers the UTF-8 bytes of the receiver as a ByteArray.
 func primStrUtf8Encode(in *Interp, r Object, a []Object) (Object, bool) {
 	encoded := []byte(string(runesOf(r)))
+	in.chargeSlots(len(encoded))
 	bytes := in.newInstance(in.classes["ByteArray"])
 	bytes.indexed = make([]Object, len(encoded))
 	for i, b := range encoded {
@@ -647,12 +648,29 @@ func primRxMatchAll(in *Interp, r Object, a []Object) (Object, bool) {
 	subject := rxSubject(a[0], lineAnchors)
 	var all []Object
 	original := string(runesOf(a[0]))
-	for _, loc := range re.FindAllStringSubmatchIndex(subject, -1) {
+	for _, loc := range in.allMatches(re, subject) {
 		if !insideLineEnding(original, loc) {
 			all = append(all, in.rxPositions(subject, loc))
 		}
 	}
 	return in.newArray(all), true
+}
+
+// allMatches answers every match of re in subject, as
+// FindAllStringSubmatchIndex does. Go makes every match before it
+// answers, and a pattern that matches the empty string matches at each
+// character: the matches are asked for a batch at a time, each batch's
+// memory counted before Go makes it, twice as many each time until fewer
+// come back than were asked for.
+func (in *Interp) allMatches(re *regexp.Regexp, subject string) [][]int {
+	perMatch := int64(24 + 16*(re.NumSubexp()+1)) // a match's []int
+	for batch := 1024; ; batch *= 2 {
+		in.charge(perMatch * int64(batch))
+		locs := re.FindAllStringSubmatchIndex(subject, batch)
+		if len(locs) < batch {
+			return locs
+		}
+	}
 }
 
 // primIsLiteralSymbol answers whether a symbol of the receiver's

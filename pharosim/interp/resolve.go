@@ -252,7 +252,8 @@ func (c *compiler) expr(n smalltalk.Node, sc *scope, inBlock bool) code {
 		bc := c.block(n, sc)
 		m := c.m
 		return func(in *Interp, f *frame) Object {
-			return &Block{node: n, code: bc, outer: capture(f), home: f.home, m: m}
+			in.charge(blockBytes)
+			return &Block{node: n, code: bc, outer: in.capture(f), home: f.home, m: m}
 		}
 	case *smalltalk.DynamicArray:
 		elems := c.exprs(n.Elements, sc, inBlock)
@@ -665,7 +666,8 @@ func (c *compiler) exprsReusingBlocks(ns []smalltalk.Node, lits []*blockCode, sc
 		if bc := lits[i]; bc != nil {
 			node := n.(*smalltalk.Block)
 			out[i] = func(in *Interp, f *frame) Object {
-				return &Block{node: node, code: bc, outer: capture(f), home: f.home, m: m}
+				in.charge(blockBytes)
+				return &Block{node: node, code: bc, outer: in.capture(f), home: f.home, m: m}
 			}
 			continue
 		}
@@ -750,7 +752,7 @@ func (c *compiler) read(name string, sc *scope) code {
 	case "self", "super":
 		return func(in *Interp, f *frame) Object { return f.self }
 	case "thisContext":
-		return func(in *Interp, f *frame) Object { return &Context{f: capture(f)} }
+		return func(in *Interp, f *frame) Object { return &Context{f: in.capture(f)} }
 	case "nil":
 		return func(*Interp, *frame) Object { return nil }
 	case "true":

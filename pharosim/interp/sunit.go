@@ -200,17 +200,27 @@ func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 	return out
 }
 
-// guard runs f with a fresh step budget; what ends it outside the image's
-// exceptions (a limit, something the kernel lacks, an unhandled
-// exception) is reported to failed.
+// guard runs f with a fresh step budget and memory budget; what ends it
+// outside the image's exceptions (a limit, something the kernel lacks, an
+// unhandled exception) is reported to failed.
 func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	in.budget = steps
 	in.depth = 0
 	in.aborting = false
+	// no handler runs between two guarded computations: what their
+	// exceptions knew of their handling is over
+	clear(in.states)
+	// what the last computation left on the interpreter's stacks and in
+	// its free frames is garbage: nothing may keep it alive
+	clear(in.handlers[:cap(in.handlers)])
 	in.handlers = in.handlers[:0]
 	in.handlerLimit = 0
+	clear(in.argStack[:cap(in.argStack)])
 	in.argStack = in.argStack[:0]
+	clear(in.free[:cap(in.free)])
+	in.free = in.free[:0]
 	in.returning = nil
+	in.startMemory()
 	defer func() {
 		r := recover()
 		if r == nil {

@@ -210,6 +210,7 @@ func (t *table) put(in *Interp, k, v Object) {
 		}
 		return
 	}
+	in.charge(entryBytes)
 	t.keys = append(t.keys, k)
 	t.values = append(t.values, v)
 	t.live = append(t.live, true)
