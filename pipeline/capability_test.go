@@ -75,7 +75,7 @@ func TestHostileCandidatesAreNeverReleased(t *testing.T) {
 	for i, tc := range hostileCandidates {
 		writes[i] = "sum: a with: b\n\t" + tc.body
 	}
-	r := newRig(t, rigOpts{maxIterations: 1, script: writerScript(writes...)})
+	r := newRig(t, rigOpts{maxIterations: 1, script: writerScript(writes...), noEquivalence: capabilityOnly})
 	before := r.snapshot()
 	for _, tc := range hostileCandidates {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,7 +124,7 @@ func TestOrdinaryRewritesPassTheCapabilityCheck(t *testing.T) {
 	for i, b := range bodies {
 		writes[i] = "sum: a with: b\n\t" + b
 	}
-	r := newRig(t, rigOpts{maxIterations: 1, script: writerScript(writes...)})
+	r := newRig(t, rigOpts{maxIterations: 1, script: writerScript(writes...), noEquivalence: capabilityOnly})
 	for _, body := range bodies {
 		res, err := r.run(sumWith, func(req *refactor.Request) { req.DryRun = true })
 		assert.NoError(t, err, "%s: %v", body, res)
@@ -148,7 +148,7 @@ func TestCapabilityCheckKnowsTheClassAndItsPackage(t *testing.T) {
 	for i, tc := range cases {
 		writes[i] = "both\n\t" + tc.body
 	}
-	r := newRig(t, rigOpts{maxIterations: 1, tree: "pharosim/testdata/extras", script: writerScript(writes...)})
+	r := newRig(t, rigOpts{maxIterations: 1, tree: "pharosim/testdata/extras", script: writerScript(writes...), noEquivalence: capabilityOnly})
 	for _, tc := range cases {
 		res, err := r.run(refactor.MethodRef{Class: "SimChild", Selector: "both"}, func(req *refactor.Request) { req.DryRun = true })
 		if tc.refused == "" {

@@ -32,7 +32,7 @@ func (r *run) compare(ctx context.Context) ([]refactor.CheckError, error) {
 	w := eq.Witness
 	return []refactor.CheckError{{
 		Check:     "behaviour_changed",
-		Message:   fmt.Sprintf("the candidate does not do what the original does (%s differs): on %s the original answers %s, the candidate %s; keep the original's behaviour on every input", w.Aspect, w.Input, w.Original, w.Candidate),
+		Message:   fmt.Sprintf("the candidate does not do what the original does (%s differs): on %s the original %s, the candidate %s; keep the original's behaviour on every input", w.Aspect, w.Input, w.Original, w.Candidate),
 		Input:     w.Input,
 		Original:  w.Original,
 		Candidate: w.Candidate,

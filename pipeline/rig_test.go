@@ -61,7 +61,18 @@ type rigOpts struct {
 	// tracing, when set, traces the image's calls, the model's, the
 	// store's transactions and the pipeline's runs, as main wires them.
 	tracing trace.TracerProvider
+	// noEquivalence turns the comparison off (EQUIVALENCE=off).
+	noEquivalence bool
 }
+
+// Tests of what guards a release besides the comparison turn it off: their
+// candidates change behaviour on purpose, and the comparison would stop
+// them before the guard under test (as it does on pharo-sim; a real image
+// offers no comparison, so these guards stand alone there).
+const (
+	testGateOnly   = true // a candidate that breaks a test: the tests around the release must catch it
+	capabilityOnly = true // rewrites judged by the capability policy alone
+)
 
 func newRig(t *testing.T, o rigOpts) *rig {
 	t.Helper()
@@ -107,7 +118,8 @@ func newRig(t *testing.T, o rigOpts) *rig {
 		require.NoError(t, err)
 	}
 	r.pipe = pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout,
-		MaxTestClasses: o.maxTestClasses, TestPackages: o.testPackages, Checkpoint: o.checkpoint, Tracing: o.tracing}, zap.NewNop())
+		MaxTestClasses: o.maxTestClasses, TestPackages: o.testPackages, Checkpoint: o.checkpoint, Tracing: o.tracing,
+		NoEquivalence: o.noEquivalence}, zap.NewNop())
 	return r
 }
 

@@ -36,7 +36,7 @@ func TestNoTestsRanIsNoPass(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRig(t, rigOpts{tree: gateTree, oracle: tc.oracle, script: script(tc.candidate, []scripted.Answer{approvedAnswer()})})
+			r := newRig(t, rigOpts{tree: gateTree, oracle: tc.oracle, script: script(tc.candidate, []scripted.Answer{approvedAnswer()}), noEquivalence: testGateOnly})
 			image := r.snapshot()
 			res, err := r.run(fooTotal)
 			if !tc.wantErr {
