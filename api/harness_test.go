@@ -83,6 +83,10 @@ type harnessOpts struct {
 	// dataDir holds the audit database instead of a fresh temporary
 	// directory (a file system a test fills).
 	dataDir string
+	// noEquivalence turns the comparison of the original and the
+	// candidate off (EQUIVALENCE=off): for tests of the guards behind it,
+	// whose candidates change behaviour on purpose, and of call counts.
+	noEquivalence bool
 }
 
 // startImage answers the image connection the harness serves: pharosim
@@ -172,7 +176,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = audit.Close() })
 	pipe := pipeline.New(image, roles, audit, pipeline.Options{MaxIterations: o.maxIterations, Timeout: o.timeout, ReleaseTimeout: o.releaseTimeout,
-		Checkpoint: o.checkpoint}, orNop(o.log))
+		Checkpoint: o.checkpoint, NoEquivalence: o.noEquivalence}, orNop(o.log))
 	srv := api.New(api.Options{
 		AppName: "refactord", Version: "test", APIKeys: o.apiKeys, MaxBodyBytes: o.maxBody, OpenAPI: refactor.OpenAPI, KeepAlive: o.keepAlive,
 		ReadBodyTimeout: o.readBody, ReadHeaderTimeout: o.readHeader, AllowOrigins: o.allowOrigins, LoopbackHosts: !o.publicListener,

@@ -18,7 +18,7 @@ const subtractingSum = "sum: a with: b\n\t\"Answer the total\"\n\n\t^ a - b"
 
 func TestReleaseThatBreaksATestIsRolledBack(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{})
+	h := newHarness(t, harnessOpts{noEquivalence: true})
 	before := h.classFile("Calculator")
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(subtractingSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
@@ -130,4 +130,33 @@ func TestHistoryListing(t *testing.T) {
 	}
 	resp, data := h.do(http.MethodGet, "/api/v1/refactorings/unknown", "", nil)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "%s", data)
+}
+
+// The same candidate with the comparison on (the default) never reaches
+// the compile: it is 422 behaviour_changed, the answer and the row name
+// the input that shows it, and the image is untouched.
+func TestBehaviourChangeIs422WithItsWitness(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, harnessOpts{maxIterations: 1})
+	before := h.classFile("Calculator")
+	h.gem.ScriptAll(testenv.ApprovedInRoundOne(subtractingSum))
+	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:"}`)
+	require.Equal(t, http.StatusUnprocessableEntity, answered(t, resp, out), "%v", out)
+	assert.Equal(t, "behaviour_changed", out["code"])
+	assert.Equal(t, subtractingSum, out["refactored_code"], "the last candidate is in the body")
+	eq, ok := out["equivalence"].(map[string]any)
+	require.True(t, ok, "%v", out)
+	assert.Equal(t, "changed", eq["outcome"])
+	witness, ok := eq["witness"].(map[string]any)
+	require.True(t, ok, "%v", eq)
+	assert.NotEmpty(t, witness["input"])
+	assert.NotEqual(t, witness["original"], witness["candidate"])
+	assert.Equal(t, before, h.classFile("Calculator"), "nothing was compiled")
+
+	row := h.row(out["id"].(string))
+	assert.Equal(t, "behaviour_changed", row["error_code"])
+	assert.Equal(t, "failed", row["status"])
+	rowEq, ok := row["equivalence"].(map[string]any)
+	require.True(t, ok, "%v", row)
+	assert.Equal(t, "changed", rowEq["outcome"])
 }

@@ -34,7 +34,7 @@ const compileCall = 6
 func TestRestoreFailedIsSaidAndSettledAtTheNextStart(t *testing.T) {
 	t.Parallel()
 	launcher, marker := stayDownLauncher(t)
-	h := newHarness(t, harnessOpts{maxIterations: 1, releaseTimeout: 800 * time.Millisecond, simCommand: launcher,
+	h := newHarness(t, harnessOpts{maxIterations: 1, releaseTimeout: 800 * time.Millisecond, simCommand: launcher, noEquivalence: true,
 		simEnv: []string{"KILL_MARKER=" + marker, "PHARO_SIM=" + pharoSim(t),
 			"PHARO_SIM_KILL_AT=" + strconv.Itoa(compileCall) + ":after", "PHARO_SIM_KILL_MARKER=" + marker}})
 	before := h.classFile("Calculator")

@@ -55,7 +55,7 @@ func TestVerifyAnswersVerifiedAndLeavesTheImage(t *testing.T) {
 // reports in the body, the original back.
 func TestVerifyWithARegressionIs422(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{})
+	h := newHarness(t, harnessOpts{noEquivalence: true})
 	before := h.classFile("Calculator")
 	h.gem.ScriptAll(testenv.ApprovedInRoundOne(subtractingSum))
 	resp, out := h.refactor(`{"class_name": "Calculator", "method_name": "sum:with:", "verify": true}`)
