@@ -382,7 +382,8 @@ Exit codes:
   0  released, verified (--verify), proposed (dry run) or unchanged (nothing to change); the command succeeded
   1  any other failure (including invalid_request from the service)
   2  usage: unknown flag or command, bad arguments, a bad batch line
-  3  not approved: the validation loop ended without approval
+  3  not approved: the validation loop ended without approval, or its last candidate
+     did not do what the original does (behaviour_changed); nothing was released
   4  tests regressed: the release was rolled back
   5  still busy after waiting --wait-max
   6  the method changed in the image during the run, or another conflict; with --write,

@@ -28,9 +28,9 @@ func TestBatchOfThreeWithOneNotApproved(t *testing.T) {
 		"Calculator>>sum:with:": testenv.ApprovedInRoundOne(newSum),
 		"Calculator>>average:": {
 			"reviewer":  {testenv.Review()},
-			"writer":    {testenv.Code("average: aCollection\n\t^ aCollection sum / aCollection size")},
+			"writer":    {testenv.Code("average: aCollection\n\taCollection isEmpty ifTrue: [ ^ 0 ].\n\t^ (aCollection inject: 0 into: [ :sum :each | sum + each ]) / aCollection size")},
 			"validator": {testenv.NeedsWork("Empty collections now fail."), testenv.NeedsWork("Still fails when empty."), testenv.NeedsWork("Still fails when empty.")},
-			"refiner":   {testenv.Code("average: aCollection\n\t^ aCollection sum / aCollection size"), testenv.Code("average: aCollection\n\t^ aCollection sum / aCollection size")},
+			"refiner":   {testenv.Code("average: aCollection\n\taCollection isEmpty ifTrue: [ ^ 0 ].\n\t^ (aCollection inject: 0 into: [ :sum :each | sum + each ]) / aCollection size"), testenv.Code("average: aCollection\n\taCollection isEmpty ifTrue: [ ^ 0 ].\n\t^ (aCollection inject: 0 into: [ :sum :each | sum + each ]) / aCollection size")},
 		},
 		"ShoppingCart>>itemCount": testenv.ApprovedInRoundOne(newItemCount),
 	}, serviceOpts{})
@@ -200,6 +200,7 @@ func TestStreamTwoRoundRun(t *testing.T) {
 		"validate finished (3 model calls, T)",
 		"release started", "release: started", "release: released", "release finished (T)",
 		"Calculator>>sum:with: released in T — 2 rounds, 5 model calls (run ID)",
+		"same behaviour as the original on N inputs (N recorded from the tests, N generated)",
 	}, progressLines)
 	assert.Equal(t, "--- Calculator>>sum:with: (image)\n+++ Calculator>>sum:with: (refactored)\n"+
 		"@@ -1,3 +1,4 @@\n-sum: a with: b\n+sum: aNumber with: anotherNumber\n+\t\"Answer the sum of aNumber and anotherNumber\"\n \n-\t^ a + b\n+\t^ aNumber + anotherNumber\n",
@@ -218,6 +219,7 @@ func normalize(line string) string {
 		{regexp.MustCompile(`run [0-9a-f]{8,}`), "run ID"},
 		{regexp.MustCompile(`request ctl-[0-9a-f]+`), "request RID"},
 		{regexp.MustCompile(`\d+→\d+ tokens`), "N→N tokens"},
+		{regexp.MustCompile(`on \d+ inputs \(\d+ recorded from the tests, \d+ generated\)`), "on N inputs (N recorded from the tests, N generated)"},
 	} {
 		line = r.re.ReplaceAllString(line, r.with)
 	}
@@ -484,7 +486,10 @@ func runBinary(t *testing.T, env []string, args ...string) (int, string, string)
 // --no-tests sends run_tests false, so the same code is released.
 func TestTestGate(t *testing.T) {
 	broken := "sum: a with: b\n\t\"Answer the difference (wrong)\"\n\n\t^ a - b"
-	svc := startService(t, testenv.Script{"Calculator>>sum:with:": testenv.ApprovedInRoundOne(broken)}, serviceOpts{repeat: true})
+	// The comparison would stop the broken candidate before its tests run
+	// (TestBehaviourChangedExitsNotApproved): here the tests guard alone.
+	svc := startService(t, testenv.Script{"Calculator>>sum:with:": testenv.ApprovedInRoundOne(broken)},
+		serviceOpts{repeat: true, env: []string{"EQUIVALENCE=off"}})
 	original := svc.classFile(t, "Calculator")
 	tests := []struct {
 		name     string
@@ -508,6 +513,21 @@ func TestTestGate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A candidate that does not do what the original does is refused before
+// the compile, with the input that shows it: exit 3, nothing released.
+func TestBehaviourChangedExitsNotApproved(t *testing.T) {
+	broken := "sum: a with: b\n\t\"Answer the difference (wrong)\"\n\n\t^ a - b"
+	answers := testenv.ApprovedInRoundOne(broken)
+	answers["refiner"] = []testenv.Reply{testenv.Code(broken)}
+	svc := startService(t, testenv.Script{"Calculator>>sum:with:": answers}, serviceOpts{repeat: true})
+	original := svc.classFile(t, "Calculator")
+	out := ctl(t, svc, "", "refactor", "Calculator>>sum:with:")
+	assert.Equal(t, exitNotApproved, out.code, out.stderr)
+	assert.Contains(t, out.stderr, "behaviour_changed (HTTP 422)")
+	assert.Contains(t, out.stderr, "last feedback: ", "the witness is in the feedback")
+	assert.Equal(t, original, svc.classFile(t, "Calculator"), "nothing compiled")
 }
 
 // A review that finds nothing to change: refactorctl says so, prints no

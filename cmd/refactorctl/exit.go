@@ -14,7 +14,7 @@ const (
 	exitOK             = 0 // released, verified, proposed or unchanged; the command did what it was asked
 	exitFailure        = 1 // any other failure
 	exitUsage          = 2 // the invocation is wrong (flags, arguments, a bad batch line)
-	exitNotApproved    = 3 // the validation loop ended without approval
+	exitNotApproved    = 3 // the validation loop ended without approval, or with a candidate that changed behaviour
 	exitTestsRegressed = 4 // the release was rolled back because tests regressed
 	exitBusy           = 5 // the service was still busy after --wait-max
 	exitConflict       = 6 // the method changed in the image, or another conflict (--write: DIR does not hold the original)
@@ -137,7 +137,7 @@ func exitCode(err error) int {
 // failure (1), not a usage error: the local checks passed.
 func problemExit(e *apiError) int {
 	switch e.Problem.Code {
-	case "not_approved":
+	case "not_approved", "behaviour_changed":
 		return exitNotApproved
 	case "tests_regressed":
 		return exitTestsRegressed

@@ -239,6 +239,9 @@ func (c *cli) report(o options, run methodRun, prog *progress) {
 		prog.note("unchanged: the review found nothing worth a rewrite (" + clip(oneLine(res.Review.Summary), 160) + "); the image was not touched")
 		return
 	}
+	if line := equivalenceNote(res.Equivalence); line != "" {
+		prog.note(line)
+	}
 	if o.writeDir != "" {
 		c.reportWrite(run, prog)
 		return
@@ -303,4 +306,25 @@ func helpersDiff(class string, helpers []refactor.Helper, added bool) string {
 		}
 	}
 	return b.String()
+}
+
+// equivalenceNote says what the comparison of the original and the
+// candidate showed, and that no test calls the method when none did: the
+// tests then vouch for nothing about it.
+func equivalenceNote(eq refactor.Equivalence) string {
+	switch eq.Outcome {
+	case refactor.EquivalenceSame:
+		line := fmt.Sprintf("same behaviour as the original on %s (%d recorded from the tests, %d generated)",
+			plural(eq.Compared, "input"), eq.Recorded, eq.Generated)
+		if eq.Activations == 0 {
+			line += "; no test calls this method: its tests vouch for nothing about it"
+		}
+		return line
+	case refactor.EquivalenceNotChecked:
+		if eq.Reason == "" {
+			return "not compared with the original"
+		}
+		return "not compared with the original: " + clip(oneLine(eq.Reason), 200)
+	}
+	return ""
 }
