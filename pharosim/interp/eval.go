@@ -39,8 +39,9 @@ type Interp struct {
 	// memory is the memory budget of a guarded computation, charged what
 	// it has created so far (see charge), recountAt the count at which
 	// what it holds is measured next, heapAtStart the bytes of the Go
-	// heap's objects when it began
-	memory, charged, recountAt, heapAtStart int64
+	// heap's objects when it began, heapAtNew when the interpreter was
+	// built
+	memory, charged, recountAt, heapAtStart, heapAtNew int64
 	// initFailures says which class-side initialize failed while the
 	// program loaded, and why (Pharo would show it at load).
 	initFailures []string

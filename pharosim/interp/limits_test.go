@@ -235,3 +235,44 @@ func TestHostileTestsErrorAndTheirClassRuns(t *testing.T) {
 		assert.Equal(t, tc.detail, o.Detail, tc.selector)
 	}
 }
+
+// TestWhatTestsLeaveBehindIsBounded: what tests leave in class variables
+// outlives them and counts for none of them; the interpreter as a whole
+// may hold four memory budgets beyond what it held when it was built, and
+// once it does, each test it starts errors at once — the run's memory
+// stops growing there instead of growing until the process dies.
+func TestWhatTestsLeaveBehindIsBounded(t *testing.T) {
+	const budget = 16 << 20 // the interpreter may then hold 64 MiB
+	program := &Program{
+		Classes: []tonel.Definition{{Kind: tonel.KindClass, Name: "HoardingTest", Superclass: "TestCase", ClassVars: []string{"Hoard"}, Category: "Hostile-Tests"}},
+	}
+	var selectors []string
+	for i := 1; i <= 12; i++ {
+		// each keeps 10 MB, under the budget of a test
+		sel := fmt.Sprintf("test%02d", i)
+		selectors = append(selectors, sel)
+		program.Methods = append(program.Methods, MethodSource{Class: "HoardingTest",
+			Source: sel + "\n\tHoard ifNil: [ Hoard := OrderedCollection new ].\n\tHoard add: (Array new: 625000)"})
+	}
+	in, err := New(program, Limits{Steps: realSteps, Memory: budget})
+	require.NoError(t, err)
+	out, err := in.RunTestClass("HoardingTest", realSteps)
+	require.NoError(t, err)
+	require.Len(t, out, len(selectors))
+	leftBehind := "memory budget exceeded: the interpreter holds more than 64 MiB, left by earlier tests (in class variables or globals?)"
+	stopped := false
+	for i, o := range out {
+		require.Equal(t, selectors[i], o.Selector)
+		switch {
+		case i < 5: // 50 MB kept: under the bound, whatever the garbage when the interpreter was built
+			assert.Equal(t, Passed, o.Outcome, "%s: %s", o.Selector, o.Detail)
+		case i >= 9: // 90 MB kept: past it
+			assert.Equal(t, Errored, o.Outcome, o.Selector)
+			assert.Equal(t, leftBehind, o.Detail, o.Selector)
+		}
+		if stopped {
+			assert.Equal(t, leftBehind, o.Detail, "%s runs after one that could not", o.Selector)
+		}
+		stopped = stopped || o.Outcome == Errored
+	}
+}

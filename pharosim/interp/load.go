@@ -133,6 +133,9 @@ func New(program *Program, limits Limits) (*Interp, error) {
 	}
 	in.globals["Smalltalk"] = &Binding{Name: "Smalltalk", Value: in.newInstance(in.classes["SmalltalkImage"])}
 	in.globals["Transcript"] = &Binding{Name: "Transcript", Value: in.newInstance(in.classes["TranscriptStream"])}
+	// what the interpreter holds from here on is what its computations
+	// leave behind (see startMemory)
+	in.heapAtNew = heapObjects()
 	in.initializeClasses(program)
 	in.budget = limits.Steps
 	if in.budget <= 0 {

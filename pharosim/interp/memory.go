@@ -76,13 +76,30 @@ var recounted atomic.Bool
 // as held, and let this one hold as much again) starts after a
 // collection; after lighter ones the garbage is what Go's collector lets
 // pile up between two collections.
+//
+// What a computation leaves behind — in class variables, in globals, in
+// the identity hashes the interpreter keeps — outlives it, and counts for
+// no later one: the interpreter as a whole may hold leftBehind times the
+// budget beyond what it held when it was built. Past that (measured by a
+// collection, only once the heap's objects, garbage included, are past
+// it), every computation it starts ends at once.
 func (in *Interp) startMemory() {
 	if recounted.Swap(false) {
 		runtime.GC()
 	}
 	in.charged, in.recountAt = 0, in.memory
 	in.heapAtStart = heapObjects()
+	if most := leftBehind * in.memory; in.heapAtStart-in.heapAtNew > most {
+		runtime.GC()
+		if in.heapAtStart = heapObjects(); in.heapAtStart-in.heapAtNew > most {
+			in.overLimit(fmt.Sprintf("memory budget exceeded: the interpreter holds more than %d MiB, left by earlier tests (in class variables or globals?)", most>>20))
+		}
+	}
 }
+
+// leftBehind bounds what an interpreter holds beyond what it held when it
+// was built, in memory budgets (see startMemory).
+const leftBehind = 4
 
 // heapObjects is the bytes of the Go heap's objects, live or not yet
 // freed.

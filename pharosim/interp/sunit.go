@@ -220,7 +220,6 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	clear(in.free[:cap(in.free)])
 	in.free = in.free[:0]
 	in.returning = nil
-	in.startMemory()
 	defer func() {
 		r := recover()
 		if r == nil {
@@ -245,6 +244,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 			failed(fmt.Sprintf("pharo-sim's interpreter failed: %v", r))
 		}
 	}()
+	in.startMemory()
 	f()
 }
 
