@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -33,18 +34,35 @@ const crashText = "the image dies running this"
 // image is asked for the restore before any test runs again, and the tests
 // that killed it never run again on it. The answer comes in seconds, not
 // after the release budget; the file is as it was; /ready comes back.
+// A candidate whose tests recurse without end (through a block) cannot
+// kill pharo-sim: its tests error, and the run ends tests_regressed with
+// no restart at all.
 func TestTestsThatKillTheImageAreRolledBackFirst(t *testing.T) {
 	cases := []struct {
 		name, subject, class, method, candidate string
-		crash                                   bool
+		crash, equivalenceOff                   bool
 		status                                  int
 		code                                    refactor.Kind
+		runStatus                               string // "" for rolled_back
 		maxRestarts                             int
 	}{
 		{
 			name: "the tests kill the image", subject: "Calculator>>average:", class: "Calculator", method: "average:",
 			candidate: "average: aCollection\n\t\"" + crashText + "\"\n\n\taCollection isEmpty ifTrue: [ ^ 0 ].\n\t^ (aCollection inject: 0 into: [ :sum :each | sum + each ]) / aCollection size",
 			crash:     true, status: http.StatusUnprocessableEntity, code: refactor.TestsRegressed, maxRestarts: 2,
+		},
+		{
+			// Through the comparison (on by default) the recursion is a
+			// difference on the first input; with it off, as on a real
+			// image, the tests after the compile meet it.
+			name: "the tests recurse through a block", subject: "Calculator>>average:", class: "Calculator", method: "average:",
+			candidate:      "average: aCollection\n\n\t| loop |\n\tloop := [ :c | loop value: c ].\n\t^ loop value: aCollection",
+			equivalenceOff: true, status: http.StatusUnprocessableEntity, code: refactor.TestsRegressed, maxRestarts: 0,
+		},
+		{
+			name: "the comparison meets the recursion first", subject: "Calculator>>average:", class: "Calculator", method: "average:",
+			candidate: "average: aCollection\n\n\t| loop |\n\tloop := [ :c | loop value: c ].\n\t^ loop value: aCollection",
+			status:    http.StatusUnprocessableEntity, code: refactor.BehaviourChanged, runStatus: "failed", maxRestarts: 0,
 		},
 	}
 	for _, tc := range cases {
@@ -53,8 +71,11 @@ func TestTestsThatKillTheImageAreRolledBackFirst(t *testing.T) {
 			image := filepath.Join(dir, "image")
 			file := filepath.Join(image, "src", "Sample-Shop", tc.class+".class.st")
 			before := mustRead(t, file)
+			if tc.equivalenceOff {
+				env = append(env, "EQUIVALENCE=off")
+			}
 			if tc.crash {
-				env = append(env, "PHARO_MCP_ARGS=serve --dir '"+image+"' --fault-crash-tests-on '"+crashText+"'")
+				env = append(env, "PHARO_MCP_ARGS=serve --dir '"+image+"' --fault-crash-tests-on '"+crashText+"' --log-level debug")
 			}
 			s := start(t, dir, env...)
 
@@ -64,14 +85,15 @@ func TestTestsThatKillTheImageAreRolledBackFirst(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.status, resp.StatusCode, "%v", body)
 			assert.Equal(t, string(tc.code), body["code"], "%v", body)
-			assert.Equal(t, "rolled_back", body["run_status"], "%v", body)
+			runStatus := cmp.Or(tc.runStatus, "rolled_back")
+			assert.Equal(t, runStatus, body["run_status"], "%v", body)
 			assert.Less(t, took, 30*time.Second, "answered in seconds, not after the release budget")
 			assert.Equal(t, string(before), string(mustRead(t, file)), "the class file is byte-identical")
 
 			id, _ := body["id"].(string)
 			require.NotEmpty(t, id, "%v", body)
 			row := s.row(id)
-			assert.Equal(t, "rolled_back", row["status"], "%v", row)
+			assert.Equal(t, runStatus, row["status"], "%v", row)
 
 			require.NoError(t, s.WaitFor("/ready", 30*time.Second), "/ready comes back")
 			health, err := s.Health()
@@ -81,6 +103,11 @@ func TestTestsThatKillTheImageAreRolledBackFirst(t *testing.T) {
 				assert.GreaterOrEqual(t, health.MCP.Restarts, 1, "the fault killed the image")
 				assert.Equal(t, 1, simLines(s.Log(), "fault injection: SIGKILL, the tests reach"),
 					"the tests that killed the image ran once after the compile, never again")
+				beforeCrash, afterCrash, found := strings.Cut(s.Log(), "fault injection: SIGKILL, the tests reach")
+				require.True(t, found)
+				require.Positive(t, simLines(beforeCrash, "tool=run_class_test"), "the simulator logs its test runs")
+				assert.Zero(t, simLines(afterCrash, "tool=run_class_test"), "no test ran on the restarted image")
+				assert.Positive(t, simLines(afterCrash, "msg=compiled class="+tc.class), "the restarted image was asked for the restore")
 			}
 		})
 	}

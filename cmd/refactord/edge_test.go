@@ -312,7 +312,9 @@ func TestGraceEndingMidRelease(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, env := imageEnv(t, tc.script)
 			original := mustRead(t, calculatorFile(dir))
-			runEnv := append(env, "SHUTDOWN_GRACE=500ms")
+			// The comparison would stop the test-breaking candidate
+			// before its release: the tests guard alone here.
+			runEnv := append(env, "SHUTDOWN_GRACE=500ms", "EQUIVALENCE=off")
 			if tc.hold != "" {
 				runEnv = append(runEnv, "REFACTORD_HOLD_AT="+tc.hold)
 			}
