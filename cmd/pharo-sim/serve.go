@@ -9,7 +9,9 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"syscall"
 	"time"
@@ -65,6 +67,9 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer srv.Close()
 	keepHeapNearTheImage()
+	if limit, set := boundMemory(); set {
+		log.Info("memory limit set above the loaded image (GOMEMLIMIT overrides)", "limit_mib", limit>>20)
+	}
 	packages, classes, methods := srv.Image().Stats()
 	skipped := srv.Image().Skipped()
 	if len(skipped) > 0 {
@@ -179,6 +184,29 @@ func keepHeapNearTheImage() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(25)
 	}
+}
+
+// memoryAboveImage is what pharo-sim may take beyond its loaded image: a
+// test's memory budget and the quarter it may pass it by between two
+// measurements (160 MiB), what earlier tests of one run may leave behind
+// (256 MiB), the deepest recursion's stack (128 MiB at most), and the
+// collector's slack. docs/interpreter.md ("Limits") gives the reckoning.
+const memoryAboveImage = 640 << 20
+
+// boundMemory sets Go's memory limit to the loaded image plus
+// memoryAboveImage, unless GOMEMLIMIT says otherwise: the collector then
+// works harder rather than let garbage take the process past it. It
+// answers the limit and whether it set one.
+func boundMemory() (int64, bool) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return 0, false
+	}
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	limit := int64(s[0].Value.Uint64()) + memoryAboveImage
+	debug.SetMemoryLimit(limit)
+	return limit, true
 }
 
 // newLogger logs to w (stderr), never to the MCP stream.

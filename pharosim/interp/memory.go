@@ -10,7 +10,7 @@ import (
 )
 
 // DefaultMemory is the memory budget of a test when Limits.Memory is 0.
-const DefaultMemory = 256 << 20
+const DefaultMemory = 128 << 20
 
 // What the objects a computation creates count toward its memory budget,
 // in bytes: about what Go holds for them.
@@ -99,7 +99,7 @@ func (in *Interp) startMemory() {
 
 // leftBehind bounds what an interpreter holds beyond what it held when it
 // was built, in memory budgets (see startMemory).
-const leftBehind = 4
+const leftBehind = 2
 
 // heapObjects is the bytes of the Go heap's objects, live or not yet
 // freed.
