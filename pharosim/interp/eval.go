@@ -514,9 +514,6 @@ func (in *Interp) printName(o Object) string {
 	return "a " + c.name
 }
 
-// parseNumber reads a number literal: integers (any radix, exponent),
-// floats, fractions never (Smalltalk has no fraction literal), scaled
-// decimals as fractions.
 // literalNumber reads a number literal as Pharo's compiler does: through
 // the reader Number class>>readFrom: uses, a scale making a ScaledDecimal.
 func (in *Interp) literalNumber(text string) Object {

@@ -147,16 +147,16 @@ func New(program *Program, limits Limits) (*Interp, error) {
 // classInitializeSteps bounds each class-side initialize run while loading.
 const classInitializeSteps = 10_000_000
 
-// initializeClasses sends initialize to each class on whose class side the
-// program defines it, superclasses first, as loading a package into Pharo
-// does: the tables and defaults a class's methods read from its class
-// variables are set up there. An initialize that fails leaves its class as
-// far as it got, as in Pharo.
 // InitializeFailures names each class whose class-side initialize failed
 // while the program loaded, with why; the tests then run without what it
 // would have set up.
 func (in *Interp) InitializeFailures() []string { return in.initFailures }
 
+// initializeClasses sends initialize to each class on whose class side the
+// program defines it, superclasses first, as loading a package into Pharo
+// does: the tables and defaults a class's methods read from its class
+// variables are set up there. An initialize that fails leaves its class as
+// far as it got, as in Pharo.
 func (in *Interp) initializeClasses(program *Program) {
 	if program == nil {
 		return

@@ -1,18 +1,6 @@
-// Package interp evaluates Pharo Smalltalk over the smalltalk package's
-// syntax trees: classes and metaclasses built from Tonel definitions,
-// message sends (with super), blocks with non-local return, Pharo's
-// exceptions and a kernel — Smalltalk source embedded in the package
-// (kernel/*.st, in Tonel) over a small set of Go primitives — enough to run
-// SUnit tests. Every run is bounded by a step budget, a deadline, a stack
-// depth and a memory budget: a runaway test ends as an error, never a
-// hang nor the death of the process.
 package interp
 
-import (
-	"math/big"
-
-	"github.com/pharo-refactor/refactord/smalltalk"
-)
+import "github.com/pharo-refactor/refactord/smalltalk"
 
 // Object is any Smalltalk value. Immediate kinds are Go values: nil
 // (UndefinedObject), bool (Boolean), int64 (SmallInteger), *big.Int (a
@@ -105,8 +93,6 @@ type frame struct {
 	// captured is true once a block or thisContext holds the frame
 	captured bool
 }
-
-func bigOf(n int64) *big.Int { return big.NewInt(n) }
 
 // newFrame makes a frame of n variables, reusing a released one when it
 // can: a frame per send and per inlined block with names was most of what

@@ -7,12 +7,13 @@ import (
 	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
-// A method is compiled once, when the image is built, into Go closures:
-// every name is resolved to a frame slot, an instance variable index or a
-// shared binding; every send site keeps the method it found for the last
+// A method's body is compiled into Go closures when a send first finds
+// it (see lookup and compileBody), once per interpreter: every name is
+// resolved to a frame slot, an instance variable index or a shared
+// binding; every send site keeps the method it found for the last
 // receiver class (an inline cache: classes do not change while a run
-// lasts); literals are made once. Walking the syntax tree with map
-// lookups on every evaluation cost most of a test run's time.
+// lasts); literals are made once. Nothing walks the syntax tree while a
+// method runs.
 
 // code evaluates an expression in a frame.
 type code func(in *Interp, f *frame) Object
