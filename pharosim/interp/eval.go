@@ -80,43 +80,6 @@ func (in *Interp) tooDeep() {
 	in.overLimit("the stack grew too deep (an endless recursion?)")
 }
 
-// overLimit ends a computation that went over one of its limits (steps,
-// time, stack, memory). Nothing of the image catches it, and the ensure:
-// and ifCurtailed: blocks it passes on its way out do not run: each could
-// only go over the limit again, and each abort raised on the way walks
-// the whole stack that Go still holds (through a deep recursion, that
-// made ending it quadratic).
-func (in *Interp) overLimit(reason string) {
-	in.aborting = true
-	panic(&abort{reason})
-}
-
-// abort ends a computation that went over its limits; exceptions of the
-// image cannot catch it.
-type abort struct{ reason string }
-
-// nonLocalReturn is a ^ from a block, travelling to its home method.
-type nonLocalReturn struct {
-	home  *frame
-	value Object
-	prev  *nonLocalReturn // the ^ that was travelling when this one began
-}
-
-// returnFrom travels a ^ from a block to its home method. in.returning
-// names it, so that only the home's frame recovers it: a frame that
-// recovered and re-raised whatever passed made unwinding a deep stack
-// quadratic (an endless recursion through such methods took 26 s to end).
-func (in *Interp) returnFrom(home *frame, v Object) {
-	n := &nonLocalReturn{home: home, value: v, prev: in.returning}
-	in.returning = n
-	panic(n)
-}
-
-// Missing is what a test touched that the kernel lacks.
-type Missing struct{ What string }
-
-func (m *Missing) Error() string { return "pharo-sim's kernel lacks " + m.What }
-
 func (in *Interp) step() {
 	in.budget--
 	if in.budget < 0 {
@@ -371,10 +334,7 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 		in.release(bf)
 	}
 	if returned {
-		if b.home.dead {
-			return in.signalError("BlockCannotReturn", "the block's method has already returned")
-		}
-		in.returnFrom(b.home, v)
+		return in.blockReturn(b.home, v)
 	}
 	return v
 }

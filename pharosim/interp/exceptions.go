@@ -20,51 +20,6 @@ type excState struct {
 	resumed bool
 }
 
-// unwindTo ends the on:do: of h with v.
-func (in *Interp) unwindTo(h *handler, v Object) {
-	h.ending = true
-	panic(&unwind{h: h, value: v})
-}
-
-// retry restarts the on:do: of h (with using in place of its protected
-// block, if not nil).
-func (in *Interp) retry(h *handler, using *Block) {
-	h.ending = true
-	panic(&retrying{h: h, using: using})
-}
-
-// resume makes the signal of r.exc answer (see resuming).
-func (in *Interp) resume(r *resuming) {
-	in.state(r.exc).resumed = true
-	panic(r)
-}
-
-// unwind ends the on:do: of h with a value (return:, or a handler block
-// that ran to its end).
-type unwind struct {
-	h     *handler
-	value Object
-}
-
-// retrying restarts the protected block of h's on:do:, or runs using in
-// its place (retryUsing:), under the same handler.
-type retrying struct {
-	h     *handler
-	using *Block
-}
-
-// resuming makes the signal (or outer) of exc answer value, or, with
-// instead set (resignalAs:), signal instead there in its place.
-type resuming struct {
-	exc     *Instance
-	value   Object
-	instead Object
-}
-
-// unhandled is an exception no handler took, nor a handler of the
-// UnhandledError it raised: it ends the computation.
-type unhandled struct{ exc *Instance }
-
 func (in *Interp) onDo(body *Block, selector, action Object) (result Object) {
 	h := &handler{selector: selector, action: action}
 	for {

@@ -264,14 +264,7 @@ func (c *compiler) expr(n smalltalk.Node, sc *scope, inBlock bool) code {
 			c.m.nlr = true
 		}
 		value := c.expr(n.Value, sc, inBlock)
-		return func(in *Interp, f *frame) Object {
-			v := value(in, f)
-			if f.home != f && f.home.dead {
-				return in.signalError("BlockCannotReturn", "the block's method has already returned")
-			}
-			in.returnFrom(f.home, v)
-			return nil
-		}
+		return func(in *Interp, f *frame) Object { return in.blockReturn(f.home, value(in, f)) }
 	case *smalltalk.Sequence:
 		s := c.seq(n, sc, inBlock)
 		return func(in *Interp, f *frame) Object { v, _ := s(in, f); return v }
@@ -285,11 +278,7 @@ func inlineValue(s stmt) code {
 	return func(in *Interp, f *frame) Object {
 		v, returned := s(in, f)
 		if returned {
-			if f.home.dead {
-				return in.signalError("BlockCannotReturn", "the block's method has already returned")
-			}
-			in.returnFrom(f.home, v)
-			return nil
+			return in.blockReturn(f.home, v)
 		}
 		return v
 	}
@@ -464,198 +453,229 @@ var fastIntPrimitives = map[string]string{"+": "add", "-": "sub", "<": "lt", ">"
 // inlined compiles the control messages Pharo's compiler inlines, when
 // their arguments are literal blocks; at run time a receiver that does
 // not fit gets an ordinary send. It answers nil for any other message.
+// Each family of messages has its compiler below.
 func (c *compiler) inlined(n *smalltalk.Message, sc *scope, inBlock bool) stmt {
-	lits := make([]*blockCode, len(n.Args))
-	isLit := func(i int) bool {
-		if i >= len(n.Args) {
-			return false
-		}
-		_, ok := n.Args[i].(*smalltalk.Block)
-		return ok
-	}
-	allLit := true
-	for i := range n.Args {
-		allLit = allLit && isLit(i)
-	}
+	var family func(c *compiler, il *inlining) stmt
 	switch n.Selector {
-	case "ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:", "and:", "or:",
-		"ifNil:", "ifNotNil:", "ifNil:ifNotNil:", "ifNotNil:ifNil:", "timesRepeat:":
-		if !allLit {
-			return nil
-		}
+	case "ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:", "and:", "or:":
+		family = (*compiler).inlineBoolean
+	case "ifNil:", "ifNotNil:", "ifNil:ifNotNil:", "ifNotNil:ifNil:":
+		family = (*compiler).inlineIfNil
 	case "whileTrue:", "whileFalse:", "whileTrue", "whileFalse":
-		if _, ok := n.Receiver.(*smalltalk.Block); !ok || !allLit {
+		if _, ok := n.Receiver.(*smalltalk.Block); !ok {
 			return nil
 		}
+		family = (*compiler).inlineWhile
 	case "to:do:":
-		b, ok := n.Args[1].(*smalltalk.Block)
-		if !ok || len(b.Args) != 1 {
-			return nil
-		}
+		family = (*compiler).inlineToDo
+	case "timesRepeat:":
+		family = (*compiler).inlineTimesRepeat
 	default:
 		return nil
 	}
+	if n.Selector == "to:do:" {
+		if b, ok := n.Args[1].(*smalltalk.Block); !ok || len(b.Args) != 1 {
+			return nil
+		}
+	} else {
+		for _, a := range n.Args {
+			if _, ok := a.(*smalltalk.Block); !ok {
+				return nil
+			}
+		}
+	}
+	il := &inlining{n: n, sc: sc, inBlock: inBlock, lits: make([]*blockCode, len(n.Args))}
 	for i, a := range n.Args {
 		if b, ok := a.(*smalltalk.Block); ok {
-			lits[i] = c.block(b, sc)
+			il.lits[i] = c.block(b, sc)
 		}
 	}
-	sel := n.Selector
-	// fallback sends the message for a receiver the inlined form does not
-	// fit: its literal blocks become closures.
-	argCode := c.exprsReusingBlocks(n.Args, lits, sc, inBlock)
-	fallback := func(in *Interp, f *frame, rcv Object) (Object, bool) {
-		return in.sendFrom(in.classOf(rcv), rcv, sel, evalAll(in, f, argCode)), false
+	il.argCode = c.exprsReusingBlocks(n.Args, il.lits, sc, inBlock)
+	return family(c, il)
+}
+
+// inlining is one inlined control message being compiled: its literal
+// blocks (nil where an argument is not one) and its arguments as an
+// ordinary send evaluates them.
+type inlining struct {
+	n       *smalltalk.Message
+	sc      *scope
+	inBlock bool
+	lits    []*blockCode
+	argCode []code
+}
+
+// fallback sends the message for a receiver the inlined form does not
+// fit: its literal blocks become closures.
+func (il *inlining) fallback(in *Interp, f *frame, rcv Object) (Object, bool) {
+	return in.sendFrom(in.classOf(rcv), rcv, il.n.Selector, evalAll(in, f, il.argCode)), false
+}
+
+// inlineBoolean compiles ifTrue:, ifFalse:, ifTrue:ifFalse:,
+// ifFalse:ifTrue:, and: and or:.
+func (c *compiler) inlineBoolean(il *inlining) stmt {
+	rcv := c.expr(il.n.Receiver, il.sc, il.inBlock)
+	lits := il.lits
+	var onTrue, onFalse *blockCode
+	var valueTrue, valueFalse Object // when the branch is absent
+	switch il.n.Selector {
+	case "ifTrue:":
+		onTrue = lits[0]
+	case "ifFalse:":
+		onFalse = lits[0]
+	case "ifTrue:ifFalse:":
+		onTrue, onFalse = lits[0], lits[1]
+	case "ifFalse:ifTrue:":
+		onFalse, onTrue = lits[0], lits[1]
+	case "and:":
+		onTrue, valueFalse = lits[0], false
+	case "or:":
+		onFalse, valueTrue = lits[0], true
 	}
-	switch sel {
-	case "ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:", "and:", "or:":
-		rcv := c.expr(n.Receiver, sc, inBlock)
-		var onTrue, onFalse *blockCode
-		var valueTrue, valueFalse Object // when the branch is absent
-		switch sel {
-		case "ifTrue:":
-			onTrue = lits[0]
-		case "ifFalse:":
-			onFalse = lits[0]
-		case "ifTrue:ifFalse:":
-			onTrue, onFalse = lits[0], lits[1]
-		case "ifFalse:ifTrue:":
-			onFalse, onTrue = lits[0], lits[1]
-		case "and:":
-			onTrue, valueFalse = lits[0], false
-		case "or:":
-			onFalse, valueTrue = lits[0], true
+	return func(in *Interp, f *frame) (Object, bool) {
+		r := rcv(in, f)
+		b, ok := r.(bool)
+		if !ok {
+			return il.fallback(in, f, r)
 		}
-		return func(in *Interp, f *frame) (Object, bool) {
-			r := rcv(in, f)
-			b, ok := r.(bool)
-			if !ok {
-				return fallback(in, f, r)
+		in.step()
+		if b {
+			if onTrue == nil {
+				return valueTrue, false
 			}
-			in.step()
-			if b {
-				if onTrue == nil {
-					return valueTrue, false
-				}
-				return in.runInline(onTrue, f)
-			}
-			if onFalse == nil {
-				return valueFalse, false
-			}
-			return in.runInline(onFalse, f)
+			return in.runInline(onTrue, f)
 		}
-	case "ifNil:", "ifNotNil:", "ifNil:ifNotNil:", "ifNotNil:ifNil:":
-		rcv := c.expr(n.Receiver, sc, inBlock)
-		var nilB, notB *blockCode
-		switch sel {
-		case "ifNil:":
-			nilB = lits[0]
-		case "ifNotNil:":
-			notB = lits[0]
-		case "ifNil:ifNotNil:":
-			nilB, notB = lits[0], lits[1]
-		case "ifNotNil:ifNil:":
-			notB, nilB = lits[0], lits[1]
+		if onFalse == nil {
+			return valueFalse, false
 		}
-		return func(in *Interp, f *frame) (Object, bool) {
-			r := rcv(in, f)
-			in.step()
-			if r == nil {
-				if nilB == nil {
-					return nil, false
-				}
-				return in.runInline(nilB, f)
+		return in.runInline(onFalse, f)
+	}
+}
+
+// inlineIfNil compiles ifNil:, ifNotNil:, ifNil:ifNotNil: and
+// ifNotNil:ifNil:.
+func (c *compiler) inlineIfNil(il *inlining) stmt {
+	rcv := c.expr(il.n.Receiver, il.sc, il.inBlock)
+	lits := il.lits
+	var nilB, notB *blockCode
+	switch il.n.Selector {
+	case "ifNil:":
+		nilB = lits[0]
+	case "ifNotNil:":
+		notB = lits[0]
+	case "ifNil:ifNotNil:":
+		nilB, notB = lits[0], lits[1]
+	case "ifNotNil:ifNil:":
+		notB, nilB = lits[0], lits[1]
+	}
+	return func(in *Interp, f *frame) (Object, bool) {
+		r := rcv(in, f)
+		in.step()
+		if r == nil {
+			if nilB == nil {
+				return nil, false
 			}
-			if notB == nil {
-				return r, false
-			}
-			return in.runInline(notB, f, r)
+			return in.runInline(nilB, f)
 		}
-	case "whileTrue:", "whileFalse:", "whileTrue", "whileFalse":
-		cond := c.block(n.Receiver.(*smalltalk.Block), sc)
-		var body *blockCode
-		if len(lits) == 1 {
-			body = lits[0]
-		}
-		want := sel[:9] == "whileTrue"
-		return func(in *Interp, f *frame) (Object, bool) {
-			for {
-				in.step()
-				v, returned := in.runInline(cond, f)
-				if returned {
-					return v, true
-				}
-				if b, ok := v.(bool); !ok {
-					in.Send(v, "mustBeBoolean")
-					return nil, false
-				} else if b != want {
-					return nil, false
-				}
-				if body != nil {
-					if v, returned := in.runInline(body, f); returned {
-						return v, true
-					}
-				}
-			}
-		}
-	case "to:do:":
-		rcv := c.expr(n.Receiver, sc, inBlock)
-		limit := c.expr(n.Args[0], sc, inBlock)
-		body := lits[1]
-		return func(in *Interp, f *frame) (Object, bool) {
-			r := rcv(in, f)
-			from, ok := r.(int64)
-			if !ok {
-				return fallback(in, f, r)
-			}
-			l := limit(in, f)
-			to, ok := l.(int64)
-			if !ok {
-				blk := argCode[1](in, f)
-				return in.sendFrom(in.classOf(r), r, sel, []Object{l, blk}), false
-			}
-			var bf *frame
-			for i := from; i <= to; i++ {
-				in.step()
-				// a frame per turn only when a block may keep it
-				if bf == nil || body.captures {
-					if bf != nil {
-						in.release(bf)
-					}
-					bf = in.newFrame(body.size, f, f.self, f.m, f.home)
-				} else {
-					clear(bf.vars)
-				}
-				bf.vars[0] = i
-				if v, returned := body.body(in, bf); returned {
-					in.release(bf)
-					return v, true
-				}
-			}
-			if bf != nil {
-				in.release(bf)
-			}
+		if notB == nil {
 			return r, false
 		}
-	case "timesRepeat:":
-		rcv := c.expr(n.Receiver, sc, inBlock)
-		body := lits[0]
-		return func(in *Interp, f *frame) (Object, bool) {
-			r := rcv(in, f)
-			k, ok := r.(int64)
-			if !ok {
-				return fallback(in, f, r)
+		return in.runInline(notB, f, r)
+	}
+}
+
+// inlineWhile compiles whileTrue:, whileFalse:, whileTrue and whileFalse
+// sent to a literal block.
+func (c *compiler) inlineWhile(il *inlining) stmt {
+	cond := c.block(il.n.Receiver.(*smalltalk.Block), il.sc)
+	var body *blockCode
+	if len(il.lits) == 1 {
+		body = il.lits[0]
+	}
+	want := il.n.Selector[:9] == "whileTrue"
+	return func(in *Interp, f *frame) (Object, bool) {
+		for {
+			in.step()
+			v, returned := in.runInline(cond, f)
+			if returned {
+				return v, true
 			}
-			for i := int64(0); i < k; i++ {
-				in.step()
+			if b, ok := v.(bool); !ok {
+				in.Send(v, "mustBeBoolean")
+				return nil, false
+			} else if b != want {
+				return nil, false
+			}
+			if body != nil {
 				if v, returned := in.runInline(body, f); returned {
 					return v, true
 				}
 			}
-			return r, false
 		}
 	}
-	return nil
+}
+
+// inlineToDo compiles to:do: whose second argument is a literal block of
+// one argument.
+func (c *compiler) inlineToDo(il *inlining) stmt {
+	rcv := c.expr(il.n.Receiver, il.sc, il.inBlock)
+	limit := c.expr(il.n.Args[0], il.sc, il.inBlock)
+	body := il.lits[1]
+	return func(in *Interp, f *frame) (Object, bool) {
+		r := rcv(in, f)
+		from, ok := r.(int64)
+		if !ok {
+			return il.fallback(in, f, r)
+		}
+		l := limit(in, f)
+		to, ok := l.(int64)
+		if !ok {
+			blk := il.argCode[1](in, f)
+			return in.sendFrom(in.classOf(r), r, il.n.Selector, []Object{l, blk}), false
+		}
+		var bf *frame
+		for i := from; i <= to; i++ {
+			in.step()
+			// a frame per turn only when a block may keep it
+			if bf == nil || body.captures {
+				if bf != nil {
+					in.release(bf)
+				}
+				bf = in.newFrame(body.size, f, f.self, f.m, f.home)
+			} else {
+				clear(bf.vars)
+			}
+			bf.vars[0] = i
+			if v, returned := body.body(in, bf); returned {
+				in.release(bf)
+				return v, true
+			}
+		}
+		if bf != nil {
+			in.release(bf)
+		}
+		return r, false
+	}
+}
+
+// inlineTimesRepeat compiles timesRepeat:.
+func (c *compiler) inlineTimesRepeat(il *inlining) stmt {
+	rcv := c.expr(il.n.Receiver, il.sc, il.inBlock)
+	body := il.lits[0]
+	return func(in *Interp, f *frame) (Object, bool) {
+		r := rcv(in, f)
+		k, ok := r.(int64)
+		if !ok {
+			return il.fallback(in, f, r)
+		}
+		for i := int64(0); i < k; i++ {
+			in.step()
+			if v, returned := in.runInline(body, f); returned {
+				return v, true
+			}
+		}
+		return r, false
+	}
 }
 
 // exprsReusingBlocks compiles arguments, a literal block from its
