@@ -57,6 +57,11 @@ func testsSuite(e env) ([]figure, error) {
 		figs = append(figs, figure{"tests_real_" + tc.class + "_ms", measure.Millis(s.P50), "ms",
 			fmt.Sprintf("run_class_test's work on the interpreter (%s), median of %d, max %.1f ms; %s; goal < 1000", tc.tree, s.N, measure.Millis(s.Max), summary)})
 	}
+	fig, err := comparisonBesideTests(e)
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, fig)
 	if dir := os.Getenv("BENCH_NEOJSON"); dir != "" {
 		fig, err := neoJSONPackage(dir)
 		if err != nil {
@@ -105,4 +110,51 @@ func neoJSONPackage(dir string) (figure, error) {
 	s, _ := measure.Summarize(samples)
 	return figure{"tests_real_NeoJSON_package_ms", measure.Millis(s.P50), "ms",
 		fmt.Sprintf("run_package_test's work on the interpreter (%s, %d test classes), median of %d, max %.1f ms; %s; goal < 1000", pkg, len(classes), s.N, measure.Millis(s.Max), summary)}, nil
+}
+
+// averageRewrite is a faithful rewrite of the sample image's
+// Calculator>>average:, which the comparison finds the same.
+const averageRewrite = "average: aCollection\n\t| sum count |\n\tsum := 0.\n\tcount := 0.\n" +
+	"\taCollection do: [ :each | sum := sum + each. count := count + 1 ].\n\tcount = 0 ifTrue: [ ^ 0 ].\n\t^ sum / count"
+
+// comparisonBesideTests times compare_method's work for a faithful
+// rewrite of Calculator>>average: (inputs recorded from CalculatorTest's
+// run, and varied), in process, beside CalculatorTest's own run in the same
+// rounds. A release sits between two test runs of the class; the goal is a
+// comparison that costs no more than those two.
+func comparisonBesideTests(e env) (figure, error) {
+	img, err := pharosim.LoadImage(filepath.Join(e.root, "examples/sample-image"), nil)
+	if err != nil {
+		return figure{}, err
+	}
+	defer func() { _ = img.Close() }()
+	none, err := pharosim.ParseOracle([]byte(`{}`))
+	if err != nil {
+		return figure{}, err
+	}
+	req := pharosim.CompareRequest{Class: "Calculator", Selector: "average:", Candidate: averageRewrite, TestClasses: []string{"CalculatorTest"}}
+	var compares, tests measure.Samples
+	var outcome string
+	for range testRunRounds {
+		start := time.Now()
+		v, err := img.CompareMethod(context.Background(), req)
+		if err != nil {
+			return figure{}, err
+		}
+		compares = append(compares, time.Since(start))
+		if v.Outcome != "same" {
+			return figure{}, fmt.Errorf("the faithful rewrite of average: compared %s", v.Outcome)
+		}
+		outcome = fmt.Sprintf("%s on %d inputs (%d recorded, %d generated)", v.Outcome, v.Compared, v.Recorded, v.Generated)
+		start = time.Now()
+		if _, err := img.RunTestsFor(context.Background(), none, []string{"CalculatorTest"}); err != nil {
+			return figure{}, err
+		}
+		tests = append(tests, time.Since(start))
+	}
+	c, _ := measure.Summarize(compares)
+	t, _ := measure.Summarize(tests)
+	return figure{"compare_sample_average_ms", measure.Millis(c.P50), "ms",
+		fmt.Sprintf("compare_method's work for a faithful rewrite of Calculator>>average: (%s), median of %d; CalculatorTest's run in the same rounds %.1f ms, so %.2f test runs; goal ≤ 2 (the two test runs it sits beside)",
+			outcome, c.N, measure.Millis(t.P50), float64(c.P50)/float64(t.P50))}, nil
 }
