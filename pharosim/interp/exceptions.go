@@ -162,3 +162,13 @@ func truthy(o Object) bool {
 	b, _ := o.(bool)
 	return b
 }
+
+func (in *Interp) signalError(class, text string) Object {
+	c := in.classes[class]
+	if c == nil {
+		c = in.classes["Error"]
+	}
+	e := in.newInstance(c)
+	in.Send(e, "messageText:", in.newString(text))
+	return in.Send(e, "signal")
+}

@@ -1,18 +1,17 @@
 package interp
 
-import "github.com/pharo-refactor/refactord/smalltalk"
+import (
+	"math"
+	"math/big"
+
+	"github.com/pharo-refactor/refactord/smalltalk"
+)
 
 // Object is any Smalltalk value. Immediate kinds are Go values: nil
 // (UndefinedObject), bool (Boolean), int64 (SmallInteger), *big.Int (a
 // large integer), *big.Rat (Fraction), float64 (Float), Char (Character),
 // Symbol. Everything else is a *Instance, a *Class or a *Block.
 type Object = any
-
-// Char is a Character.
-type Char rune
-
-// Symbol is a Symbol: immutable, equal by value.
-type Symbol string
 
 // Instance is an object of a class of the image: named instance
 // variables, indexed slots for a variable class (Array, OrderedCollection),
@@ -141,4 +140,60 @@ func (in *Interp) capture(f *frame) *frame {
 		p.captured = true
 	}
 	return f
+}
+
+func identical(a, b Object) bool {
+	switch x := a.(type) {
+	case *big.Int:
+		y, ok := b.(*big.Int)
+		return ok && x == y
+	case *big.Rat:
+		y, ok := b.(*big.Rat)
+		return ok && x == y
+	case float64:
+		// a Float is identical to the Float of the same bits: a NaN to
+		// itself, 0.0 not to -0.0
+		y, ok := b.(float64)
+		return ok && math.Float64bits(x) == math.Float64bits(y)
+	}
+	// every kind of Object is comparable with ==
+	return a == b
+}
+
+func (in *Interp) identityHash(o Object) Object {
+	switch v := o.(type) {
+	case *Instance:
+		if h, ok := in.hashes[v]; ok {
+			return h
+		}
+		in.charge(hashBytes)
+		in.nextHash++
+		in.hashes[v] = in.nextHash
+		return in.nextHash
+	case *Class:
+		return hashString(v.name)
+	case Symbol:
+		return hashString(string(v))
+	case int64:
+		return v
+	case Char:
+		return int64(v)
+	case bool:
+		if v {
+			return int64(1)
+		}
+		return int64(2)
+	case nil:
+		return int64(3)
+	}
+	return int64(7)
+}
+
+func hashString(s string) int64 {
+	var h uint64 = 1469598103934665603
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return int64(h >> 4)
 }

@@ -1,7 +1,66 @@
 package interp
 
-// collectionPrimitives are the Go primitives of the kernel's collections.
+// collectionPrimitives are the Go primitives of the kernel's collections:
+// Array and OrderedCollection storage, sorting, hashed storage.
 var collectionPrimitives = map[string]primitive{
+	"arrayNew": func(in *Interp, r Object, a []Object) (Object, bool) {
+		n, ok := a[0].(int64)
+		if !ok || n < 0 || n > 1<<26 {
+			return nil, false
+		}
+		in.chargeSlots(int(n))
+		o := in.newInstance(r.(*Class))
+		o.indexed = make([]Object, n)
+		return o, true
+	},
+	"growAdd": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o := r.(*Instance)
+		in.chargeSlots(1)
+		o.indexed = append(o.indexed, a[0])
+		return a[0], true
+	},
+	"growAddFirst": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o := r.(*Instance)
+		in.chargeSlots(1)
+		o.indexed = append([]Object{a[0]}, o.indexed...)
+		return a[0], true
+	},
+	"growInsert": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o := r.(*Instance)
+		i, ok := a[1].(int64)
+		if !ok || i < 1 || i > int64(len(o.indexed))+1 {
+			return nil, false
+		}
+		in.chargeSlots(1)
+		o.indexed = append(o.indexed[:i-1], append([]Object{a[0]}, o.indexed[i-1:]...)...)
+		return a[0], true
+	},
+	"growRemoveIndex": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o := r.(*Instance)
+		i, ok := a[0].(int64)
+		if !ok || i < 1 || i > int64(len(o.indexed)) {
+			return nil, false
+		}
+		v := o.indexed[i-1]
+		o.indexed = append(o.indexed[:i-1:i-1], o.indexed[i:]...)
+		return v, true
+	},
+	"growRemoveAll": func(in *Interp, r Object, a []Object) (Object, bool) {
+		r.(*Instance).indexed = []Object{}
+		return r, true
+	},
+	"sortBlock":   primSort,
+	"tableAt":     primTableAt,
+	"tableAtPut":  primTableAtPut,
+	"tableRemove": primTableRemove,
+	"tableKeys":   primTableKeys,
+	"tableValues": primTableValues,
+	"tableSize":   func(in *Interp, r Object, a []Object) (Object, bool) { return int64(in.table(r).len()), true },
+	"tableIncludes": func(in *Interp, r Object, a []Object) (Object, bool) {
+		_, ok := in.table(r).get(in, a[0])
+		return ok, true
+	},
+	"tableInit": func(in *Interp, r Object, a []Object) (Object, bool) { r.(*Instance).dict = newTable(); return r, true },
 	// tableAssociationAt answers the Association of the entry of the
 	// argument key (the same one every time); fails when there is none.
 	"tableAssociationAt": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -126,4 +185,42 @@ func inheritsFrom(c *Class, name string) bool {
 		}
 	}
 	return false
+}
+
+func primSort(in *Interp, r Object, a []Object) (Object, bool) {
+	o := r.(*Instance)
+	items := o.indexed
+	if o.str != nil {
+		return nil, false
+	}
+	sortLikePharo(items, func(x, y Object) bool {
+		if a[0] == nil {
+			return truthy(in.Send(x, "<=", y))
+		}
+		return truthy(in.Send(a[0], "value:value:", x, y))
+	})
+	return r, true
+}
+
+func primTableAt(in *Interp, r Object, a []Object) (Object, bool) {
+	v, ok := in.table(r).get(in, a[0])
+	return v, ok
+}
+
+func primTableAtPut(in *Interp, r Object, a []Object) (Object, bool) {
+	in.table(r).put(in, a[0], a[1])
+	return a[1], true
+}
+
+func primTableRemove(in *Interp, r Object, a []Object) (Object, bool) {
+	v, ok := in.table(r).remove(in, a[0])
+	return v, ok
+}
+
+func primTableKeys(in *Interp, r Object, a []Object) (Object, bool) {
+	return in.newArray(in.table(r).keyList()), true
+}
+
+func primTableValues(in *Interp, r Object, a []Object) (Object, bool) {
+	return in.newArray(in.table(r).valueList()), true
 }

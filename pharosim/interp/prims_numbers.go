@@ -9,6 +9,100 @@ import (
 
 // numberPrimitives are the Go primitives of the kernel's numbers.
 var numberPrimitives = map[string]primitive{
+	"add":       arith((*Interp).chargeSum, smallAdd, func(x, y *big.Int) *big.Int { return new(big.Int).Add(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }, func(x, y float64) float64 { return x + y }),
+	"sub":       arith((*Interp).chargeSum, smallSub, func(x, y *big.Int) *big.Int { return new(big.Int).Sub(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y float64) float64 { return x - y }),
+	"mul":       arith((*Interp).chargeProduct, smallMul, func(x, y *big.Int) *big.Int { return new(big.Int).Mul(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y float64) float64 { return x * y }),
+	"div":       primDivide,
+	"intDiv":    primIntDiv(true),
+	"intMod":    primIntMod,
+	"quo":       primIntDiv(false),
+	"rem":       primRem,
+	"lt":        compare(func(c int) bool { return c < 0 }),
+	"gt":        compare(func(c int) bool { return c > 0 }),
+	"le":        compare(func(c int) bool { return c <= 0 }),
+	"ge":        compare(func(c int) bool { return c >= 0 }),
+	"numEq":     primNumEq,
+	"bitAnd":    bitop(func(x, y *big.Int) *big.Int { return new(big.Int).And(x, y) }),
+	"bitOr":     bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Or(x, y) }),
+	"bitXor":    bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Xor(x, y) }),
+	"bitShift":  primBitShift,
+	"asFloat":   func(in *Interp, r Object, a []Object) (Object, bool) { f, ok := toFloat(r); return f, ok },
+	"truncated": primTruncated,
+	"floor":     primFloatFn(math.Floor),
+	"ceiling":   primFloatFn(math.Ceil),
+	"sqrt": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f, ok := toFloat(r)
+		return math.Sqrt(f), ok
+	},
+	"ln":  func(in *Interp, r Object, a []Object) (Object, bool) { return lnOf(r) },
+	"exp": func(in *Interp, r Object, a []Object) (Object, bool) { f, ok := toFloat(r); return math.Exp(f), ok },
+	"raisedToFloat": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok1 := toFloat(r)
+		y, ok2 := toFloat(a[0])
+		// as Pharo computes it, through the logarithm: 10 raisedTo: 2.5
+		// is 316.22776601683825, one unit in the last place above
+		// math.Pow's
+		return math.Exp(y * math.Log(x)), ok1 && ok2
+	},
+	"numerator": func(in *Interp, r Object, a []Object) (Object, bool) {
+		in.chargeBits(r.(*big.Rat).Num().BitLen())
+		return normInt(new(big.Int).Set(r.(*big.Rat).Num())), true
+	},
+	"denominator": func(in *Interp, r Object, a []Object) (Object, bool) {
+		in.chargeBits(r.(*big.Rat).Denom().BitLen())
+		return normInt(new(big.Int).Set(r.(*big.Rat).Denom())), true
+	},
+	"makeFraction": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok1 := toBig(r)
+		y, ok2 := toBig(a[0])
+		if !ok1 || !ok2 || y.Sign() == 0 {
+			return nil, false
+		}
+		in.chargeBig(x.BitLen()+y.BitLen(), divisionScratch, x.BitLen()+y.BitLen())
+		return normRat(new(big.Rat).SetFrac(x, y)), true
+	},
+	"gcd": func(in *Interp, r Object, a []Object) (Object, bool) {
+		x, ok1 := toBig(r)
+		y, ok2 := toBig(a[0])
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		in.chargeBig(min(x.BitLen(), y.BitLen()), divisionScratch, max(x.BitLen(), y.BitLen()))
+		return normInt(new(big.Int).GCD(nil, nil, new(big.Int).Abs(x), new(big.Int).Abs(y))), true
+	},
+	"printBase": primPrintBase,
+	"printFloat": func(in *Interp, r Object, a []Object) (Object, bool) {
+		return in.newString(formatFloat(r.(float64))), true
+	},
+	"floatSpecial": func(in *Interp, r Object, a []Object) (Object, bool) {
+		f := r.(float64)
+		switch symOf(a[0]) {
+		case "isNaN":
+			return math.IsNaN(f), true
+		case "isInfinite":
+			return math.IsInf(f, 0), true
+		}
+		return nil, false
+	},
+	"floatConst": func(in *Interp, r Object, a []Object) (Object, bool) {
+		switch symOf(a[0]) {
+		case "nan":
+			return math.NaN(), true
+		case "negativeZero":
+			return math.Copysign(0, -1), true
+		case "infinity":
+			return math.Inf(1), true
+		case "negativeInfinity":
+			return math.Inf(-1), true
+		case "pi":
+			return math.Pi, true
+		case "e":
+			return math.E, true
+		}
+		return nil, false
+	},
+	"hashNumber":     func(in *Interp, r Object, a []Object) (Object, bool) { return hashNumber(r), true },
+	"isSmallInteger": func(in *Interp, r Object, a []Object) (Object, bool) { _, ok := r.(int64); return ok, true },
 	// aString numberPrefixBase: base reading: #number, #digits or
 	// #integer answers {number. characters read} for the number at the
 	// start of the string, or nil when it starts with none.

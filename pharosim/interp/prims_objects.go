@@ -1,26 +1,32 @@
 package interp
 
-import "maps"
-
-// objectPrimitives are the Go primitives of the kernel's objects, classes, blocks and exceptions.
+// objectPrimitives are the Go primitives of Object's protocol: identity,
+// copying, instance variables and indexed slots, perform:.
 var objectPrimitives = map[string]primitive{
-	"deepCopy":        primDeepCopy,
-	"veryDeepCopy":    primVeryDeepCopy,
-	"classIsVariable": classKindIn("variable", "bytes", "words", "weak", "string"),
-	"classIsBytes":    classKindIn("bytes", "string"),
-	"classIsWords":    classKindIn("words"),
-	"classIsWeak":     classKindIn("weak"),
-	"blockArgumentNames": func(in *Interp, r Object, a []Object) (Object, bool) {
-		b, ok := r.(*Block)
-		if !ok {
-			return nil, false
-		}
-		names := make([]Object, len(b.node.Args))
-		for i, v := range b.node.Args {
-			names[i] = Symbol(v.Name)
-		}
-		return in.newArray(names), true
+	"class":        func(in *Interp, r Object, a []Object) (Object, bool) { return in.classOf(r), true },
+	"identical":    func(in *Interp, r Object, a []Object) (Object, bool) { return identical(r, a[0]), true },
+	"identityHash": func(in *Interp, r Object, a []Object) (Object, bool) { return in.identityHash(r), true },
+	"shallowCopy":  primShallowCopy,
+	"instVarAt":    primInstVarAt,
+	"instVarAtPut": primInstVarAtPut,
+	"basicSize":    primBasicSize,
+	"basicAt":      primBasicAt,
+	"basicAtPut":   primBasicAtPut,
+	"perform":      primPerform,
+	"performWith":  primPerformWithArgs,
+	"respondsTo": func(in *Interp, r Object, a []Object) (Object, bool) {
+		return in.classOf(r).lookup(symOf(a[0])) != nil, true
 	},
+	"becomeForward": func(in *Interp, r Object, a []Object) (Object, bool) { return nil, false },
+	"printClassName": func(in *Interp, r Object, a []Object) (Object, bool) {
+		return in.newString(in.printName(r)), true
+	},
+	"missing": func(in *Interp, r Object, a []Object) (Object, bool) {
+		panic(&Missing{What: str(a[0])})
+	},
+	"transcriptShow": func(in *Interp, r Object, a []Object) (Object, bool) { return r, true },
+	"deepCopy":       primDeepCopy,
+	"veryDeepCopy":   primVeryDeepCopy,
 	"performInSuperclass": func(in *Interp, r Object, a []Object) (Object, bool) {
 		sel := symOf(a[0])
 		args, ok := a[1].(*Instance)
@@ -30,37 +36,97 @@ var objectPrimitives = map[string]primitive{
 		}
 		return in.sendFrom(cls, r, sel, append([]Object{}, args.indexed...)), true
 	},
-	"classVarNames": func(in *Interp, r Object, a []Object) (Object, bool) {
-		c, ok := r.(*Class)
-		if !ok {
-			return nil, false
-		}
-		return in.sortedSymbols(maps.Keys(c.classVars)), true
-	},
-	"exIsNested": func(in *Interp, r Object, a []Object) (Object, bool) {
-		exc, ok := r.(*Instance)
-		if !ok {
-			return nil, false
-		}
-		return in.isNested(exc), true
-	},
-	"exRetryUsing": func(in *Interp, r Object, a []Object) (Object, bool) {
-		exc, ok := r.(*Instance)
-		b, isBlock := a[0].(*Block)
-		if !ok || !isBlock || len(b.node.Args) != 0 || in.state(exc).h == nil {
-			return nil, false
-		}
-		in.retry(in.state(exc).h, b)
+}
+
+func primShallowCopy(in *Interp, r Object, a []Object) (Object, bool) {
+	o, ok := r.(*Instance)
+	if !ok {
+		return r, true
+	}
+	in.chargeInstance(o)
+	c := &Instance{class: o.class, vars: append([]Object{}, o.vars...)}
+	if o.indexed != nil {
+		c.indexed = append([]Object{}, o.indexed...)
+	}
+	if o.str != nil {
+		c.str = append([]rune{}, o.str...)
+	}
+	if o.dict != nil {
+		in.charge(entryBytes * int64(len(o.dict.keys)))
+		c.dict = o.dict.copy()
+	}
+	return c, true
+}
+
+func primInstVarAt(in *Interp, r Object, a []Object) (Object, bool) {
+	i, ok := a[0].(int64)
+	o, ok2 := r.(*Instance)
+	if !ok || !ok2 || i < 1 || i > int64(len(o.vars)) {
 		return nil, false
-	},
-	"exResignal": func(in *Interp, r Object, a []Object) (Object, bool) {
-		exc, ok := r.(*Instance)
-		if !ok || in.state(exc).h == nil || a[0] == nil {
+	}
+	return o.vars[i-1], true
+}
+
+func primInstVarAtPut(in *Interp, r Object, a []Object) (Object, bool) {
+	i, ok := a[0].(int64)
+	o, ok2 := r.(*Instance)
+	if !ok || !ok2 || i < 1 || i > int64(len(o.vars)) {
+		return nil, false
+	}
+	o.vars[i-1] = a[1]
+	return a[1], true
+}
+
+func primBasicSize(in *Interp, r Object, a []Object) (Object, bool) {
+	o, ok := r.(*Instance)
+	if !ok {
+		return int64(0), true
+	}
+	if o.str != nil {
+		return int64(len(o.str)), true
+	}
+	return int64(len(o.indexed)), true
+}
+
+func primBasicAt(in *Interp, r Object, a []Object) (Object, bool) {
+	o, ok := r.(*Instance)
+	i, ok2 := a[0].(int64)
+	if !ok || !ok2 || i < 1 || i > int64(len(o.indexed)) {
+		return nil, false
+	}
+	return o.indexed[i-1], true
+}
+
+func primBasicAtPut(in *Interp, r Object, a []Object) (Object, bool) {
+	o, ok := r.(*Instance)
+	i, ok2 := a[0].(int64)
+	if !ok || !ok2 || i < 1 || i > int64(len(o.indexed)) {
+		return nil, false
+	}
+	if o.class.kind == "bytes" {
+		if v, ok := a[1].(int64); !ok || v < 0 || v > 255 {
 			return nil, false
 		}
-		in.resume(&resuming{exc: exc, instead: a[0]})
+	}
+	o.indexed[i-1] = a[1]
+	return a[1], true
+}
+
+func primPerform(in *Interp, r Object, a []Object) (Object, bool) {
+	sel := symOf(a[0])
+	if numArgs(sel) != len(a)-1 {
 		return nil, false
-	},
+	}
+	return in.Send(r, sel, a[1:]...), true
+}
+
+func primPerformWithArgs(in *Interp, r Object, a []Object) (Object, bool) {
+	sel := symOf(a[0])
+	arr, ok := a[1].(*Instance)
+	if !ok || numArgs(sel) != len(arr.indexed) {
+		return nil, false
+	}
+	return in.Send(r, sel, append([]Object{}, arr.indexed...)...), true
 }
 
 // primDeepCopy copies an object and, each by its own deepCopy, what it
@@ -174,21 +240,4 @@ func primVeryDeepCopy(in *Interp, r Object, a []Object) (Object, bool) {
 		}
 	}
 	return copied, true
-}
-
-// classKindIn answers whether a class's layout (its Tonel #type) is one of
-// kinds: a String's is "string", bytes as Pharo's ByteString.
-func classKindIn(kinds ...string) primitive {
-	return func(in *Interp, r Object, a []Object) (Object, bool) {
-		c, ok := r.(*Class)
-		if !ok {
-			return nil, false
-		}
-		for _, k := range kinds {
-			if c.kind == k {
-				return true, true
-			}
-		}
-		return false, true
-	}
 }

@@ -267,3 +267,11 @@ func (t *table) valueList() []Object {
 	}
 	return out
 }
+
+func (in *Interp) table(r Object) *table {
+	o := r.(*Instance)
+	if o.dict == nil {
+		o.dict = newTable()
+	}
+	return o.dict
+}

@@ -1,0 +1,65 @@
+package interp
+
+// exceptionPrimitives are the Go primitives of Exception and on:do:
+// (see exceptions.go for the handler search and panics.go for how a
+// handler's return:, retry and resume: travel).
+var exceptionPrimitives = map[string]primitive{
+	"signal": func(in *Interp, r Object, a []Object) (Object, bool) { return in.signal(r.(*Instance)), true },
+	"onDo":   func(in *Interp, r Object, a []Object) (Object, bool) { return in.onDo(r.(*Block), a[0], a[1]), true },
+	"exReturn": func(in *Interp, r Object, a []Object) (Object, bool) {
+		s := in.state(r.(*Instance))
+		if s.h == nil {
+			return nil, false
+		}
+		in.unwindTo(s.h, a[0])
+		return nil, false
+	},
+	"exRetry": func(in *Interp, r Object, a []Object) (Object, bool) {
+		s := in.state(r.(*Instance))
+		if s.h == nil {
+			return nil, false
+		}
+		in.retry(s.h, nil)
+		return nil, false
+	},
+	"exResume": func(in *Interp, r Object, a []Object) (Object, bool) {
+		in.resume(&resuming{exc: r.(*Instance), value: a[0]})
+		return nil, false
+	},
+	"exOuter": func(in *Interp, r Object, a []Object) (Object, bool) {
+		exc := r.(*Instance)
+		s := in.state(exc)
+		if s.h == nil {
+			return in.Send(exc, "defaultAction"), true
+		}
+		return in.signalFrom(exc, s.hidx-1), true
+	},
+	"exHandled": func(in *Interp, r Object, a []Object) (Object, bool) { return in.state(r.(*Instance)).h != nil, true },
+	"unhandledError": func(in *Interp, r Object, a []Object) (Object, bool) {
+		panic(&unhandled{exc: r.(*Instance)})
+	},
+	"exIsNested": func(in *Interp, r Object, a []Object) (Object, bool) {
+		exc, ok := r.(*Instance)
+		if !ok {
+			return nil, false
+		}
+		return in.isNested(exc), true
+	},
+	"exRetryUsing": func(in *Interp, r Object, a []Object) (Object, bool) {
+		exc, ok := r.(*Instance)
+		b, isBlock := a[0].(*Block)
+		if !ok || !isBlock || len(b.node.Args) != 0 || in.state(exc).h == nil {
+			return nil, false
+		}
+		in.retry(in.state(exc).h, b)
+		return nil, false
+	},
+	"exResignal": func(in *Interp, r Object, a []Object) (Object, bool) {
+		exc, ok := r.(*Instance)
+		if !ok || in.state(exc).h == nil || a[0] == nil {
+			return nil, false
+		}
+		in.resume(&resuming{exc: exc, instead: a[0]})
+		return nil, false
+	},
+}

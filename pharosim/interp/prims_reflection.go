@@ -1,0 +1,189 @@
+package interp
+
+import (
+	"iter"
+	"maps"
+	"slices"
+	"sort"
+)
+
+// reflectionPrimitives are the Go primitives of classes and of the
+// globals: instantiation, names, selectors, layouts, Smalltalk at:.
+var reflectionPrimitives = map[string]primitive{
+	"basicNew":     primBasicNew,
+	"basicNewSize": primBasicNewSize,
+	"className":    primClassName,
+	"superclass":   primSuperclass,
+	"includesSelector": func(in *Interp, r Object, a []Object) (Object, bool) {
+		_, ok := r.(*Class).methods[symOf(a[0])]
+		return ok, true
+	},
+	"canUnderstand": func(in *Interp, r Object, a []Object) (Object, bool) {
+		return r.(*Class).lookup(symOf(a[0])) != nil, true
+	},
+	"selectors":     primSelectors,
+	"instanceClass": func(in *Interp, r Object, a []Object) (Object, bool) { return r.(*Class).thisClass, true },
+	"isMeta":        func(in *Interp, r Object, a []Object) (Object, bool) { return r.(*Class).thisClass != nil, true },
+	"category":      func(in *Interp, r Object, a []Object) (Object, bool) { return in.newString(r.(*Class).category), true },
+	"instVarNames": func(in *Interp, r Object, a []Object) (Object, bool) {
+		var out []Object
+		for _, n := range r.(*Class).ivarNames {
+			out = append(out, Symbol(n))
+		}
+		return in.newArray(out), true
+	},
+	"subclasses": primSubclasses,
+	"hasPragma": func(in *Interp, r Object, a []Object) (Object, bool) {
+		m := r.(*Class).lookup(symOf(a[0]))
+		if m == nil {
+			return false, true
+		}
+		for _, p := range m.pragmas {
+			if p == symOf(a[1]) {
+				return true, true
+			}
+		}
+		return false, true
+	},
+	"globalAt": func(in *Interp, r Object, a []Object) (Object, bool) {
+		if b, ok := in.globals[symOf(a[0])]; ok {
+			return b.Value, true
+		}
+		return nil, false
+	},
+	"globalIncludes": func(in *Interp, r Object, a []Object) (Object, bool) {
+		_, ok := in.globals[symOf(a[0])]
+		return ok, true
+	},
+	"globalAtPut": func(in *Interp, r Object, a []Object) (Object, bool) {
+		if _, ok := in.globals[symOf(a[0])]; !ok {
+			in.charge(entryBytes)
+		}
+		in.globals[symOf(a[0])] = &Binding{Name: symOf(a[0]), Value: a[1]}
+		return a[1], true
+	},
+	"classIsVariable": classKindIn("variable", "bytes", "words", "weak", "string"),
+	"classIsBytes":    classKindIn("bytes", "string"),
+	"classIsWords":    classKindIn("words"),
+	"classIsWeak":     classKindIn("weak"),
+	"classVarNames": func(in *Interp, r Object, a []Object) (Object, bool) {
+		c, ok := r.(*Class)
+		if !ok {
+			return nil, false
+		}
+		return in.sortedSymbols(maps.Keys(c.classVars)), true
+	},
+}
+
+func primBasicNew(in *Interp, r Object, a []Object) (Object, bool) {
+	c, ok := r.(*Class)
+	if !ok || c.thisClass != nil {
+		return nil, false
+	}
+	o := in.newInstance(c)
+	switch c.kind {
+	case "string":
+		o.str = []rune{}
+	case "variable", "bytes", "words", "weak":
+		o.indexed = []Object{}
+	case "hashed":
+		o.dict = newTable()
+	}
+	return o, true
+}
+
+func primBasicNewSize(in *Interp, r Object, a []Object) (Object, bool) {
+	c, ok := r.(*Class)
+	n, ok2 := a[0].(int64)
+	if !ok || !ok2 || n < 0 || n > 1<<26 {
+		return nil, false
+	}
+	if c.kind == "string" {
+		in.chargeRunes(int(n))
+	} else if c.kind != "hashed" {
+		in.chargeSlots(int(n))
+	}
+	o := in.newInstance(c)
+	switch c.kind {
+	case "string":
+		o.str = make([]rune, n)
+	case "bytes":
+		o.indexed = make([]Object, n)
+		for i := range o.indexed {
+			o.indexed[i] = int64(0)
+		}
+	case "hashed":
+		o.dict = newTable()
+	default:
+		o.indexed = make([]Object, n)
+	}
+	return o, true
+}
+
+// primClassName answers a class's name as Pharo does: a Symbol for a
+// class, a String ('Foo class') for a metaclass.
+func primClassName(in *Interp, r Object, a []Object) (Object, bool) {
+	c, ok := r.(*Class)
+	if !ok {
+		return nil, false
+	}
+	if c.thisClass != nil {
+		return in.newString(c.thisClass.name + " class"), true
+	}
+	return Symbol(c.name), true
+}
+
+func primSuperclass(in *Interp, r Object, a []Object) (Object, bool) {
+	c := r.(*Class)
+	if c.super == nil {
+		return nil, true
+	}
+	return c.super, true
+}
+
+func primSelectors(in *Interp, r Object, a []Object) (Object, bool) {
+	return in.sortedSymbols(maps.Keys(r.(*Class).methods)), true
+}
+
+// sortedSymbols answers an Array of names as Symbols, in order.
+func (in *Interp) sortedSymbols(names iter.Seq[string]) *Instance {
+	sorted := slices.Sorted(names)
+	out := make([]Object, len(sorted))
+	for i, n := range sorted {
+		out[i] = Symbol(n)
+	}
+	return in.newArray(out)
+}
+
+func primSubclasses(in *Interp, r Object, a []Object) (Object, bool) {
+	c := r.(*Class)
+	var names []string
+	for n, k := range in.classes {
+		if k.super == c {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	out := make([]Object, len(names))
+	for i, n := range names {
+		out[i] = in.classes[n]
+	}
+	return in.newArray(out), true
+}
+
+// classKindIn answers whether a class's layout (its Tonel #type) is one of
+// kinds: a String's is "string", bytes as Pharo's ByteString.
+func classKindIn(kinds ...string) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		c, ok := r.(*Class)
+		if !ok {
+			return nil, false
+		}
+		for _, k := range kinds {
+			if c.kind == k {
+				return true, true
+			}
+		}
+		return false, true
+	}
+}
