@@ -60,7 +60,6 @@ var collectionPrimitives = map[string]primitive{
 		_, ok := in.table(r).get(in, a[0])
 		return ok, true
 	},
-	"tableInit": func(in *Interp, r Object, a []Object) (Object, bool) { r.(*Instance).dict = newTable(); return r, true },
 	// tableAssociationAt answers the Association of the entry of the
 	// argument key (the same one every time); fails when there is none.
 	"tableAssociationAt": func(in *Interp, r Object, a []Object) (Object, bool) {

@@ -101,8 +101,7 @@ var numberPrimitives = map[string]primitive{
 		}
 		return nil, false
 	},
-	"hashNumber":     func(in *Interp, r Object, a []Object) (Object, bool) { return hashNumber(r), true },
-	"isSmallInteger": func(in *Interp, r Object, a []Object) (Object, bool) { _, ok := r.(int64); return ok, true },
+	"hashNumber": func(in *Interp, r Object, a []Object) (Object, bool) { return hashNumber(r), true },
 	// aString numberPrefixBase: base reading: #number, #digits or
 	// #integer answers {number. characters read} for the number at the
 	// start of the string, or nil when it starts with none.

@@ -18,15 +18,11 @@ var objectPrimitives = map[string]primitive{
 		return in.classOf(r).lookup(symOf(a[0])) != nil, true
 	},
 	"becomeForward": func(in *Interp, r Object, a []Object) (Object, bool) { return nil, false },
-	"printClassName": func(in *Interp, r Object, a []Object) (Object, bool) {
-		return in.newString(in.printName(r)), true
-	},
 	"missing": func(in *Interp, r Object, a []Object) (Object, bool) {
 		panic(&Missing{What: str(a[0])})
 	},
-	"transcriptShow": func(in *Interp, r Object, a []Object) (Object, bool) { return r, true },
-	"deepCopy":       primDeepCopy,
-	"veryDeepCopy":   primVeryDeepCopy,
+	"deepCopy":     primDeepCopy,
+	"veryDeepCopy": primVeryDeepCopy,
 	"performInSuperclass": func(in *Interp, r Object, a []Object) (Object, bool) {
 		sel := symOf(a[0])
 		args, ok := a[1].(*Instance)

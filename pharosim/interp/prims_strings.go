@@ -137,7 +137,6 @@ var stringPrimitives = func() map[string]primitive {
 			return r, true
 		},
 		"isSymbol":          func(in *Interp, r Object, a []Object) (Object, bool) { _, ok := r.(Symbol); return ok, true },
-		"numArgsOfSelector": func(in *Interp, r Object, a []Object) (Object, bool) { return int64(numArgs(symOf(r))), true },
 		"strCollate":        primStrCollate,
 		"strCollationOrder": primStrCollationOrder,
 		"selectorArity":     primSelectorArity,
