@@ -4,7 +4,7 @@ FUZZTIME ?= 3s
 BIN      := bin
 DATA_DIR ?= .data
 
-.PHONY: all build test test-fast vet unit fuzz lint bench soak run clean swagger-ui image
+.PHONY: all build test test-fast vet unit fuzz lint bench soak eval run clean swagger-ui image
 
 all: build
 
@@ -67,6 +67,13 @@ bench:
 # through the environment.
 soak:
 	$(GO) run ./soak
+
+# How often a release is right, per guard (docs/eval.md): mutants and
+# faithful rewrites of a corpus's methods through the real pipeline on a
+# copy of it; writes eval/results.json (resumed when interrupted). EVAL_CORPUS,
+# EVAL_METHODS, EVAL_EQUIVALENCE=off and EVAL_OUT pass through the environment.
+eval:
+	$(GO) run ./cmd/refactor-eval
 
 # The service on a copy of the sample image (copied once; later runs keep
 # what earlier refactorings wrote). Gemini when GEMINI_API_KEY or
