@@ -65,6 +65,7 @@ func prepare(class *Class, source string, ast *smalltalk.Method, err error) *Met
 		if p.Selector == "primitive:" && len(p.Args) == 1 {
 			m.primitive = p.Args[0].Value
 			m.prim = primitives[m.primitive]
+			m.noFallback = len(ast.Body.Statements) == 0
 		}
 	}
 	return m

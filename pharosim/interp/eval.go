@@ -226,6 +226,9 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 		if ok {
 			return v
 		}
+		if m.noFallback {
+			return in.Send(rcv, "primitiveFailed")
+		}
 	}
 	if m.quick != nil {
 		return m.quick(in, rcv)

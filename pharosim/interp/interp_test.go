@@ -56,7 +56,10 @@ func TestEvaluates(t *testing.T) {
 		{"(3 @ 4) + 1", "(4@5)"},
 		{"FileSystem workingDirectory", "ERROR: pharo-sim's kernel lacks FileSystem (files)"},
 		{"#foo capitalized", "#Foo"},
-		{"Fraction basicNew numerator", "ERROR: pharo-sim's interpreter failed: interface conversion: interface {} is *interp.Instance, not *big.Rat"},
+		// a primitive given what it does not take fails, as in Pharo: its
+		// method has no fallback, so primitiveFailed is signalled
+		{"Fraction basicNew numerator", "ERROR: unhandled PrimitiveFailed: primitive failed"},
+		{"[ Fraction basicNew numerator ] on: PrimitiveFailed do: [ :e | e class ]", "PrimitiveFailed"},
 		{"[ :k | k ] value: 1 value: 2", "ERROR: unhandled ArgumentsCountMismatch: This block accepts 1 argument, but was called with 2 arguments."},
 		{"| n | n := 0. [ n := n + 1 ] repeat", "ERROR: the step budget ran out (an endless loop?)"},
 		{"| a | a := 0. #(1 2 3) do: [ :x | x = 2 ifTrue: [ a := x ] ]. a", "2"},

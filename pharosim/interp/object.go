@@ -58,7 +58,11 @@ type Method struct {
 	source    string
 	primitive string
 	prim      primitive // the Go function primitive names
-	body      stmt      // the compiled body
+	// noFallback is true for a primitive method without a Smalltalk
+	// body: when its primitive fails, primitiveFailed is signalled, as
+	// in Pharo, rather than answering the receiver
+	noFallback bool
+	body       stmt // the compiled body
 	// quick answers without a frame for a method that only answers self,
 	// an instance variable or a literal
 	quick  func(in *Interp, rcv Object) Object

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 )
@@ -44,4 +45,40 @@ func registerPrimitives(areas ...map[string]primitive) (map[string]primitive, er
 		return nil, fmt.Errorf("two primitives are named %s", strings.Join(twice, ", "))
 	}
 	return all, nil
+}
+
+// The checked views of a primitive's receiver or argument: ok is false
+// when the object is not of the kind the primitive takes, and the
+// primitive then fails (the method's fallback runs) instead of Go
+// panicking on a type assertion.
+
+func asBlock(o Object) (*Block, bool)       { b, ok := o.(*Block); return b, ok }
+func asInstance(o Object) (*Instance, bool) { x, ok := o.(*Instance); return x, ok }
+func asClass(o Object) (*Class, bool)       { c, ok := o.(*Class); return c, ok }
+func asChar(o Object) (Char, bool)          { c, ok := o.(Char); return c, ok }
+func asFloat64(o Object) (float64, bool)    { f, ok := o.(float64); return f, ok }
+func asFraction(o Object) (*big.Rat, bool)  { q, ok := o.(*big.Rat); return q, ok }
+
+// onClass makes a primitive of one that takes a class (or a metaclass)
+// for its receiver: any other receiver fails it.
+func onClass(p func(in *Interp, c *Class, a []Object) (Object, bool)) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		c, ok := asClass(r)
+		if !ok {
+			return nil, false
+		}
+		return p(in, c, a)
+	}
+}
+
+// onChar makes a primitive of one that takes a Character for its
+// receiver: any other receiver fails it.
+func onChar(p func(in *Interp, c Char, a []Object) (Object, bool)) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		c, ok := asChar(r)
+		if !ok {
+			return nil, false
+		}
+		return p(in, c, a)
+	}
 }

@@ -3,23 +3,33 @@ package interp
 // blockPrimitives are the Go primitives of BlockClosure: evaluation,
 // ensure: and ifCurtailed:, what a block knows of its source.
 var blockPrimitives = map[string]primitive{
-	"numArgs": func(in *Interp, r Object, a []Object) (Object, bool) { return int64(len(r.(*Block).node.Args)), true },
-	"value":   primValue,
-	"valueWithArguments": func(in *Interp, r Object, a []Object) (Object, bool) {
-		arr, ok := a[0].(*Instance)
-		if !ok || len(arr.indexed) != len(r.(*Block).node.Args) {
+	"numArgs": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, ok := asBlock(r)
+		if !ok {
 			return nil, false
 		}
-		return in.callBlock(r.(*Block), append([]Object{}, arr.indexed...)), true
+		return int64(len(b.node.Args)), true
+	},
+	"value": primValue,
+	"valueWithArguments": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, isBlock := asBlock(r)
+		arr, ok := asInstance(a[0])
+		if !isBlock || !ok || len(arr.indexed) != len(b.node.Args) {
+			return nil, false
+		}
+		return in.callBlock(b, append([]Object{}, arr.indexed...)), true
 	},
 	"blockSource": func(in *Interp, r Object, a []Object) (Object, bool) {
-		b := r.(*Block)
+		b, ok := asBlock(r)
+		if !ok {
+			return nil, false
+		}
 		return in.newString(b.m.source[b.node.Start():b.node.End()]), true
 	},
 	"ensure":      primEnsure,
 	"ifCurtailed": primIfCurtailed,
 	"blockArgumentNames": func(in *Interp, r Object, a []Object) (Object, bool) {
-		b, ok := r.(*Block)
+		b, ok := asBlock(r)
 		if !ok {
 			return nil, false
 		}
@@ -32,33 +42,41 @@ var blockPrimitives = map[string]primitive{
 }
 
 func primEnsure(in *Interp, r Object, a []Object) (result Object, ok bool) {
+	b, ok := asBlock(r)
+	if !ok {
+		return nil, false
+	}
 	done := false
 	defer func() {
 		if !done && !in.aborting {
 			in.Send(a[0], "value")
 		}
 	}()
-	result = in.callBlock(r.(*Block), nil)
+	result = in.callBlock(b, nil)
 	done = true
 	in.Send(a[0], "value")
 	return result, true
 }
 
 func primIfCurtailed(in *Interp, r Object, a []Object) (result Object, ok bool) {
+	b, ok := asBlock(r)
+	if !ok {
+		return nil, false
+	}
 	done := false
 	defer func() {
 		if !done && !in.aborting {
 			in.Send(a[0], "value")
 		}
 	}()
-	result = in.callBlock(r.(*Block), nil)
+	result = in.callBlock(b, nil)
 	done = true
 	return result, true
 }
 
 func primValue(in *Interp, r Object, a []Object) (Object, bool) {
-	b := r.(*Block)
-	if len(b.node.Args) != len(a) {
+	b, ok := asBlock(r)
+	if !ok || len(b.node.Args) != len(a) {
 		return nil, false
 	}
 	return in.callBlock(b, a), true

@@ -6,7 +6,7 @@ import "unicode"
 // its tests and case conversions (char.<selector>, char.category.<test>).
 var characterPrimitives = func() map[string]primitive {
 	prims := map[string]primitive{
-		"charValue": func(in *Interp, r Object, a []Object) (Object, bool) { return int64(r.(Char)), true },
+		"charValue": onChar(func(in *Interp, c Char, a []Object) (Object, bool) { return int64(c), true }),
 		"charFromValue": func(in *Interp, r Object, a []Object) (Object, bool) {
 			v, ok := a[0].(int64)
 			if !ok || v < 0 || v > maxCharacterValue {
@@ -16,13 +16,12 @@ var characterPrimitives = func() map[string]primitive {
 		},
 	}
 	for name, test := range characterTests {
-		prims["char."+name] = func(in *Interp, r Object, a []Object) (Object, bool) { return test(rune(r.(Char))), true }
+		prims["char."+name] = onChar(func(in *Interp, c Char, a []Object) (Object, bool) { return test(rune(c)), true })
 	}
 	for name, category := range unicodeCategories {
-		prims["char.category."+name] = func(in *Interp, r Object, a []Object) (Object, bool) {
-			c, ok := r.(Char)
-			return ok && unicode.Is(category, rune(c)), ok
-		}
+		prims["char.category."+name] = onChar(func(in *Interp, c Char, a []Object) (Object, bool) {
+			return unicode.Is(category, rune(c)), true
+		})
 	}
 	return prims
 }()

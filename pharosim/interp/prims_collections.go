@@ -8,27 +8,37 @@ var collectionPrimitives = map[string]primitive{
 		if !ok || n < 0 || n > 1<<26 {
 			return nil, false
 		}
+		c, isClass := asClass(r)
+		if !isClass {
+			return nil, false
+		}
 		in.chargeSlots(int(n))
-		o := in.newInstance(r.(*Class))
+		o := in.newInstance(c)
 		o.indexed = make([]Object, n)
 		return o, true
 	},
 	"growAdd": func(in *Interp, r Object, a []Object) (Object, bool) {
-		o := r.(*Instance)
+		o, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
 		in.chargeSlots(1)
 		o.indexed = append(o.indexed, a[0])
 		return a[0], true
 	},
 	"growAddFirst": func(in *Interp, r Object, a []Object) (Object, bool) {
-		o := r.(*Instance)
+		o, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
 		in.chargeSlots(1)
 		o.indexed = append([]Object{a[0]}, o.indexed...)
 		return a[0], true
 	},
 	"growInsert": func(in *Interp, r Object, a []Object) (Object, bool) {
-		o := r.(*Instance)
+		o, isInstance := asInstance(r)
 		i, ok := a[1].(int64)
-		if !ok || i < 1 || i > int64(len(o.indexed))+1 {
+		if !isInstance || !ok || i < 1 || i > int64(len(o.indexed))+1 {
 			return nil, false
 		}
 		in.chargeSlots(1)
@@ -36,9 +46,9 @@ var collectionPrimitives = map[string]primitive{
 		return a[0], true
 	},
 	"growRemoveIndex": func(in *Interp, r Object, a []Object) (Object, bool) {
-		o := r.(*Instance)
+		o, isInstance := asInstance(r)
 		i, ok := a[0].(int64)
-		if !ok || i < 1 || i > int64(len(o.indexed)) {
+		if !isInstance || !ok || i < 1 || i > int64(len(o.indexed)) {
 			return nil, false
 		}
 		v := o.indexed[i-1]
@@ -46,7 +56,11 @@ var collectionPrimitives = map[string]primitive{
 		return v, true
 	},
 	"growRemoveAll": func(in *Interp, r Object, a []Object) (Object, bool) {
-		r.(*Instance).indexed = []Object{}
+		o, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
+		o.indexed = []Object{}
 		return r, true
 	},
 	"sortBlock":   primSort,
@@ -55,15 +69,29 @@ var collectionPrimitives = map[string]primitive{
 	"tableRemove": primTableRemove,
 	"tableKeys":   primTableKeys,
 	"tableValues": primTableValues,
-	"tableSize":   func(in *Interp, r Object, a []Object) (Object, bool) { return int64(in.table(r).len()), true },
+	"tableSize": func(in *Interp, r Object, a []Object) (Object, bool) {
+		_, t, ok := in.table(r)
+		if !ok {
+			return nil, false
+		}
+		return int64(t.len()), true
+	},
 	"tableIncludes": func(in *Interp, r Object, a []Object) (Object, bool) {
-		_, ok := in.table(r).get(in, a[0])
-		return ok, true
+		_, t, ok := in.table(r)
+		if !ok {
+			return nil, false
+		}
+		_, found := t.get(in, a[0])
+		return found, true
 	},
 	// tableAssociationAt answers the Association of the entry of the
 	// argument key (the same one every time); fails when there is none.
 	"tableAssociationAt": func(in *Interp, r Object, a []Object) (Object, bool) {
-		assoc, ok := in.table(r).association(in, a[0])
+		_, t, ok := in.table(r)
+		if !ok {
+			return nil, false
+		}
+		assoc, ok := t.association(in, a[0])
 		if !ok {
 			return nil, false
 		}
@@ -72,8 +100,9 @@ var collectionPrimitives = map[string]primitive{
 	// tableAddAssociation enters the argument, an Association, as
 	// Dictionary>>add: does; fails for anything else.
 	"tableAddAssociation": func(in *Interp, r Object, a []Object) (Object, bool) {
-		assoc, ok := a[0].(*Instance)
-		if !ok || !inheritsFrom(assoc.class, "Association") {
+		_, t, isTable := in.table(r)
+		assoc, ok := asInstance(a[0])
+		if !isTable || !ok || !inheritsFrom(assoc.class, "Association") {
 			return nil, false
 		}
 		var key, value Object
@@ -85,7 +114,7 @@ var collectionPrimitives = map[string]primitive{
 				value = assoc.vars[i]
 			}
 		}
-		in.table(r).putAssociation(in, assoc, key, value)
+		t.putAssociation(in, assoc, key, value)
 		return assoc, true
 	},
 	// float32Rounded answers the receiver, a number, as the nearest
@@ -100,22 +129,31 @@ var collectionPrimitives = map[string]primitive{
 	// tableCompareByIdentity makes the receiver's hashed storage tell its
 	// keys apart with == (IdentityDictionary, IdentitySet, IdentityBag).
 	"tableCompareByIdentity": func(in *Interp, r Object, a []Object) (Object, bool) {
-		o := r.(*Instance)
-		o.dict = in.table(r).rebuilt(in, keyComparison{identity: true})
+		o, t, ok := in.table(r)
+		if !ok {
+			return nil, false
+		}
+		o.dict = t.rebuilt(in, keyComparison{identity: true})
 		return r, true
 	},
 	// tableCompareWith: hashBlock and equalBlock (either may be nil, for
 	// hash and =) tell the receiver's keys apart (PluggableDictionary,
 	// PluggableSet).
 	"tableCompareWith": func(in *Interp, r Object, a []Object) (Object, bool) {
-		o := r.(*Instance)
-		o.dict = in.table(r).rebuilt(in, keyComparison{hashBlock: a[0], equalBlock: a[1]})
+		o, t, ok := in.table(r)
+		if !ok {
+			return nil, false
+		}
+		o.dict = t.rebuilt(in, keyComparison{hashBlock: a[0], equalBlock: a[1]})
 		return r, true
 	},
 	// tableIsHealthy: every key of the receiver's hashed storage is where
 	// its hash now puts it (a key changed after it was added is not).
 	"tableIsHealthy": func(in *Interp, r Object, a []Object) (Object, bool) {
-		t := in.table(r)
+		_, t, ok := in.table(r)
+		if !ok {
+			return nil, false
+		}
 		for h, b := range t.buckets {
 			for _, i := range b {
 				if t.live[i] && t.hash(in, t.keys[i]) != h {
@@ -127,14 +165,19 @@ var collectionPrimitives = map[string]primitive{
 	},
 	// tableRemoveAll empties the receiver's hashed storage, healthy or not.
 	"tableRemoveAll": func(in *Interp, r Object, a []Object) (Object, bool) {
-		o := r.(*Instance)
-		o.dict = newTable().rebuilt(in, in.table(r).compare)
+		o, t, ok := in.table(r)
+		if !ok {
+			return nil, false
+		}
+		o.dict = newTable().rebuilt(in, t.compare)
 		return r, true
 	},
 	// tableRehash puts every key where its hash now puts it.
 	"tableRehash": func(in *Interp, r Object, a []Object) (Object, bool) {
-		o := r.(*Instance)
-		t := in.table(r)
+		o, t, ok := in.table(r)
+		if !ok {
+			return nil, false
+		}
 		o.dict = t.rebuilt(in, t.compare)
 		return r, true
 	},
@@ -187,11 +230,11 @@ func inheritsFrom(c *Class, name string) bool {
 }
 
 func primSort(in *Interp, r Object, a []Object) (Object, bool) {
-	o := r.(*Instance)
-	items := o.indexed
-	if o.str != nil {
+	o, ok := asInstance(r)
+	if !ok || o.str != nil {
 		return nil, false
 	}
+	items := o.indexed
 	sortLikePharo(items, func(x, y Object) bool {
 		if a[0] == nil {
 			return truthy(in.Send(x, "<=", y))
@@ -202,24 +245,42 @@ func primSort(in *Interp, r Object, a []Object) (Object, bool) {
 }
 
 func primTableAt(in *Interp, r Object, a []Object) (Object, bool) {
-	v, ok := in.table(r).get(in, a[0])
-	return v, ok
+	_, t, ok := in.table(r)
+	if !ok {
+		return nil, false
+	}
+	return t.get(in, a[0])
 }
 
 func primTableAtPut(in *Interp, r Object, a []Object) (Object, bool) {
-	in.table(r).put(in, a[0], a[1])
+	_, t, ok := in.table(r)
+	if !ok {
+		return nil, false
+	}
+	t.put(in, a[0], a[1])
 	return a[1], true
 }
 
 func primTableRemove(in *Interp, r Object, a []Object) (Object, bool) {
-	v, ok := in.table(r).remove(in, a[0])
-	return v, ok
+	_, t, ok := in.table(r)
+	if !ok {
+		return nil, false
+	}
+	return t.remove(in, a[0])
 }
 
 func primTableKeys(in *Interp, r Object, a []Object) (Object, bool) {
-	return in.newArray(in.table(r).keyList()), true
+	_, t, ok := in.table(r)
+	if !ok {
+		return nil, false
+	}
+	return in.newArray(t.keyList()), true
 }
 
 func primTableValues(in *Interp, r Object, a []Object) (Object, bool) {
-	return in.newArray(in.table(r).valueList()), true
+	_, t, ok := in.table(r)
+	if !ok {
+		return nil, false
+	}
+	return in.newArray(t.valueList()), true
 }

@@ -4,50 +4,81 @@ package interp
 // (see exceptions.go for the handler search and panics.go for how a
 // handler's return:, retry and resume: travel).
 var exceptionPrimitives = map[string]primitive{
-	"signal": func(in *Interp, r Object, a []Object) (Object, bool) { return in.signal(r.(*Instance)), true },
-	"onDo":   func(in *Interp, r Object, a []Object) (Object, bool) { return in.onDo(r.(*Block), a[0], a[1]), true },
-	"exReturn": func(in *Interp, r Object, a []Object) (Object, bool) {
-		s := in.state(r.(*Instance))
-		if s.h == nil {
+	"signal": func(in *Interp, r Object, a []Object) (Object, bool) {
+		exc, ok := asInstance(r)
+		if !ok {
 			return nil, false
 		}
+		return in.signal(exc), true
+	},
+	"onDo": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, ok := asBlock(r)
+		if !ok {
+			return nil, false
+		}
+		return in.onDo(b, a[0], a[1]), true
+	},
+	"exReturn": func(in *Interp, r Object, a []Object) (Object, bool) {
+		exc, ok := asInstance(r)
+		if !ok || in.state(exc).h == nil {
+			return nil, false
+		}
+		s := in.state(exc)
 		in.unwindTo(s.h, a[0])
 		return nil, false
 	},
 	"exRetry": func(in *Interp, r Object, a []Object) (Object, bool) {
-		s := in.state(r.(*Instance))
-		if s.h == nil {
+		exc, ok := asInstance(r)
+		if !ok || in.state(exc).h == nil {
 			return nil, false
 		}
+		s := in.state(exc)
 		in.retry(s.h, nil)
 		return nil, false
 	},
 	"exResume": func(in *Interp, r Object, a []Object) (Object, bool) {
-		in.resume(&resuming{exc: r.(*Instance), value: a[0]})
+		exc, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
+		in.resume(&resuming{exc: exc, value: a[0]})
 		return nil, false
 	},
 	"exOuter": func(in *Interp, r Object, a []Object) (Object, bool) {
-		exc := r.(*Instance)
+		exc, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
 		s := in.state(exc)
 		if s.h == nil {
 			return in.Send(exc, "defaultAction"), true
 		}
 		return in.signalFrom(exc, s.hidx-1), true
 	},
-	"exHandled": func(in *Interp, r Object, a []Object) (Object, bool) { return in.state(r.(*Instance)).h != nil, true },
+	"exHandled": func(in *Interp, r Object, a []Object) (Object, bool) {
+		exc, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
+		return in.state(exc).h != nil, true
+	},
 	"unhandledError": func(in *Interp, r Object, a []Object) (Object, bool) {
-		panic(&unhandled{exc: r.(*Instance)})
+		exc, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
+		panic(&unhandled{exc: exc})
 	},
 	"exIsNested": func(in *Interp, r Object, a []Object) (Object, bool) {
-		exc, ok := r.(*Instance)
+		exc, ok := asInstance(r)
 		if !ok {
 			return nil, false
 		}
 		return in.isNested(exc), true
 	},
 	"exRetryUsing": func(in *Interp, r Object, a []Object) (Object, bool) {
-		exc, ok := r.(*Instance)
-		b, isBlock := a[0].(*Block)
+		exc, ok := asInstance(r)
+		b, isBlock := asBlock(a[0])
 		if !ok || !isBlock || len(b.node.Args) != 0 || in.state(exc).h == nil {
 			return nil, false
 		}
@@ -55,7 +86,7 @@ var exceptionPrimitives = map[string]primitive{
 		return nil, false
 	},
 	"exResignal": func(in *Interp, r Object, a []Object) (Object, bool) {
-		exc, ok := r.(*Instance)
+		exc, ok := asInstance(r)
 		if !ok || in.state(exc).h == nil || a[0] == nil {
 			return nil, false
 		}

@@ -45,12 +45,20 @@ var numberPrimitives = map[string]primitive{
 		return math.Exp(y * math.Log(x)), ok1 && ok2
 	},
 	"numerator": func(in *Interp, r Object, a []Object) (Object, bool) {
-		in.chargeBits(r.(*big.Rat).Num().BitLen())
-		return normInt(new(big.Int).Set(r.(*big.Rat).Num())), true
+		q, ok := asFraction(r)
+		if !ok {
+			return nil, false
+		}
+		in.chargeBits(q.Num().BitLen())
+		return normInt(new(big.Int).Set(q.Num())), true
 	},
 	"denominator": func(in *Interp, r Object, a []Object) (Object, bool) {
-		in.chargeBits(r.(*big.Rat).Denom().BitLen())
-		return normInt(new(big.Int).Set(r.(*big.Rat).Denom())), true
+		q, ok := asFraction(r)
+		if !ok {
+			return nil, false
+		}
+		in.chargeBits(q.Denom().BitLen())
+		return normInt(new(big.Int).Set(q.Denom())), true
 	},
 	"makeFraction": func(in *Interp, r Object, a []Object) (Object, bool) {
 		x, ok1 := toBig(r)
@@ -72,10 +80,17 @@ var numberPrimitives = map[string]primitive{
 	},
 	"printBase": primPrintBase,
 	"printFloat": func(in *Interp, r Object, a []Object) (Object, bool) {
-		return in.newString(formatFloat(r.(float64))), true
+		f, ok := asFloat64(r)
+		if !ok {
+			return nil, false
+		}
+		return in.newString(formatFloat(f)), true
 	},
 	"floatSpecial": func(in *Interp, r Object, a []Object) (Object, bool) {
-		f := r.(float64)
+		f, ok := asFloat64(r)
+		if !ok {
+			return nil, false
+		}
 		switch symOf(a[0]) {
 		case "isNaN":
 			return math.IsNaN(f), true

@@ -13,28 +13,28 @@ var reflectionPrimitives = map[string]primitive{
 	"basicNew":     primBasicNew,
 	"basicNewSize": primBasicNewSize,
 	"className":    primClassName,
-	"superclass":   primSuperclass,
-	"includesSelector": func(in *Interp, r Object, a []Object) (Object, bool) {
-		_, ok := r.(*Class).methods[symOf(a[0])]
+	"superclass":   onClass(primSuperclass),
+	"includesSelector": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		_, ok := c.methods[symOf(a[0])]
 		return ok, true
-	},
-	"canUnderstand": func(in *Interp, r Object, a []Object) (Object, bool) {
-		return r.(*Class).lookup(symOf(a[0])) != nil, true
-	},
-	"selectors":     primSelectors,
-	"instanceClass": func(in *Interp, r Object, a []Object) (Object, bool) { return r.(*Class).thisClass, true },
-	"isMeta":        func(in *Interp, r Object, a []Object) (Object, bool) { return r.(*Class).thisClass != nil, true },
-	"category":      func(in *Interp, r Object, a []Object) (Object, bool) { return in.newString(r.(*Class).category), true },
-	"instVarNames": func(in *Interp, r Object, a []Object) (Object, bool) {
+	}),
+	"canUnderstand": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		return c.lookup(symOf(a[0])) != nil, true
+	}),
+	"selectors":     onClass(primSelectors),
+	"instanceClass": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) { return c.thisClass, true }),
+	"isMeta":        onClass(func(in *Interp, c *Class, a []Object) (Object, bool) { return c.thisClass != nil, true }),
+	"category":      onClass(func(in *Interp, c *Class, a []Object) (Object, bool) { return in.newString(c.category), true }),
+	"instVarNames": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
 		var out []Object
-		for _, n := range r.(*Class).ivarNames {
+		for _, n := range c.ivarNames {
 			out = append(out, Symbol(n))
 		}
 		return in.newArray(out), true
-	},
-	"subclasses": primSubclasses,
-	"hasPragma": func(in *Interp, r Object, a []Object) (Object, bool) {
-		m := r.(*Class).lookup(symOf(a[0]))
+	}),
+	"subclasses": onClass(primSubclasses),
+	"hasPragma": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		m := c.lookup(symOf(a[0]))
 		if m == nil {
 			return false, true
 		}
@@ -44,7 +44,7 @@ var reflectionPrimitives = map[string]primitive{
 			}
 		}
 		return false, true
-	},
+	}),
 	"globalAt": func(in *Interp, r Object, a []Object) (Object, bool) {
 		if b, ok := in.globals[symOf(a[0])]; ok {
 			return b.Value, true
@@ -133,16 +133,15 @@ func primClassName(in *Interp, r Object, a []Object) (Object, bool) {
 	return Symbol(c.name), true
 }
 
-func primSuperclass(in *Interp, r Object, a []Object) (Object, bool) {
-	c := r.(*Class)
+func primSuperclass(in *Interp, c *Class, a []Object) (Object, bool) {
 	if c.super == nil {
 		return nil, true
 	}
 	return c.super, true
 }
 
-func primSelectors(in *Interp, r Object, a []Object) (Object, bool) {
-	return in.sortedSymbols(maps.Keys(r.(*Class).methods)), true
+func primSelectors(in *Interp, c *Class, a []Object) (Object, bool) {
+	return in.sortedSymbols(maps.Keys(c.methods)), true
 }
 
 // sortedSymbols answers an Array of names as Symbols, in order.
@@ -155,8 +154,7 @@ func (in *Interp) sortedSymbols(names iter.Seq[string]) *Instance {
 	return in.newArray(out)
 }
 
-func primSubclasses(in *Interp, r Object, a []Object) (Object, bool) {
-	c := r.(*Class)
+func primSubclasses(in *Interp, c *Class, a []Object) (Object, bool) {
 	var names []string
 	for n, k := range in.classes {
 		if k.super == c {

@@ -23,9 +23,13 @@ var stringPrimitives = func() map[string]primitive {
 			if !ok || n < 0 || n > 1<<26 {
 				return nil, false
 			}
+			c, isClass := asClass(r)
+			if !isClass {
+				return nil, false
+			}
 			// a new string holds n NUL characters, as Pharo's does
 			in.chargeRunes(int(n))
-			o := in.newInstance(r.(*Class))
+			o := in.newInstance(c)
 			o.str = make([]rune, n)
 			return o, true
 		},

@@ -1,8 +1,11 @@
 package interp
 
 import (
+	"fmt"
 	"maps"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -100,4 +103,106 @@ func TestTheRegistryRefusesANameTwice(t *testing.T) {
 	_, err = registerPrimitives(map[string]primitive{"a": ok, "b": ok}, map[string]primitive{"b": ok})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "two primitives are named b")
+}
+
+// primitiveArities answers, for each primitive the kernel names, how many
+// arguments its methods take.
+func primitiveArities(t *testing.T) map[string]int {
+	k, err := kernel()
+	require.NoError(t, err)
+	arity := map[string]int{}
+	for _, m := range k.Methods {
+		if m.parsed == nil {
+			continue
+		}
+		for _, p := range m.parsed.Pragmas {
+			if p.Selector == "primitive:" && len(p.Args) == 1 {
+				arity[p.Args[0].Value] = len(m.parsed.Args)
+			}
+		}
+	}
+	return arity
+}
+
+// probeSelector is the selector of a probe method of n arguments.
+func probeSelector(name string, n int) (selector, header string) {
+	base := "probe" + strings.NewReplacer(".", "_").Replace(name)
+	if n == 0 {
+		return base, base
+	}
+	selector, header = base+":", base+": a1"
+	for i := 2; i <= n; i++ {
+		selector += "with:"
+		header += fmt.Sprintf(" with: a%d", i)
+	}
+	return selector, header
+}
+
+// TestAWrongTypeFailsThePrimitive: a primitive given a receiver or an
+// argument of a kind it does not take fails, and its method's Smalltalk
+// fallback runs — as in Pharo, never a Go panic.
+func TestAWrongTypeFailsThePrimitive(t *testing.T) {
+	cases := []struct{ primitive, receiver string }{
+		{"numArgs", "3"}, {"value", "3"}, {"valueWithArguments", "3"}, {"blockSource", "'x'"},
+		{"ensure", "nil"}, {"ifCurtailed", "#foo"}, {"onDo", "3"},
+		{"signal", "3"}, {"exReturn", "3"}, {"exRetry", "$a"}, {"exResume", "3"}, {"exOuter", "3"},
+		{"exHandled", "nil"}, {"unhandledError", "3"},
+		{"arrayNew", "3"}, {"strNew", "'x'"}, {"growAdd", "3"}, {"growAddFirst", "nil"}, {"growInsert", "3"},
+		{"growRemoveIndex", "3"}, {"growRemoveAll", "3"}, {"sortBlock", "3"},
+		{"tableAt", "3"}, {"tableAtPut", "3"}, {"tableRemove", "nil"}, {"tableKeys", "3"}, {"tableValues", "3"},
+		{"tableSize", "3"}, {"tableIncludes", "3"}, {"tableAssociationAt", "3"}, {"tableAddAssociation", "3"},
+		{"tableCompareByIdentity", "3"}, {"tableCompareWith", "3"}, {"tableIsHealthy", "3"},
+		{"tableRemoveAll", "3"}, {"tableRehash", "3"},
+		{"includesSelector", "3"}, {"canUnderstand", "'x'"}, {"selectors", "3"}, {"instanceClass", "3"},
+		{"isMeta", "nil"}, {"category", "3"}, {"instVarNames", "3"}, {"subclasses", "3"}, {"hasPragma", "3"},
+		{"superclass", "3"},
+		{"numerator", "3"}, {"denominator", "Fraction basicNew"}, {"printFloat", "3"}, {"floatSpecial", "(1/2)"},
+		{"charValue", "3"}, {"char.isLetter", "3"}, {"char.category.isMathSymbol", "'+'"},
+	}
+	arity := primitiveArities(t)
+	var extra []MethodSource
+	for _, c := range cases {
+		n, ok := arity[c.primitive]
+		require.True(t, ok, "the kernel names the primitive %s", c.primitive)
+		_, header := probeSelector(c.primitive, n)
+		extra = append(extra, MethodSource{Class: "Object",
+			Source: header + "\n\t<primitive: '" + c.primitive + "'>\n\t^ #fallback"})
+	}
+	for _, c := range cases {
+		t.Run(c.primitive+" of "+c.receiver, func(t *testing.T) {
+			sel, _ := probeSelector(c.primitive, arity[c.primitive])
+			send := strings.ReplaceAll(sel, ":", ": 3 ")
+			assert.Equal(t, "#fallback", runDoIt(t, extra, "("+c.receiver+") "+send))
+		})
+	}
+}
+
+// TestNoPrimitivePanicsOnWhatItIsGiven: every primitive, sent to
+// receivers and arguments of every kind, answers, fails into its
+// fallback or signals — the interpreter itself never fails.
+func TestNoPrimitivePanicsOnWhatItIsGiven(t *testing.T) {
+	arity := primitiveArities(t)
+	names := slices.Sorted(maps.Keys(arity))
+	var extra []MethodSource
+	for _, name := range names {
+		_, header := probeSelector(name, arity[name])
+		extra = append(extra, MethodSource{Class: "Object",
+			Source: header + "\n\t<primitive: '" + name + "'>\n\t^ #fallback"})
+	}
+	in, err := New(&Program{Methods: extra}, Limits{Steps: 100_000})
+	require.NoError(t, err)
+	values := []string{"nil", "3", "(1/2)", "1.5", "$a", "#foo", "'x'", "#(1 2)", "[ :x | x ]", "Object", "Error new",
+		"Dictionary new", "(1 << 70)"}
+	for _, name := range names {
+		for _, v := range values {
+			sel, _ := probeSelector(name, arity[name])
+			send := strings.ReplaceAll(sel, ":", ": "+v+" ")
+			doIt := compile(in.classes["UndefinedObject"], "probe\n\t^ ("+v+") "+send)
+			require.NoError(t, doIt.err)
+			doIt.compileBody()
+			var failed string
+			in.guard(100_000, func() { in.invoke(doIt, nil, nil) }, func(d string) { failed = d })
+			assert.NotContains(t, failed, "interpreter failed", "%s sent to %s with %s", name, v, v)
+		}
+	}
 }

@@ -268,10 +268,15 @@ func (t *table) valueList() []Object {
 	return out
 }
 
-func (in *Interp) table(r Object) *table {
-	o := r.(*Instance)
+// table answers r's hashed storage, made empty on first use; ok is false
+// when r is no instance to hold one.
+func (in *Interp) table(r Object) (o *Instance, t *table, ok bool) {
+	o, ok = asInstance(r)
+	if !ok {
+		return nil, nil, false
+	}
 	if o.dict == nil {
 		o.dict = newTable()
 	}
-	return o.dict
+	return o, o.dict, true
 }
