@@ -106,7 +106,7 @@ func TestClock(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
 		})
 	}
 }

@@ -132,7 +132,7 @@ func (in *Interp) classOf(o Object) *Class {
 }
 
 // knownClasses are the kernel's classes of immediate objects, looked up
-// once.
+// once, and where the variables Go reads lie in the kernel's objects.
 type knownClasses struct {
 	undefined, trueClass, falseClass, smallInteger, largePositive, largeNegative *Class
 	fraction, float, character, symbol, metaclass, block, context                *Class
@@ -140,13 +140,15 @@ type knownClasses struct {
 	// fastInts is true while SmallInteger's comparisons and sums are the
 	// kernel's primitives: send sites then compute them without a lookup.
 	fastInts bool
+	// slots are the kernel objects' variables Go reads (contract.go)
+	slots kernelSlots
 }
 
-func (in *Interp) findKnown() {
+func (in *Interp) findKnown() error {
 	c := in.classes
 	in.known = knownClasses{c["UndefinedObject"], c["True"], c["False"], c["SmallInteger"], c["LargePositiveInteger"],
 		c["LargeNegativeInteger"], c["Fraction"], c["Float"], c["Character"], c["Symbol"], c["Metaclass"], c["BlockClosure"], c["Context"],
-		c["String"], c["Array"], c["ReadStream"], c["WriteStream"], c["ReadWriteStream"], false}
+		c["String"], c["Array"], c["ReadStream"], c["WriteStream"], c["ReadWriteStream"], false, kernelSlots{}}
 	if si := in.known.smallInteger; si != nil {
 		in.known.fastInts = true
 		for sel, prim := range fastIntPrimitives {
@@ -155,6 +157,7 @@ func (in *Interp) findKnown() {
 			}
 		}
 	}
+	return in.findSlots()
 }
 
 // Context is thisContext, as far as SUnit needs it.
@@ -202,8 +205,8 @@ func (in *Interp) doesNotUnderstand(rcv Object, sel string, args []Object) Objec
 	cls := in.classOf(rcv)
 	if dnu := cls.lookup("doesNotUnderstand:"); dnu != nil {
 		msg := in.newInstance(in.classes["Message"])
-		msg.vars[0] = Symbol(sel)
-		msg.vars[1] = in.newArray(append([]Object{}, args...))
+		msg.vars[in.known.slots.messageSelector] = Symbol(sel)
+		msg.vars[in.known.slots.messageArguments] = in.newArray(append([]Object{}, args...))
 		return in.invoke(dnu, rcv, []Object{msg})
 	}
 	panic(&abort{fmt.Sprintf("%s does not understand #%s", in.printName(rcv), sel)})

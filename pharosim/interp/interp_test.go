@@ -10,10 +10,11 @@ import (
 	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
-func evalIn(t *testing.T, in *Interp, expr string) string {
+// evalIn evaluates expr in a fresh interpreter of the kernel and answers
+// its printString, or ERROR: and why it ended.
+func evalIn(t *testing.T, expr string) string {
 	t.Helper()
-	p := &Program{Classes: nil, Methods: []MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"}}}
-	_ = p
+	p := &Program{Methods: []MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"}}}
 	in2, err := New(p, Limits{Steps: 1_000_000})
 	require.NoError(t, err)
 	var out string
@@ -81,7 +82,7 @@ func TestEvaluates(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
 		})
 	}
 }

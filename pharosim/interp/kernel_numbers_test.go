@@ -300,7 +300,7 @@ func TestNumbersAnswerAsPharo(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
 		})
 	}
 }
@@ -324,7 +324,7 @@ func TestNumberLiterals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
 		})
 	}
 }
@@ -343,7 +343,7 @@ func TestZeroDivideAsPharo(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
 		})
 	}
 }

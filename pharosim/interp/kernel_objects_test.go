@@ -175,7 +175,7 @@ func TestObjectsAnswerAsPharo(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
 		})
 	}
 }
@@ -409,7 +409,7 @@ func TestStringLiteralsHaveInternalLineEndings(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
 		})
 	}
 }

@@ -30,7 +30,7 @@ func TestRandomDrawsPharosNumbers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			assert.Equal(t, tc.want, evalIn(t, nil, tc.expr))
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
 		})
 	}
 }
@@ -40,7 +40,7 @@ func TestRandomDrawsPharosNumbers(t *testing.T) {
 // and after a release see the same draws.
 func TestRandomNewIsTheSameInEveryRun(t *testing.T) {
 	expr := "| g | g := Random new. (1 to: 5) collect: [ :i | g nextInteger: 1000 ]"
-	first := evalIn(t, nil, expr)
-	assert.Equal(t, first, evalIn(t, nil, expr))
-	assert.Equal(t, evalIn(t, nil, "#(1 2 3 4 5 6 7 8) shuffled"), evalIn(t, nil, "#(1 2 3 4 5 6 7 8) shuffled"))
+	first := evalIn(t, expr)
+	assert.Equal(t, first, evalIn(t, expr))
+	assert.Equal(t, evalIn(t, "#(1 2 3 4 5 6 7 8) shuffled"), evalIn(t, "#(1 2 3 4 5 6 7 8) shuffled"))
 }

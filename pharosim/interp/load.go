@@ -126,7 +126,9 @@ func New(program *Program, limits Limits) (*Interp, error) {
 		}
 	}
 	in.applyTraits(defs, order)
-	in.findKnown()
+	if err := in.findKnown(); err != nil {
+		return nil, err
+	}
 	for _, name := range order {
 		c := in.classes[name]
 		in.globals[name] = &Binding{Name: name, Value: c}

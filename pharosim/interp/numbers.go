@@ -478,11 +478,11 @@ func (in *Interp) parseNumberLenient(s string) Object {
 // negative).
 func (in *Interp) scaled(v Object, scale int) Object {
 	c := in.classes["ScaledDecimal"]
-	if scale < 0 || c == nil || len(c.ivarNames) < 2 {
+	if scale < 0 || c == nil {
 		return v
 	}
 	sd := in.newInstance(c)
-	sd.vars[0], sd.vars[1] = v, int64(scale)
+	sd.vars[in.known.slots.scaledFraction], sd.vars[in.known.slots.scaledScale] = v, int64(scale)
 	return sd
 }
 

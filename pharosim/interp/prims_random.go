@@ -41,15 +41,16 @@ func primPCGSeed(in *Interp, r Object, a []Object) (Object, bool) {
 // advances it.
 func primPCGNext(in *Interp, r Object, a []Object) (Object, bool) {
 	g, ok := r.(*Instance)
-	if !ok || len(g.vars) < 1 {
+	slot := in.known.slots.randomState
+	if !ok || len(g.vars) <= slot || !g.class.includesBehavior(in.classes["Random"]) {
 		return nil, false
 	}
-	state, ok := uint64Of(g.vars[0])
+	state, ok := uint64Of(g.vars[slot])
 	if !ok {
 		return nil, false
 	}
 	out, next := pcgStep(state)
-	g.vars[0] = objectOfUint64(next)
+	g.vars[slot] = objectOfUint64(next)
 	return int64(out & 0x7FFFFFFF), true
 }
 

@@ -15,15 +15,6 @@ var streamPrimitives = map[string]primitive{
 	"streamNextPut": primStreamNextPut,
 }
 
-// The instance variables of PositionableStream, in its definition's order,
-// then WriteStream's.
-const (
-	streamCollection = iota
-	streamPosition
-	streamReadLimit
-	streamWriteLimit
-)
-
 // kernelStream answers the stream's position and read limit when the
 // receiver is one the primitives may run for.
 func (in *Interp) kernelStream(r Object) (s *Instance, position, limit int64, ok bool) {
@@ -35,8 +26,8 @@ func (in *Interp) kernelStream(r Object) (s *Instance, position, limit int64, ok
 	if s.class != k.readStream && s.class != k.writeStream && s.class != k.readWriteStream {
 		return nil, 0, 0, false
 	}
-	position, ok1 := s.vars[streamPosition].(int64)
-	limit, ok2 := s.vars[streamReadLimit].(int64)
+	position, ok1 := s.vars[in.known.slots.streamPosition].(int64)
+	limit, ok2 := s.vars[in.known.slots.streamReadLimit].(int64)
 	return s, position, limit, ok1 && ok2
 }
 
@@ -64,11 +55,11 @@ func (in *Interp) element(coll Object, i int64) (Object, bool) {
 
 func primStreamAtEnd(in *Interp, r Object, a []Object) (Object, bool) {
 	s, ok := r.(*Instance)
-	if !ok || len(s.vars) <= streamReadLimit {
+	if !ok || len(s.vars) <= max(in.known.slots.streamPosition, in.known.slots.streamReadLimit) {
 		return nil, false
 	}
-	position, ok1 := s.vars[streamPosition].(int64)
-	limit, ok2 := s.vars[streamReadLimit].(int64)
+	position, ok1 := s.vars[in.known.slots.streamPosition].(int64)
+	limit, ok2 := s.vars[in.known.slots.streamReadLimit].(int64)
 	return position >= limit, ok1 && ok2
 }
 
@@ -82,7 +73,7 @@ func (in *Interp) upcoming(r Object) (s *Instance, position int64, v Object, atE
 	if position >= limit {
 		return s, position, nil, true, true
 	}
-	v, ok = in.element(s.vars[streamCollection], position+1)
+	v, ok = in.element(s.vars[in.known.slots.streamCollection], position+1)
 	return s, position, v, false, ok
 }
 
@@ -91,7 +82,7 @@ func primStreamNext(in *Interp, r Object, a []Object) (Object, bool) {
 	if !ok || atEnd {
 		return nil, ok
 	}
-	s.vars[streamPosition] = position + 1
+	s.vars[in.known.slots.streamPosition] = position + 1
 	return v, true
 }
 
@@ -115,7 +106,7 @@ func primStreamPeekFor(in *Interp, r Object, a []Object) (Object, bool) {
 	if c != want {
 		return false, true
 	}
-	s.vars[streamPosition] = position + 1
+	s.vars[in.known.slots.streamPosition] = position + 1
 	return true, true
 }
 
@@ -124,7 +115,7 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 	if !ok || s.class == in.known.readStream {
 		return nil, false
 	}
-	c, ok := s.vars[streamCollection].(*Instance)
+	c, ok := s.vars[in.known.slots.streamCollection].(*Instance)
 	if !ok {
 		return nil, false
 	}
@@ -153,9 +144,9 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 	// costs an allocation each time it is stored
 	position++
 	boxed := Object(position)
-	s.vars[streamPosition] = boxed
+	s.vars[in.known.slots.streamPosition] = boxed
 	if position > limit {
-		s.vars[streamReadLimit] = boxed
+		s.vars[in.known.slots.streamReadLimit] = boxed
 	}
 	return x, true
 }
@@ -165,8 +156,8 @@ func primStreamNextPut(in *Interp, r Object, a []Object) (Object, bool) {
 // that size.
 func (in *Interp) growStream(s, c *Instance, fill func(grown *Instance) int) *Instance {
 	grown := in.newInstance(c.class)
-	s.vars[streamWriteLimit] = int64(fill(grown))
-	s.vars[streamCollection] = grown
+	s.vars[in.known.slots.streamWriteLimit] = int64(fill(grown))
+	s.vars[in.known.slots.streamCollection] = grown
 	return grown
 }
 

@@ -358,12 +358,6 @@ func primBytesUtf8Decode(in *Interp, r Object, a []Object) (Object, bool) {
 // start and end of a word) — is a syntax error naming it, never a
 // different match.
 
-// The instance variables of RxMatcher, in its definition's order.
-const (
-	rxPattern    = iota // the pattern in Go's syntax
-	rxIgnoreCase        // whether case is ignored
-)
-
 // rxAnchors say where a match must lie: anywhere, from the start, or over
 // the whole string.
 var rxAnchors = map[string][2]string{
@@ -637,14 +631,18 @@ func usesLineAnchors(pattern string) bool {
 func (in *Interp) compiledRegex(matcher Object, mode string) (re *regexp.Regexp, lineAnchors bool, ok bool) {
 	m, ok := matcher.(*Instance)
 	anchor, known := rxAnchors[mode]
-	if !ok || !known || len(m.vars) <= rxIgnoreCase || !isStringy(m.vars[rxPattern]) {
+	if !ok || !known {
+		return nil, false, false
+	}
+	patternAt, ignoreCaseAt := in.known.slots.rxPattern, in.known.slots.rxIgnoreCase
+	if len(m.vars) <= max(patternAt, ignoreCaseAt) || !isStringy(m.vars[patternAt]) {
 		return nil, false, false
 	}
 	flags := "(?m)"
-	if m.vars[rxIgnoreCase] == true {
+	if m.vars[ignoreCaseAt] == true {
 		flags = "(?mi)"
 	}
-	pattern := string(runesOf(m.vars[rxPattern]))
+	pattern := string(runesOf(m.vars[patternAt]))
 	re, err := regexp.Compile(flags + anchor[0] + pattern + anchor[1])
 	return re, usesLineAnchors(pattern), err == nil
 }
