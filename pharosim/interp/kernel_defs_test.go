@@ -1,12 +1,15 @@
 package interp
 
 import (
+	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/pharo-refactor/refactord/smalltalk"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // TestTheKernelDefinesEachMethodOnce: two definitions of one method in the
@@ -27,4 +30,40 @@ func TestTheKernelDefinesEachMethodOnce(t *testing.T) {
 		seen[key] = true
 	}
 	assert.Greater(t, len(seen), 1000, "the kernel's methods were read")
+}
+
+// strayMethods answers the methods a class's file defines for another
+// class: they belong in an extension file (Foo.extension.st).
+func strayMethods(f *tonel.File) []string {
+	if f.Def.Kind != tonel.KindClass && f.Def.Kind != tonel.KindTrait {
+		return nil
+	}
+	var out []string
+	for _, m := range f.Methods {
+		owner := strings.TrimSuffix(strings.TrimSuffix(m.Class, " classSide"), " class")
+		if owner != "" && owner != f.Def.Name {
+			out = append(out, m.Class+">>"+strings.SplitN(m.Source, "[", 2)[0])
+		}
+	}
+	return out
+}
+
+// TestAClassFileHoldsOnlyItsClassMethods: a method of Number in
+// Duration.class.st is found by no one looking for Number's methods.
+func TestAClassFileHoldsOnlyItsClassMethods(t *testing.T) {
+	stray, err := tonel.ParseFile("Duration.class.st", []byte("Class {\n\t#name : #Duration,\n\t#superclass : #Object\n}\n\n"+
+		"Duration >> seconds [ ^ 1 ]\nNumber >> seconds [ ^ Duration seconds: self ]\n"))
+	require.NoError(t, err)
+	require.Len(t, strayMethods(stray), 1, "a stray method is found")
+
+	files, err := fs.Glob(kernelFS, "kernel/*.st")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, path := range files {
+		data, err := kernelFS.ReadFile(path)
+		require.NoError(t, err)
+		f, err := tonel.ParseFile(path, data)
+		require.NoError(t, err)
+		assert.Empty(t, strayMethods(f), "%s defines methods of other classes", path)
+	}
 }
