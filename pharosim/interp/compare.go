@@ -63,7 +63,8 @@ type Verdict struct {
 	// Activations counts the test runs' entries into the method;
 	// Recorded the distinct inputs kept from them; Generated the inputs
 	// made besides; Compared those both methods ran on; Unstable those
-	// where the method disagreed with itself (not compared).
+	// on which the candidate differed from the method while the method,
+	// run again, disagreed with itself (not compared).
 	Activations, Recorded, Generated, Compared, Unstable int
 	// Witness is the first difference, for changed.
 	Witness *Witness
@@ -208,6 +209,18 @@ func (cmp *comparison) compare() Verdict {
 			exhausted++
 			continue
 		}
+		c := cmp.runOnce(w, inp, true)
+		if c.timedOut {
+			timedOut = true
+			break
+		}
+		d := cmp.differ(a, c)
+		if d == nil {
+			v.Compared++
+			continue
+		}
+		// A difference counts only if the original does the same again:
+		// asked only then, since most inputs show none.
 		b := cmp.runOnce(w, inp, false)
 		if b.timedOut {
 			timedOut = true
@@ -217,17 +230,10 @@ func (cmp *comparison) compare() Verdict {
 			v.Unstable++
 			continue
 		}
-		c := cmp.runOnce(w, inp, true)
-		if c.timedOut {
-			timedOut = true
-			break
-		}
 		v.Compared++
-		if d := cmp.differ(a, c); d != nil {
-			v.Outcome = Changed
-			v.Witness = cmp.witness(inp, a, c, d)
-			return v
-		}
+		v.Outcome = Changed
+		v.Witness = cmp.witness(inp, a, c, d)
+		return v
 	}
 	if v.Compared > 0 {
 		v.Outcome = Same
