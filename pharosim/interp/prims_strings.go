@@ -13,147 +13,144 @@ import (
 // stringPrimitives are the Go primitives of the kernel's strings and
 // symbols: size and access, comparison, case, search, collation,
 // encodings, regular expressions.
-var stringPrimitives = func() map[string]primitive {
-	prims := map[string]primitive{
-		"strSize":  func(in *Interp, r Object, a []Object) (Object, bool) { return int64(len(runesOf(r))), true },
-		"strAt":    primStrAt,
-		"strAtPut": primStrAtPut,
-		"strNew": func(in *Interp, r Object, a []Object) (Object, bool) {
-			n, ok := a[0].(int64)
-			if !ok || n < 0 || n > 1<<26 {
-				return nil, false
+var stringPrimitives = map[string]primitive{
+	"strSize":  func(in *Interp, r Object, a []Object) (Object, bool) { return int64(len(runesOf(r))), true },
+	"strAt":    primStrAt,
+	"strAtPut": primStrAtPut,
+	"strNew": func(in *Interp, r Object, a []Object) (Object, bool) {
+		n, ok := a[0].(int64)
+		if !ok || n < 0 || n > 1<<26 {
+			return nil, false
+		}
+		c, isClass := asClass(r)
+		if !isClass {
+			return nil, false
+		}
+		// a new string holds n NUL characters, as Pharo's does
+		in.chargeRunes(int(n))
+		o := in.newInstance(c)
+		o.str = make([]rune, n)
+		return o, true
+	},
+	"strEq": func(in *Interp, r Object, a []Object) (Object, bool) {
+		if !isStringy(a[0]) {
+			return false, true
+		}
+		if _, isSym := r.(Symbol); isSym {
+			if _, argSym := a[0].(Symbol); argSym {
+				return r == a[0], true
 			}
-			c, isClass := asClass(r)
-			if !isClass {
-				return nil, false
-			}
-			// a new string holds n NUL characters, as Pharo's does
-			in.chargeRunes(int(n))
-			o := in.newInstance(c)
-			o.str = make([]rune, n)
-			return o, true
-		},
-		"strEq": func(in *Interp, r Object, a []Object) (Object, bool) {
-			if !isStringy(a[0]) {
-				return false, true
-			}
-			if _, isSym := r.(Symbol); isSym {
-				if _, argSym := a[0].(Symbol); argSym {
-					return r == a[0], true
-				}
-			}
-			return string(runesOf(r)) == string(runesOf(a[0])), true
-		},
-		"strHash": func(in *Interp, r Object, a []Object) (Object, bool) { return hashString(string(runesOf(r))), true },
-		"asSymbol": func(in *Interp, r Object, a []Object) (Object, bool) {
-			in.chargeRunes(runeCount(r))
-			return Symbol(string(runesOf(r))), true
-		},
-		"asString": func(in *Interp, r Object, a []Object) (Object, bool) { return in.newString(string(runesOf(r))), true },
-		"strConcat": func(in *Interp, r Object, a []Object) (Object, bool) {
-			if !isStringy(a[0]) {
-				return nil, false
-			}
-			// counted before it is made: doubling a string is the quickest
-			// way to ask Go for gigabytes
-			n := runeCount(r) + runeCount(a[0])
-			in.chargeRunes(n)
-			joined := append(append(make([]rune, 0, n), runesOf(r)...), runesOf(a[0])...)
-			if _, ok := r.(Symbol); ok {
-				// a symbol's concatenation is a symbol, whatever it is joined with
-				return Symbol(string(joined)), true
-			}
-			s := in.newInstance(classOfString(in, r))
-			s.str = joined
-			return s, true
-		},
-		"strCopyFromTo": func(in *Interp, r Object, a []Object) (Object, bool) {
-			rs := runesOf(r)
-			from, ok1 := a[0].(int64)
-			to, ok2 := a[1].(int64)
-			if !ok1 || !ok2 || from < 1 || to > int64(len(rs)) || to < from-1 {
-				return nil, false
-			}
-			in.chargeRunes(int(to - from + 1))
-			if _, ok := r.(Symbol); ok {
-				return Symbol(string(rs[from-1 : to])), true
-			}
-			s := in.newInstance(classOfString(in, r))
-			s.str = append([]rune{}, rs[from-1:to]...)
-			return s, true
-		},
-		"strCase": func(in *Interp, r Object, a []Object) (Object, bool) {
-			s := string(runesOf(r))
-			switch symOf(a[0]) {
-			case "upper":
-				s = strings.Map(upperCase, s)
-			case "lower":
-				s = strings.ToLower(s)
-			case "trim":
-				s = strings.Trim(s, " \t\r\n\f")
-			}
-			if _, ok := r.(Symbol); ok {
-				in.chargeRunes(utf8.RuneCountInString(s))
-				return Symbol(s), true
-			}
-			return in.newString(s), true
-		},
-		"strIndexOf": func(in *Interp, r Object, a []Object) (Object, bool) {
-			s, sub := string(runesOf(r)), string(runesOf(a[0]))
-			start, _ := a[1].(int64)
-			rs := runesOf(r)
-			if start < 1 {
-				start = 1
-			}
-			if int(start) > len(rs)+1 || sub == "" {
-				// Pharo finds the empty string nowhere
-				return int64(0), true
-			}
-			prefix := string(rs[:start-1])
-			i := strings.Index(s[len(prefix):], sub)
-			if i < 0 {
-				return int64(0), true
-			}
-			return int64(len([]rune(s[:len(prefix)+i]))) + 1, true
-		},
-		"strParseNumber": func(in *Interp, r Object, a []Object) (Object, bool) {
-			s := strings.TrimSpace(string(runesOf(r)))
-			if s == "" {
-				return nil, true
-			}
-			v := in.parseNumberLenient(s)
-			in.chargeNumber(v)
-			return v, true
-		},
-		"strReplaceFrom": func(in *Interp, r Object, a []Object) (Object, bool) {
-			dst, ok := r.(*Instance)
-			if !ok {
-				return nil, false
-			}
-			from, _ := a[0].(int64)
-			to, _ := a[1].(int64)
-			start, _ := a[3].(int64)
-			src := runesOf(a[2])
-			if from < 1 || to > int64(len(dst.str)) || start < 1 || start+(to-from) > int64(len(src)) {
-				return nil, false
-			}
-			copy(dst.str[from-1:to], src[start-1:start+to-from])
-			return r, true
-		},
-		"isSymbol":          func(in *Interp, r Object, a []Object) (Object, bool) { _, ok := r.(Symbol); return ok, true },
-		"strCollate":        primStrCollate,
-		"strCollationOrder": primStrCollationOrder,
-		"selectorArity":     primSelectorArity,
-		"strUtf8Encode":     primStrUtf8Encode,
-		"bytesUtf8Decode":   primBytesUtf8Decode,
-		"isLiteralSymbol":   primIsLiteralSymbol,
-		"rxTranslate":       primRxTranslate,
-		"rxGroupCount":      primRxGroupCount,
-		"rxMatch":           primRxMatch,
-		"rxMatchAll":        primRxMatchAll,
-	}
-	return prims
-}()
+		}
+		return string(runesOf(r)) == string(runesOf(a[0])), true
+	},
+	"strHash": func(in *Interp, r Object, a []Object) (Object, bool) { return hashString(string(runesOf(r))), true },
+	"asSymbol": func(in *Interp, r Object, a []Object) (Object, bool) {
+		in.chargeRunes(runeCount(r))
+		return Symbol(string(runesOf(r))), true
+	},
+	"asString": func(in *Interp, r Object, a []Object) (Object, bool) { return in.newString(string(runesOf(r))), true },
+	"strConcat": func(in *Interp, r Object, a []Object) (Object, bool) {
+		if !isStringy(a[0]) {
+			return nil, false
+		}
+		// counted before it is made: doubling a string is the quickest
+		// way to ask Go for gigabytes
+		n := runeCount(r) + runeCount(a[0])
+		in.chargeRunes(n)
+		joined := append(append(make([]rune, 0, n), runesOf(r)...), runesOf(a[0])...)
+		if _, ok := r.(Symbol); ok {
+			// a symbol's concatenation is a symbol, whatever it is joined with
+			return Symbol(string(joined)), true
+		}
+		s := in.newInstance(classOfString(in, r))
+		s.str = joined
+		return s, true
+	},
+	"strCopyFromTo": func(in *Interp, r Object, a []Object) (Object, bool) {
+		rs := runesOf(r)
+		from, ok1 := a[0].(int64)
+		to, ok2 := a[1].(int64)
+		if !ok1 || !ok2 || from < 1 || to > int64(len(rs)) || to < from-1 {
+			return nil, false
+		}
+		in.chargeRunes(int(to - from + 1))
+		if _, ok := r.(Symbol); ok {
+			return Symbol(string(rs[from-1 : to])), true
+		}
+		s := in.newInstance(classOfString(in, r))
+		s.str = append([]rune{}, rs[from-1:to]...)
+		return s, true
+	},
+	"strCase": func(in *Interp, r Object, a []Object) (Object, bool) {
+		s := string(runesOf(r))
+		switch symOf(a[0]) {
+		case "upper":
+			s = strings.Map(upperCase, s)
+		case "lower":
+			s = strings.ToLower(s)
+		case "trim":
+			s = strings.Trim(s, " \t\r\n\f")
+		}
+		if _, ok := r.(Symbol); ok {
+			in.chargeRunes(utf8.RuneCountInString(s))
+			return Symbol(s), true
+		}
+		return in.newString(s), true
+	},
+	"strIndexOf": func(in *Interp, r Object, a []Object) (Object, bool) {
+		s, sub := string(runesOf(r)), string(runesOf(a[0]))
+		start, _ := a[1].(int64)
+		rs := runesOf(r)
+		if start < 1 {
+			start = 1
+		}
+		if int(start) > len(rs)+1 || sub == "" {
+			// Pharo finds the empty string nowhere
+			return int64(0), true
+		}
+		prefix := string(rs[:start-1])
+		i := strings.Index(s[len(prefix):], sub)
+		if i < 0 {
+			return int64(0), true
+		}
+		return int64(len([]rune(s[:len(prefix)+i]))) + 1, true
+	},
+	"strParseNumber": func(in *Interp, r Object, a []Object) (Object, bool) {
+		s := strings.TrimSpace(string(runesOf(r)))
+		if s == "" {
+			return nil, true
+		}
+		v := in.parseNumberLenient(s)
+		in.chargeNumber(v)
+		return v, true
+	},
+	"strReplaceFrom": func(in *Interp, r Object, a []Object) (Object, bool) {
+		dst, ok := r.(*Instance)
+		if !ok {
+			return nil, false
+		}
+		from, _ := a[0].(int64)
+		to, _ := a[1].(int64)
+		start, _ := a[3].(int64)
+		src := runesOf(a[2])
+		if from < 1 || to > int64(len(dst.str)) || start < 1 || start+(to-from) > int64(len(src)) {
+			return nil, false
+		}
+		copy(dst.str[from-1:to], src[start-1:start+to-from])
+		return r, true
+	},
+	"isSymbol":          func(in *Interp, r Object, a []Object) (Object, bool) { _, ok := r.(Symbol); return ok, true },
+	"strCollate":        primStrCollate,
+	"strCollationOrder": primStrCollationOrder,
+	"selectorArity":     primSelectorArity,
+	"strUtf8Encode":     primStrUtf8Encode,
+	"bytesUtf8Decode":   primBytesUtf8Decode,
+	"isLiteralSymbol":   primIsLiteralSymbol,
+	"rxTranslate":       primRxTranslate,
+	"rxGroupCount":      primRxGroupCount,
+	"rxMatch":           primRxMatch,
+	"rxMatchAll":        primRxMatchAll,
+}
 
 // A collation order gives each character below 256 its rank when strings
 // are compared; a character from 256 up ranks as its code point.
