@@ -32,12 +32,10 @@ func TestTheKernelDefinesEachMethodOnce(t *testing.T) {
 	assert.Greater(t, len(seen), 1000, "the kernel's methods were read")
 }
 
-// strayMethods answers the methods a class's file defines for another
-// class: they belong in an extension file (Foo.extension.st).
+// strayMethods answers the methods a class's file (or a class's
+// extension file) defines for another class: they belong in that class's
+// extension file (Foo.extension.st).
 func strayMethods(f *tonel.File) []string {
-	if f.Def.Kind != tonel.KindClass && f.Def.Kind != tonel.KindTrait {
-		return nil
-	}
 	var out []string
 	for _, m := range f.Methods {
 		owner := strings.TrimSuffix(strings.TrimSuffix(m.Class, " classSide"), " class")
@@ -49,12 +47,19 @@ func strayMethods(f *tonel.File) []string {
 }
 
 // TestAClassFileHoldsOnlyItsClassMethods: a method of Number in
-// Duration.class.st is found by no one looking for Number's methods.
+// Duration.class.st (or in Integer.extension.st) is found by no one
+// looking for Number's methods: Number.class.st and Number.extension.st.
 func TestAClassFileHoldsOnlyItsClassMethods(t *testing.T) {
-	stray, err := tonel.ParseFile("Duration.class.st", []byte("Class {\n\t#name : #Duration,\n\t#superclass : #Object\n}\n\n"+
-		"Duration >> seconds [ ^ 1 ]\nNumber >> seconds [ ^ Duration seconds: self ]\n"))
-	require.NoError(t, err)
-	require.Len(t, strayMethods(stray), 1, "a stray method is found")
+	for name, source := range map[string]string{
+		"Duration.class.st": "Class {\n\t#name : #Duration,\n\t#superclass : #Object\n}\n\n" +
+			"Duration >> seconds [ ^ 1 ]\nNumber >> seconds [ ^ Duration seconds: self ]\n",
+		"Integer.extension.st": "Extension { #name : #Integer }\n\n" +
+			"Integer >> asYear [ ^ Year year: self ]\nNumber class >> zero [ ^ 0 ]\n",
+	} {
+		stray, err := tonel.ParseFile(name, []byte(source))
+		require.NoError(t, err)
+		require.Len(t, strayMethods(stray), 1, "a stray method in %s is found", name)
+	}
 
 	files, err := fs.Glob(kernelFS, "kernel/*.st")
 	require.NoError(t, err)
