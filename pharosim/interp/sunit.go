@@ -239,8 +239,9 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 		case *unwind, *retrying, *resuming:
 			failed("an exception was handled outside its handler")
 		default:
-			// A primitive met an object it does not expect: the test's
-			// code is untrusted, so this ends the test, not pharo-sim.
+			// A Go runtime error, a bug of the interpreter (a primitive
+			// checks what it is given and fails instead, see prims.go):
+			// it ends the test, not pharo-sim.
 			failed(fmt.Sprintf("pharo-sim's interpreter failed: %v", r))
 		}
 	}()
