@@ -10,6 +10,11 @@ import (
 // answer, as its Kernel-Tests and NumberParser-Tests show.
 func TestNumbersAnswerAsPharo(t *testing.T) {
 	cases := []struct{ expr, want string }{
+		// Number's float functions fall back on asFloat (Number>>exp is
+		// self asFloat exp in Pharo): a ScaledDecimal answers a Float
+		{"1.5s2 exp = 1.5 exp", "true"},
+		{"1.5s2 exp class", "Float"},
+		{"(2.0s1 raisedToFloat: 0.5) class", "Float"},
 		// reading numbers: the longest literal at the start, what follows left unread
 		{"'123' asNumber", "123"},
 		{"'-123.' asNumber", "-123"},
