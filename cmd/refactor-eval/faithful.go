@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -47,11 +48,11 @@ func Faithful(src string, taken func(string) bool) []Candidate {
 		add(TrRename, where, s)
 	}
 	add(TrFormat, "the body on one line, blanks collapsed", reformat(src, m))
-	if s, where := inlineTemp(src, m); s != "" {
-		add(TrInline, where, s)
+	for _, r := range inlineTemps(src, m) {
+		add(TrInline, r.where, r.src)
 	}
-	if s, where := negateConditional(src, m); s != "" {
-		add(TrNegatedIf, where, s)
+	for _, r := range negateConditionals(src, m) {
+		add(TrNegatedIf, r.where, r.src)
 	}
 	if i := strings.IndexByte(src, '\n'); i > 0 {
 		add(TrComment, "a comment after the pattern", src[:i+1]+"\t\"Kept as it was: only this comment is new.\"\n"+src[i+1:])
@@ -199,16 +200,19 @@ func flush(b *strings.Builder, space *bool) {
 	*space = false
 }
 
-// inlineTemp inlines the first temporary that is assigned once, by a
-// statement of its own sequence, and read once, by the next statement,
-// as the first thing that statement evaluates; the assigned expression
-// moves to the use, in parentheses, and the declaration goes.
-func inlineTemp(src string, m *smalltalk.Method) (string, string) {
-	var result, where string
+// rewrite is one rewritten source and what changed.
+type rewrite struct{ src, where string }
+
+// inlineTemps inlines, one rewrite each, every temporary that is assigned
+// once, by a statement of its own sequence, and read once, by the next
+// statement, as the first thing that statement evaluates; the assigned
+// expression moves to the use, in parentheses, and the declaration goes.
+func inlineTemps(src string, m *smalltalk.Method) []rewrite {
+	var out []rewrite
 	smalltalk.Walk(m, func(n smalltalk.Node) bool {
 		seq, ok := n.(*smalltalk.Sequence)
-		if !ok || result != "" {
-			return result == ""
+		if !ok {
+			return true
 		}
 		for ti, t := range seq.Temps {
 			writes, reads := references(m, t.Name)
@@ -232,14 +236,13 @@ func inlineTemp(src string, m *smalltalk.Method) (string, string) {
 					{reads[0].Start(), reads[0].End(), value},
 					removeTemp(src, seq.Temps, ti),
 				}
-				result = apply(src, edits...)
-				where = t.Name + " := " + oneLine(text(src, a.Value)) + ", used once, inlined"
-				return false
+				out = append(out, rewrite{apply(src, edits...), t.Name + " := " + oneLine(text(src, a.Value)) + ", used once, inlined"})
+				break
 			}
 		}
 		return true
 	})
-	return result, where
+	return out
 }
 
 // references answers the variables of the method named name, written
@@ -332,14 +335,15 @@ func removeTemp(src string, temps []*smalltalk.Variable, i int) edit {
 	return edit{temps[i-1].End(), t.End(), ""}
 }
 
-// negateConditional rewrites the first ifTrue:ifFalse: (or one-branch
-// ifTrue:/ifFalse:) with its test negated and its branches swapped.
-func negateConditional(src string, m *smalltalk.Method) (string, string) {
-	var result, where string
+// negateConditionals rewrites, one rewrite each, every ifTrue:ifFalse:
+// (or one-branch ifTrue:/ifFalse:) with its test negated and its branches
+// swapped.
+func negateConditionals(src string, m *smalltalk.Method) []rewrite {
+	var out []rewrite
 	smalltalk.Walk(m, func(n smalltalk.Node) bool {
 		msg, ok := n.(*smalltalk.Message)
-		if result != "" || !ok || msg.Receiver == nil {
-			return result == ""
+		if !ok || msg.Receiver == nil {
+			return true
 		}
 		var keywords string
 		switch msg.Selector {
@@ -366,11 +370,11 @@ func negateConditional(src string, m *smalltalk.Method) (string, string) {
 		if msg.Parens > 0 {
 			send = "(" + send + ")"
 		}
-		result = apply(src, edit{msg.Start(), msg.End(), send})
-		where = "`" + oneLine(text(src, msg.Receiver)) + "` " + how + ", branches swapped"
-		return false
+		out = append(out, rewrite{apply(src, edit{msg.Start(), msg.End(), send}),
+			fmt.Sprintf("line %d: `%s` %s, branches swapped", lineOf(src, msg.Start()), oneLine(text(src, msg.Receiver)), how)})
+		return true
 	})
-	return result, where
+	return out
 }
 
 // negated answers a boolean expression's negation: a comparison's

@@ -58,6 +58,8 @@ func TestFaithfulTransformations(t *testing.T) {
 	for _, tr := range FaithfulTransformations {
 		assert.True(t, covered[tr], "%s has no case", tr)
 	}
+	assert.Len(t, rewritesOf("at: x\n\tx < 0 ifTrue: [ ^ 0 ].\n\t^ x > 9 ifTrue: [ 9 ] ifFalse: [ x ]", TrNegatedIf), 2, "one rewrite per conditional")
+	assert.Len(t, rewritesOf("at: x\n\t| y z |\n\ty := x + 1.\n\tz := y * 2.\n\t^ z", TrInline), 2, "one rewrite per temporary")
 	assert.Empty(t, rewritesOf("at: x\n\t| y |\n\ty := x.\n\tself foo.\n\t^ y", TrInline), "a send between the assignment and the use")
 	assert.Empty(t, rewritesOf("at: x\n\t| y |\n\ty := x.\n\t^ self foo: y", TrInline), "the use is not what the statement evaluates first")
 	assert.Empty(t, rewritesOf("at: x\n\t| y |\n\ty := x.\n\t^ y + y", TrInline), "used twice")

@@ -32,7 +32,7 @@ import (
 
 // operatorsVersion changes whenever the operators or transformations
 // change what they make, so that an old report is not resumed.
-const operatorsVersion = "2"
+const operatorsVersion = "3"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
