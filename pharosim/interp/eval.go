@@ -380,6 +380,9 @@ func (in *Interp) shared(name string, class *Class) *Binding {
 // undeclared answers a name the image does not know: what a test meets
 // when it reaches for what the kernel lacks.
 func (in *Interp) undeclared(name string, from *Class) Object {
+	if c, ok := in.classes[name]; ok && c.unloaded != "" {
+		panic(&Missing{What: "the class " + name, Why: "the class " + name + " did not load: " + c.unloaded})
+	}
 	if what, ok := lacking[name]; ok {
 		panic(&Missing{What: name + " (" + what + ")"})
 	}

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -173,4 +174,81 @@ func TestAnUnknownVariableIsNamedWithItsClass(t *testing.T) {
 	assert.Equal(t, "ERROR: pharo-sim's kernel lacks the variable weightTable read by a method of Bag", out)
 	out = runDoIt(t, nil, "NoSuchGlobal new")
 	assert.Equal(t, "ERROR: pharo-sim's kernel lacks the global NoSuchGlobal", out)
+}
+
+// orphanFixtures are classes that cannot load: a superclass, a trait, a
+// pool the image does not hold, and a subclass of one of them.
+var orphanFixtures = map[string]string{
+	"KernelOrphanFixture": `Class { #name : #KernelOrphanFixture, #superclass : #WAComponentFixture, #category : #Fixture }
+KernelOrphanFixture >> foo [ ^ 1 ]
+`,
+	"KernelOrphanChildFixture": `Class { #name : #KernelOrphanChildFixture, #superclass : #KernelOrphanFixture, #category : #Fixture }
+`,
+	"KernelTraitlessFixture": `Class { #name : #KernelTraitlessFixture, #superclass : #Object, #traits : 'TMissingFixture', #category : #Fixture }
+`,
+	"KernelPoollessFixture": `Class { #name : #KernelPoollessFixture, #superclass : #Object, #pools : [ 'MissingPoolFixture' ], #category : #Fixture }
+`,
+	"KernelOrphanTest": `Class { #name : #KernelOrphanTest, #superclass : #MissingTestCaseFixture, #category : #Fixture }
+KernelOrphanTest >> testOne [ self assert: true ]
+`,
+	"KernelOrphanUserTest": `Class { #name : #KernelOrphanUserTest, #superclass : #TestCase, #category : #Fixture }
+KernelOrphanUserTest >> testUsesTheOrphan [ self assert: KernelOrphanFixture new foo equals: 1 ]
+KernelOrphanUserTest >> testPasses [ self assert: true ]
+`,
+}
+
+// TestAClassWhoseSuperclassIsMissingFailsLoudly: Pharo cannot load a class
+// whose superclass, trait or pool is missing (a package loaded without its
+// dependencies). Such a class is no global here: its load failure is told
+// with what is missing, and what touches it errors naming it — never a
+// subclass of Object that half works.
+func TestAClassWhoseSuperclassIsMissingFailsLoudly(t *testing.T) {
+	var files []*tonel.File
+	for name, src := range orphanFixtures {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	program := ReadProgram(files)
+	cases := []struct{ expr, want string }{
+		{"KernelOrphanFixture new foo", "ERROR: the class KernelOrphanFixture did not load: its superclass WAComponentFixture is missing"},
+		{"KernelOrphanChildFixture", "ERROR: the class KernelOrphanChildFixture did not load: its superclass KernelOrphanFixture did not load"},
+		{"KernelTraitlessFixture new", "ERROR: the class KernelTraitlessFixture did not load: its trait TMissingFixture is missing"},
+		{"KernelPoollessFixture new", "ERROR: the class KernelPoollessFixture did not load: its pool MissingPoolFixture is missing"},
+		{"Smalltalk includesKey: #KernelOrphanFixture", "false"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.expr)
+	}
+	in, err := New(program, Limits{Steps: 1_000_000})
+	require.NoError(t, err)
+	failures := strings.Join(in.InitializeFailures(), "\n")
+	for _, want := range []string{
+		"KernelOrphanFixture did not load: its superclass WAComponentFixture is missing",
+		"KernelOrphanChildFixture did not load: its superclass KernelOrphanFixture did not load",
+		"KernelTraitlessFixture did not load: its trait TMissingFixture is missing",
+		"KernelPoollessFixture did not load: its pool MissingPoolFixture is missing",
+		"KernelOrphanTest did not load: its superclass MissingTestCaseFixture is missing",
+	} {
+		assert.Contains(t, failures, want)
+	}
+	out, err := in.RunTestClass("KernelOrphanTest", 1_000_000)
+	require.NoError(t, err)
+	require.Len(t, out, 1)
+	assert.Equal(t, Errored, out[0].Outcome)
+	assert.Equal(t, "the class KernelOrphanTest did not load: its superclass MissingTestCaseFixture is missing", out[0].Detail)
+	out, err = in.RunTestClass("KernelOrphanUserTest", 1_000_000)
+	require.NoError(t, err)
+	require.Len(t, out, 2)
+	assert.Equal(t, Passed, out[0].Outcome, out[0].Selector)
+	assert.Equal(t, Errored, out[1].Outcome, out[1].Selector)
+	assert.Equal(t, "the class KernelOrphanFixture did not load: its superclass WAComponentFixture is missing", out[1].Detail)
+}
+
+// TestTheKernelLoadsWhole: no class of the kernel lacks its superclass,
+// a trait or a pool.
+func TestTheKernelLoadsWhole(t *testing.T) {
+	in, err := New(nil, Limits{Steps: 1_000_000})
+	require.NoError(t, err)
+	assert.Empty(t, in.InitializeFailures())
 }

@@ -131,6 +131,11 @@ func New(program *Program, limits Limits) (*Interp, error) {
 	}
 	for _, name := range order {
 		c := in.classes[name]
+		if c.unloaded != "" {
+			// a name the image does not hold: what touches it errors
+			// naming why (undeclared)
+			continue
+		}
 		in.globals[name] = &Binding{Name: name, Value: c}
 	}
 	in.globals["Smalltalk"] = &Binding{Name: "Smalltalk", Value: in.newInstance(in.classes["SmalltalkImage"])}
@@ -149,9 +154,11 @@ func New(program *Program, limits Limits) (*Interp, error) {
 // classInitializeSteps bounds each class-side initialize run while loading.
 const classInitializeSteps = 10_000_000
 
-// InitializeFailures names each class whose class-side initialize failed
-// while the program loaded, with why; the tests then run without what it
-// would have set up.
+// InitializeFailures names each class that did not load (its superclass,
+// a trait or a pool it uses is missing: it is no global, and a test that
+// touches it errors naming why) and each class whose class-side
+// initialize failed while the program loaded, with why; the tests then run
+// without what it would have set up.
 func (in *Interp) InitializeFailures() []string { return in.initFailures }
 
 // initializeClasses sends initialize to each class on whose class side the
@@ -212,14 +219,25 @@ func (in *Interp) defineClass(name string, defs map[string]tonel.Definition, vis
 	}
 	visiting[name] = true
 	var super *Class
+	var unloaded string
 	if d.Superclass != "" && d.Superclass != "nil" {
 		super = in.defineClass(d.Superclass, defs, visiting)
-		if super == nil {
+		switch {
+		case super == nil:
+			unloaded = "its superclass " + d.Superclass + " is missing"
 			super = in.defineClass("Object", defs, visiting)
+		case super.unloaded != "":
+			unloaded = "its superclass " + d.Superclass + " did not load"
 		}
 	}
+	if unloaded == "" {
+		unloaded = missingUses(d, defs)
+	}
 	c := &Class{name: name, super: super, methods: map[string]*Method{}, classVars: map[string]*Binding{}, pools: d.Pools,
-		category: d.Category, kind: d.Type, isTrait: d.Kind == tonel.KindTrait}
+		category: d.Category, kind: d.Type, isTrait: d.Kind == tonel.KindTrait, unloaded: unloaded}
+	if unloaded != "" {
+		in.initFailures = append(in.initFailures, name+" did not load: "+unloaded)
+	}
 	meta := &Class{name: name + " class", thisClass: c, methods: map[string]*Method{}}
 	c.meta = meta
 	if super != nil {
@@ -254,6 +272,22 @@ func (in *Interp) defineClass(name string, defs map[string]tonel.Definition, vis
 		}
 	}
 	return c
+}
+
+// missingUses names a trait or a pool of a definition that no definition
+// provides ("" when each is there): the class cannot load without it.
+func missingUses(d tonel.Definition, defs map[string]tonel.Definition) string {
+	for _, t := range traitUses(d.Traits) {
+		if _, ok := defs[t.name]; !ok {
+			return "its trait " + t.name + " is missing"
+		}
+	}
+	for _, p := range d.Pools {
+		if _, ok := defs[p]; !ok {
+			return "its pool " + p + " is missing"
+		}
+	}
+	return ""
 }
 
 func (in *Interp) addMethod(m MethodSource) {

@@ -42,6 +42,9 @@ type Class struct {
 	isTrait    bool
 	traitNames []string
 	cache      map[string]*Method // lookup's answers
+	// unloaded says why the class did not load ("its superclass Foo is
+	// missing"); "" for a class that loaded
+	unloaded string
 }
 
 // Binding is a variable shared by name: a global, a class variable.

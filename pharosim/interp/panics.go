@@ -63,9 +63,19 @@ func (in *Interp) blockReturn(home *frame, v Object) Object {
 }
 
 // Missing is what a test touched that the kernel lacks.
-type Missing struct{ What string }
+type Missing struct {
+	What string
+	// Why replaces the message when what is missing is no part of the
+	// kernel (a class of the image that did not load).
+	Why string
+}
 
-func (m *Missing) Error() string { return "pharo-sim's kernel lacks " + m.What }
+func (m *Missing) Error() string {
+	if m.Why != "" {
+		return m.Why
+	}
+	return "pharo-sim's kernel lacks " + m.What
+}
 
 // unwindTo ends the on:do: of h with v.
 func (in *Interp) unwindTo(h *handler, v Object) {
