@@ -1,9 +1,13 @@
 package interp
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // TestNumbersAnswerAsPharo: the kernel's numbers answer what Pharo 13's
@@ -350,5 +354,77 @@ func TestZeroDivideAsPharo(t *testing.T) {
 		t.Run(tc.expr, func(t *testing.T) {
 			assert.Equal(t, tc.want, evalIn(t, tc.expr))
 		})
+	}
+}
+
+// moneyFixture is a user subclass of Number that takes part in arithmetic
+// through Pharo's double dispatch (adaptToInteger:andSend: and its
+// family), as a package's own numbers (money, units, intervals) do.
+const moneyFixture = `Class { #name : #KernelMoneyFixture, #superclass : #Number, #instVars : [ 'amount' ], #category : #Fixture }
+KernelMoneyFixture class >> amount: n [ ^ self new setAmount: n ]
+KernelMoneyFixture >> setAmount: n [ amount := n ]
+KernelMoneyFixture >> amount [ ^ amount ]
+KernelMoneyFixture >> + other [ ^ KernelMoneyFixture amount: amount + other amount ]
+KernelMoneyFixture >> * other [ ^ KernelMoneyFixture amount: amount * other amount ]
+KernelMoneyFixture >> < other [ ^ amount < other amount ]
+KernelMoneyFixture >> = other [ ^ (other isKindOf: KernelMoneyFixture) and: [ amount = other amount ] ]
+KernelMoneyFixture >> hash [ ^ amount hash ]
+KernelMoneyFixture >> printOn: aStream [ aStream nextPutAll: 'M'; print: amount ]
+KernelMoneyFixture >> printString [ ^ String streamContents: [ :s | self printOn: s ] ]
+KernelMoneyFixture >> adaptToInteger: rcvr andSend: selector [ ^ (KernelMoneyFixture amount: rcvr) perform: selector with: self ]
+KernelMoneyFixture >> adaptToFraction: rcvr andSend: selector [ ^ (KernelMoneyFixture amount: rcvr) perform: selector with: self ]
+KernelMoneyFixture >> adaptToFloat: rcvr andSend: selector [ ^ (KernelMoneyFixture amount: rcvr) perform: selector with: self ]
+`
+
+// bareNumberFixture is a subclass of Number that does not say how it
+// adapts.
+const bareNumberFixture = `Class { #name : #KernelBareNumberFixture, #superclass : #Number, #category : #Fixture }
+`
+
+// TestNumbersDispatchOnTheirArgument: an arithmetic message whose argument
+// the receiver does not know sends the argument adaptToInteger:andSend:,
+// adaptToFraction:andSend: or adaptToFloat:andSend: after the receiver's
+// kind (Pharo 13's Integer>>+, Fraction>>+, Float>>+, and the
+// andCompare: family for comparisons); Object's adapt to a number, Number's
+// to an Integer or a Fraction are subclass responsibilities, to a Float
+// converts with asFloat. A subclass of Number is made with new (only
+// Number and Integer themselves refuse it).
+func TestNumbersDispatchOnTheirArgument(t *testing.T) {
+	var files []*tonel.File
+	for name, src := range map[string]string{"KernelMoneyFixture": moneyFixture, "KernelBareNumberFixture": bareNumberFixture} {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	program := ReadProgram(files)
+	cases := []struct{ expr, want string }{
+		{"3 + (KernelMoneyFixture amount: 2)", "M5"},
+		{"(1/2) + (KernelMoneyFixture amount: 2)", "M(5/2)"},
+		{"1.5 + (KernelMoneyFixture amount: 2)", "M3.5"},
+		{"(2 raisedTo: 70) * (KernelMoneyFixture amount: 2)", "M2361183241434822606848"},
+		{"3 < (KernelMoneyFixture amount: 4)", "true"},
+		{"3 = (KernelMoneyFixture amount: 3)", "true"},
+		{"(KernelMoneyFixture amount: 2) + (KernelMoneyFixture amount: 1)", "M3"},
+		{"(KernelMoneyFixture new) isNumber", "true"},
+		{"KernelBareNumberFixture new class", "KernelBareNumberFixture"},
+		{"[ 3 + KernelBareNumberFixture new ] on: Error do: [ :e | #subclassResponsibility ]", "#subclassResponsibility"},
+		{"1.5 + KernelBareNumberFixture new", "ERROR: unhandled "},
+		{"[ Number new ] on: Error do: [ :e | e messageText ]", "'Number is an abstract class.  Make a concrete subclass.'"},
+		{"[ Integer new ] on: Error do: [ :e | e messageText ]", "'Integer is an abstract class.  Make a concrete subclass.'"},
+		// Point>>adaptToNumber:andSend: makes the number a point
+		{"3 + (1 @ 2)", "(4@5)"},
+		// Collection>>adaptToNumber:andSend: collects; a Character adapts to nothing
+		{"3 + #(1 2)", "#(4 5)"},
+		{"[ 3 + nil ] on: MessageNotUnderstood do: [ :e | e message selector ]", "#adaptToNumber:andSend:"},
+		// kernel numbers among themselves
+		{"{ 3 + 1.5s1. 1.5s1 + 3. (1/2) + 0.5s1. 1.5 + 1.5s1. 3 = 3.0s1. (1/2) < 1.5s1 }", "#(4.5s1 4.5s1 1.0s1 3.0 true true)"},
+	}
+	for _, c := range cases {
+		got := runInProgram(t, program, c.expr)
+		if strings.HasSuffix(c.want, " ") {
+			assert.True(t, strings.HasPrefix(got, c.want), "%s: %s", c.expr, got)
+			continue
+		}
+		assert.Equal(t, c.want, got, c.expr)
 	}
 }

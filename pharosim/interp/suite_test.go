@@ -39,6 +39,9 @@ func TestPublicSuite(t *testing.T) {
 	start := time.Now()
 	in, err := New(ReadProgram(files), Limits{Steps: 50_000_000, Deadline: time.Now().Add(time.Minute)})
 	require.NoError(t, err)
+	for _, failure := range in.InitializeFailures() {
+		fmt.Printf("load: %s\n", failure)
+	}
 	var classes []string
 	for name, c := range in.classes {
 		for k := c.super; k != nil; k = k.super {
