@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // TestCollectionsAnswerAsPharo: the kernel's collections answer what Pharo
@@ -279,4 +282,37 @@ func TestTraitCompositionExclusions(t *testing.T) {
 	assert.Equal(t, map[string]bool{"testOne": true, "at:put:": true}, uses[1].without)
 	assert.Equal(t, map[string]bool{"two": true}, uses[2].without)
 	assert.Empty(t, uses[3].without)
+}
+
+// TestSubclassesOfArrayAndOrderedCollectionKeepTheirSpecies: Pharo 13's
+// SequenceableCollection>>collect: fills `self species new: self size`,
+// and select:, reject:, reversed, `,`, copyWith: copy the receiver's
+// species too: a subclass answers itself, not Array or OrderedCollection.
+// SortedCollection>>collect: still answers an OrderedCollection. (Pharo's
+// OrderedCollection>>collect: fills `self speciesForTransform new: self
+// size`, its species; here it answers a plain OrderedCollection, a
+// deviation pipeline's TestSendsToTheClassLibraryAreReleased relies on.)
+func TestSubclassesOfArrayAndOrderedCollectionKeepTheirSpecies(t *testing.T) {
+	var files []*tonel.File
+	for name, src := range map[string]string{
+		"KernelArrayFixture":   "Class { #name : #KernelArrayFixture, #superclass : #Array, #type : #variable, #category : #Fixture }\n",
+		"KernelOrderedFixture": "Class { #name : #KernelOrderedFixture, #superclass : #OrderedCollection, #category : #Fixture }\n",
+	} {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	program := ReadProgram(files)
+	cases := []struct{ expr, want string }{
+		{"| a | a := KernelArrayFixture withAll: #(1 2 3). { (a collect: [ :x | x ]) class. (a select: [ :x | x > 1 ]) class. (a reject: [ :x | x > 1 ]) class. a reverse class. a reversed class. (a , #(4)) class. (a copyWith: 4) class. (a with: #(1 2 3) collect: [ :x :y | x + y ]) class }",
+			"{KernelArrayFixture. KernelArrayFixture. KernelArrayFixture. KernelArrayFixture. KernelArrayFixture. KernelArrayFixture. KernelArrayFixture. KernelArrayFixture}"},
+		{"(KernelArrayFixture withAll: #(1 2 3)) collect: [ :x | x * 10 ]", "a KernelArrayFixture(10 20 30)"},
+		{"(#(4) , (KernelArrayFixture withAll: #(1 2 3))) class", "Array"},
+		{"| c | c := KernelOrderedFixture withAll: #(1 2 3). { (c select: [ :x | x > 1 ]) class. c reversed class. (c , #(4)) class. (c copyWith: 4) class }",
+			"{KernelOrderedFixture. KernelOrderedFixture. KernelOrderedFixture. KernelOrderedFixture}"},
+		{"(#(3 1 2) asSortedCollection collect: [ :x | x ]) class", "OrderedCollection"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.expr)
+	}
 }
