@@ -92,13 +92,14 @@ func (s *Server) serveDocsFile(c echo.Context, name string) error {
 
 // openapiAsJSON answers GET /openapi.json: /openapi.yaml as JSON.
 func (s *Server) openapiAsJSON(c echo.Context) error {
-	if s.openapiJSON == nil {
+	data := s.openapiJSON()
+	if data == nil {
 		return refactor.Errorf(refactor.Internal, "the OpenAPI document could not be converted to JSON")
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, s.openapiJSON)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, data)
 }
 
-// convertOpenAPI converts the served document once, at start-up.
+// convertOpenAPI converts the served document, once (openapiJSON).
 func (s *Server) convertOpenAPI() []byte {
 	data, err := yamlToJSON(s.opts.OpenAPI)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -116,9 +117,11 @@ type Server struct {
 	// busyRendered is the last busy problem encoded (busyBody): under
 	// load every refused POST gets the same body but for its request id.
 	busyRendered atomic.Pointer[renderedProblem]
-	// openapiJSON is opts.OpenAPI converted to JSON at start-up; nil
-	// when the conversion failed (logged, and /openapi.json answers 500).
-	openapiJSON []byte
+	// openapiJSON is opts.OpenAPI converted to JSON on the first GET
+	// /openapi.json (a YAML parse of the whole document: not worth its
+	// memory at start-up for a page few ask); nil when the conversion
+	// failed (logged, and /openapi.json answers 500).
+	openapiJSON func() []byte
 	// taps keep the events of this instance's runs for their followers
 	// (GET /api/v1/refactorings/{id}/events, the console).
 	taps *runTaps
@@ -138,7 +141,7 @@ func New(opts Options, pipe refactor.Jobs, mcp ImageStatus, history refactor.His
 	}
 	s := &Server{pipe: pipe, mcp: mcp, history: history, opts: opts, log: log, validate: newValidator(), metrics: newMetrics(reg, pipe, mcp), bodies: newBodyRegistry(), taps: newRunTaps()}
 	s.runsCtx, s.cancelRuns = context.WithCancelCause(context.Background())
-	s.openapiJSON = s.convertOpenAPI()
+	s.openapiJSON = sync.OnceValue(s.convertOpenAPI)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
