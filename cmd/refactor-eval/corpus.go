@@ -162,15 +162,15 @@ func readCorpus(dir string) (*Corpus, error) {
 		}
 		return false
 	}
-	// Inherited names count as taken too.
+	// Inherited names count as taken too (a cycle of superclasses, which
+	// no image can hold, stops at the depth bound).
 	for class := range c.names {
-		for s := super[class]; s != ""; s = super[s] {
+		s := super[class]
+		for depth := 0; depth < 100 && s != ""; depth++ {
 			for n := range c.names[s] {
 				c.names[class][n] = true
 			}
-			if len(c.names) > 10000 {
-				break
-			}
+			s = super[s]
 		}
 	}
 	sends := map[string]map[string]bool{} // selector → the selectors its implementors send
