@@ -252,3 +252,59 @@ func TestTheKernelLoadsWhole(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, in.InitializeFailures())
 }
+
+// TestMessageSendsLocksAndAnnouncementsAnswerAsPharo: MessageSend,
+// Semaphore, Mutex, Monitor, Announcer and OSPlatform as Pharo 13's
+// (MessageSendTest, SemaphoreTest, MutexTest, AnnouncerTest; the classes'
+// own methods for what those tests leave out). An image of one process:
+// a wait nothing could end is an error naming it.
+func TestMessageSendsLocksAndAnnouncementsAnswerAsPharo(t *testing.T) {
+	cases := []struct{ expr, want string }{
+		{"(MessageSend receiver: 3 selector: #+ argument: 4) value", "7"},
+		{"(MessageSend receiver: 3 selector: #+) value: 4", "7"},
+		{"(MessageSend receiver: 3 selector: #between:and:) value: 1 value: 5", "true"},
+		{"(MessageSend receiver: 3 selector: #printString) cull: 9", "'3'"},
+		{"(MessageSend receiver: 3 selector: #+) cull: 9", "12"},
+		{"(MessageSend receiver: 3 selector: #+ argument: 4) valueWithArguments: #(10)", "13"},
+		{"(MessageSend receiver: 3 selector: #between:and: arguments: #(1 2)) valueWithArguments: #(0)", "false"},
+		{"(MessageSend receiver: 3 selector: #+ argument: 4) numArgs", "1"},
+		{"(MessageSend receiver: 3 selector: #+ argument: 4) = (MessageSend receiver: 3 selector: #+ argument: 4)", "true"},
+		{"(MessageSend receiver: 3 selector: #+ argument: 4) = (MessageSend receiver: 4 selector: #+ argument: 4)", "false"},
+		{"(MessageSend receiver: 3 selector: #+ argument: 4) hash = (MessageSend receiver: 3 selector: #+ argument: 5) hash", "true"},
+		{"MessageSend receiver: 3 selector: #+ argument: 4", "MessageSend(#+ -> 3)"},
+		{"(MessageSend receiver: 3 selector: #+) isMessageSend", "true"},
+		{"((MessageSend receiver: 3 selector: #negated) asWeakMessageSend) value", "-3"},
+		// Semaphore: signals counted, waits take them
+		{"| s | s := Semaphore new. s signal; signal. s wait. { s isSignaled. s excessSignals }", "#(true 1)"},
+		{"Semaphore forMutualExclusion critical: [ 42 ]", "42"},
+		{"| s | s := Semaphore forMutualExclusion. s critical: [ 1 ]. s excessSignals", "1"},
+		{"| s | s := Semaphore forMutualExclusion. [ s critical: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | ]. s excessSignals", "1"},
+		{"Semaphore new waitTimeoutMilliseconds: 10", "true"},
+		{"Semaphore new signal; waitTimeoutMilliseconds: 10", "false"},
+		{"Semaphore new critical: [ 1 ] ifLocked: [ #locked ]", "#locked"},
+		{"Semaphore new wait", "ERROR: pharo-sim's kernel lacks a second process: a Semaphore wait with no signal would wait forever"},
+		// Mutex: its owner may enter again
+		{"| m | m := Mutex new. m critical: [ m critical: [ 5 ] ]", "5"},
+		{"| m | m := Mutex new. [ m critical: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | ]. m critical: [ m isOwned ]", "true"},
+		// Monitor
+		{"| m | m := Monitor new. m critical: [ m critical: [ m signal. 6 ] ]", "6"},
+		{"| m | m := Monitor new. m critical: [ m waitUntil: [ true ]. m waitWhile: [ false ]. 7 ]", "7"},
+		{"Monitor new waitMaxMilliseconds: 5; yourself; class", "Monitor"},
+		{"Monitor new wait", "ERROR: pharo-sim's kernel lacks a second process: a Monitor wait would wait forever for a signal"},
+		// Announcer (Pharo 13: when:do:for:, when:send:to:)
+		{"| a log | a := Announcer new. log := OrderedCollection new. a when: Announcement do: [ :ann | log add: ann class name ] for: self. a announce: Announcement. a announce: Announcement new. log asArray", "#(#Announcement #Announcement)"},
+		{"| a log | a := Announcer new. log := OrderedCollection new. a when: Announcement do: [ :ann :announcer | log add: announcer == a ] for: self. a announce: Announcement. log asArray", "#(true)"},
+		{"| a | a := Announcer new. (a announce: Announcement) class", "Announcement"},
+		{"| a log | a := Announcer new. log := OrderedCollection new. a when: Announcement send: #add: to: log. a announce: Announcement new. log size", "1"},
+		{"| a s | a := Announcer new. s := Object new. a when: Announcement do: [ ] for: s. { a numberOfSubscriptions. a hasSubscriber: s. (a unsubscribe: s; numberOfSubscriptions) }", "#(1 true 0)"},
+		{"| a n sub | a := Announcer new. n := 0. sub := a when: Announcement do: [ n := n + 1 ] for: self. a announce: Announcement. a removeSubscription: sub. a announce: Announcement. n", "1"},
+		{"| a n | a := Announcer new. n := 0. a when: Announcement , Announcement do: [ n := n + 1 ] for: self. a announce: Announcement. n", "1"},
+		{"| a n | a := Announcer new. n := 0. [ a when: Announcement do: [ 1 / 0 ] for: self. a when: Announcement do: [ n := n + 1 ] for: self. a announce: Announcement ] on: ZeroDivide do: [ :e | ]. n", "1"},
+		{"Announcer new respondsTo: #when:do:", "false"},
+		// OSPlatform: a 64-bit Linux, as Pharo's UnixPlatform names it
+		{"{ OSPlatform current platformName. Smalltalk os platformName. Smalltalk platformName. Smalltalk os platformFamily }", "#('unix' 'unix' 'unix' #Unix)"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, evalIn(t, c.expr), c.expr)
+	}
+}

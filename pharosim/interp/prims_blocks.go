@@ -10,6 +10,13 @@ var blockPrimitives = map[string]primitive{
 		}
 		return int64(len(b.node.Args)), true
 	},
+	"blockReceiver": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, ok := asBlock(r)
+		if !ok || b.home == nil {
+			return nil, false
+		}
+		return b.home.self, true
+	},
 	"value": primValue,
 	"valueWithArguments": func(in *Interp, r Object, a []Object) (Object, bool) {
 		b, isBlock := asBlock(r)
