@@ -311,6 +311,11 @@ func TestSubclassesOfArrayAndOrderedCollectionKeepTheirSpecies(t *testing.T) {
 		{"| c | c := KernelOrderedFixture withAll: #(1 2 3). { (c select: [ :x | x > 1 ]) class. c reversed class. (c , #(4)) class. (c copyWith: 4) class }",
 			"{KernelOrderedFixture. KernelOrderedFixture. KernelOrderedFixture. KernelOrderedFixture}"},
 		{"(#(3 1 2) asSortedCollection collect: [ :x | x ]) class", "OrderedCollection"},
+		// SequenceableCollection>>overlappingPairsCollect: fills `self species ofSize: self size - 1`
+		{"#(1 2 3 4) overlappingPairsCollect: [ :a :b | a + b ]", "#(3 5 7)"},
+		{"(#(1 2 3) asOrderedCollection overlappingPairsCollect: [ :a :b | a @ b ])", "an OrderedCollection((1@2) (2@3))"},
+		{"(KernelArrayFixture withAll: #(1 2 3)) overlappingPairsCollect: [ :a :b | b - a ]", "a KernelArrayFixture(1 1)"},
+		{"| out | out := OrderedCollection new. #(5 6 7) overlappingPairsWithIndexDo: [ :a :b :i | out add: { a. b. i } ]. out asArray", "#(#(5 6 1) #(6 7 2))"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.expr)

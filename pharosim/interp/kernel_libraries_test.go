@@ -301,6 +301,13 @@ func TestMessageSendsLocksAndAnnouncementsAnswerAsPharo(t *testing.T) {
 		{"| a n | a := Announcer new. n := 0. a when: Announcement , Announcement do: [ n := n + 1 ] for: self. a announce: Announcement. n", "1"},
 		{"| a n | a := Announcer new. n := 0. [ a when: Announcement do: [ 1 / 0 ] for: self. a when: Announcement do: [ n := n + 1 ] for: self. a announce: Announcement ] on: ZeroDivide do: [ :e | ]. n", "1"},
 		{"Announcer new respondsTo: #when:do:", "false"},
+		// a block's receiver is its home method's self (BlockClosure>>receiver)
+		{"3 in: [ :n | [ :x | x ] receiver ]", "nil"},
+		{"{ (1 to: 3) asArray in: [ :a | [ a ] receiver ]. 4 printString }", "#(nil '4')"},
+		// WeakArray is an Array (Hashtable's weak keys hold one); Pharo's
+		// manifests subclass PackageManifest
+		{"| w | w := WeakArray with: 1 with: 2. { w class. w size. w first. w isArray }", "{WeakArray. 2. 1. true}"},
+		{"PackageManifest isManifest", "true"},
 		// OSPlatform: a 64-bit Linux, as Pharo's UnixPlatform names it
 		{"{ OSPlatform current platformName. Smalltalk os platformName. Smalltalk platformName. Smalltalk os platformFamily }", "#('unix' 'unix' 'unix' #Unix)"},
 	}
