@@ -2,6 +2,7 @@ package pharosim
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -183,7 +184,7 @@ func TestCompileReplacesOnlyTheMethodText(t *testing.T) {
 	path := fileOf(root, "Sample-Shop", "Calculator.class.st")
 	before := readFile(t, path)
 
-	sel, err := img.Compile("Calculator", InstanceSide, "sum: a with: b\r\t\"swapped\"\r\t^ b + a\r", "calculating")
+	sel, err := img.Compile("Calculator", InstanceSide, "sum: a with: b\r\t\"swapped\"\r\t^ b + a", "calculating")
 	require.NoError(t, err)
 	assert.Equal(t, "sum:with:", sel)
 
@@ -201,6 +202,34 @@ func TestCompileReplacesOnlyTheMethodText(t *testing.T) {
 	src2, err := reloaded.MethodSource(mustKey(t, "Calculator>>sum:with:"))
 	require.NoError(t, err)
 	assert.Equal(t, src, src2, "the change is on disk")
+}
+
+// A method read and compiled back as it was — a rollback's restore —
+// leaves its file byte for byte as it was, blank lines before its closing
+// bracket included: get_method_source answers them, and the Tonel body
+// keeps what the source holds.
+func TestCompilingAMethodBackAsReadKeepsItsFile(t *testing.T) {
+	t.Parallel()
+	img, root := loadTestImage(t)
+	path := fileOf(root, "Sample-Shop", "Calculator.class.st")
+	original := readFile(t, path)
+	withBlank := strings.Replace(original, "sum: a with: b [\n\n\t^ a + b\n]", "sum: a with: b [\n\n\t^ a + b\n\n]", 1)
+	require.NotEqual(t, original, withBlank)
+	require.NoError(t, os.WriteFile(path, []byte(withBlank), 0o644))
+	reloaded, err := LoadImage(root, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = reloaded.Close() })
+	_ = img
+
+	key := mustKey(t, "Calculator>>sum:with:")
+	read, err := reloaded.MethodSource(key)
+	require.NoError(t, err)
+	assert.Equal(t, "sum: a with: b\n\n\t^ a + b\n", read, "the blank line is part of the source")
+	_, err = reloaded.Compile("Calculator", InstanceSide, "sum: a with: b\n\t^ a - b", "calculating")
+	require.NoError(t, err)
+	_, err = reloaded.Compile("Calculator", InstanceSide, toCR(read), "calculating")
+	require.NoError(t, err)
+	assert.Equal(t, withBlank, readFile(t, path), "the file is as it was, byte for byte")
 }
 
 func TestCompileKeepsOrSetsTheProtocol(t *testing.T) {
