@@ -198,6 +198,11 @@ func TestRegexAnswersAsPharo(t *testing.T) {
 		{"quantifiers with braces", "{ 'aa' matchesRegex: 'a{2}'. 'aaa' matchesRegex: 'a{2}'. '' matchesRegex: '(ab){,1}'. 'abab' matchesRegex: '(ab){,1}' }", "#(true false true false)"},
 		{"what Pharo's parser refuses", "#('(a*)*' 'a*?' '()*' '^*' '(a|)*' 'a[a-b-c]' '(a' ) collect: [ :each | RxParser safelyParse: each ]", "#(nil nil nil nil nil nil nil)"},
 		{"what this matcher lacks is a syntax error", "{ [ 'x' matchesRegex: '(?!a).*' ] on: RegexSyntaxError do: [ :e | #unsupported ]. [ 'x' matchesRegex: '\\<' ] on: RegexSyntaxError do: [ :e | #unsupported ] }", "#(#unsupported #unsupported)"},
+		// RxMatchOptimizer: a nullable pattern may start a match where a line ends; the empty pattern nowhere else
+		{"the empty pattern matches where a line ends", "{ '' asRegex copy: 'volcano' replacingMatchesWith: 's'. '' asRegex copy: 'ab' , (String with: Character cr) , 'c' replacingMatchesWith: '-'. ('' asRegex matchesIn: 'abc') size }", "#('volcanos' 'ab-\rc-' 1)"},
+		// SingularizePluralize's rules: a group whose alternatives each end in a word character, then \>
+		{"the end of a word after a group of words", "{ 'matrix' matchesRegex: '.*(matr|vert|ind)(ix|ex)\\>'. 'status quo' prefixMatchesRegex: '.*(alias|status)\\>'. 'statusquo' prefixMatchesRegex: '(alias|status)\\>' }", "#(true true false)"},
+		{"a group with an alternative that may end elsewhere is refused", "[ 'ab' matchesRegex: '(ab|c*)\\>' ] on: RegexSyntaxError do: [ :e | #refused ]", "#refused"},
 		{"the start and end of a word next to a word character", "{ 'foo bar' copyWithRegex: '\\<b' matchesReplacedWith: '*'. 'fooa bar' prefixMatchesRegex: 'fooa\\>.*'. 'fooab' prefixMatchesRegex: 'fooa\\>.*' }", "#('foo *ar' true false)"},
 		{"$ ends a line before cr, lf or cr lf", "#(13 10) collect: [ :code | ('a', (String with: (Character value: code)), 'b') copyWithRegex: '$' matchesReplacedWith: '*' ]", "#('a*\rb*' 'a*\nb*')"},
 		{"$ between the cr and lf of a line ending is no line end", "(('a', String crlf, 'b') copyWithRegex: '$' matchesReplacedWith: '*') = ('a*', String crlf, 'b*')", "true"},

@@ -467,8 +467,33 @@ func wordEdgeIsBoundary(rs []rune, i int) bool {
 		return true
 	case before >= 1 && (rs[before] == 'w' || rs[before] == 'd') && escaped(before-1):
 		return true
+	case before >= 0 && rs[before] == ')' && !escaped(before-1):
+		return groupEndsInWord(rs, before, isWord)
 	}
 	return false
+}
+
+// groupEndsInWord answers whether every alternative of the group that
+// closes at rs[end] ends with a literal word character: `(ix|ex)\>`.
+// A group holding a class, a nested group or an escape answers false.
+func groupEndsInWord(rs []rune, end int, isWord func(rune) bool) bool {
+	start := end - 1
+	for start >= 0 && rs[start] != '(' {
+		if strings.ContainsRune(")[]\\", rs[start]) {
+			return false
+		}
+		start--
+	}
+	if start < 0 || start+1 < len(rs) && rs[start+1] == '?' {
+		return false
+	}
+	for _, alt := range strings.Split(string(rs[start+1:end]), "|") {
+		r := []rune(alt)
+		if len(r) == 0 || !isWord(r[len(r)-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // copyRegexClass copies the class [ … ] that starts at rs[start] and
@@ -725,6 +750,21 @@ func insideLineEnding(original string, loc []int) bool {
 	return loc[1] == at && at > 0 && at < len(original) && original[at-1] == '\r' && original[at] == '\n'
 }
 
+// rxPatternIsEmpty answers whether the matcher's pattern is the empty
+// one.
+func (in *Interp) rxPatternIsEmpty(matcher Object) bool {
+	m, ok := matcher.(*Instance)
+	at := in.known.slots.rxPattern
+	return ok && len(m.vars) > at && isStringy(m.vars[at]) && len(runesOf(m.vars[at])) == 0
+}
+
+// atEndOfLine answers whether the byte offset at is where a line of s
+// ends, as Pharo's RxMatcher>>atEndOfLine tells it: at the end of s,
+// before a cr, or before an lf that no cr comes before.
+func atEndOfLine(s string, at int) bool {
+	return at >= len(s) || s[at] == '\r' || s[at] == '\n' && (at == 0 || s[at-1] != '\r')
+}
+
 // primRxMatchAll answers the positions of each of the receiver matcher's
 // matches in the string, one after another, as an Array.
 func primRxMatchAll(in *Interp, r Object, a []Object) (Object, bool) {
@@ -735,7 +775,15 @@ func primRxMatchAll(in *Interp, r Object, a []Object) (Object, bool) {
 	subject := rxSubject(a[0], lineAnchors)
 	var all []Object
 	original := string(runesOf(a[0]))
+	empty := in.rxPatternIsEmpty(r)
 	for _, loc := range in.allMatches(re, subject) {
+		if empty && !atEndOfLine(original, loc[0]) {
+			// Pharo's search tries a pattern that matches the empty
+			// string only where a line ends (RxMatchOptimizer's implicit
+			// condition for a nullable pattern): the empty pattern
+			// matches there and nowhere else
+			continue
+		}
 		if !insideLineEnding(original, loc) {
 			all = append(all, in.rxPositions(subject, loc))
 		}
