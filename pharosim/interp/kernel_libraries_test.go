@@ -191,6 +191,12 @@ KernelOrphanFixture >> foo [ ^ 1 ]
 	"KernelOrphanTest": `Class { #name : #KernelOrphanTest, #superclass : #MissingTestCaseFixture, #category : #Fixture }
 KernelOrphanTest >> testOne [ self assert: true ]
 `,
+	"KernelPoolFixture": `Class { #name : #KernelPoolFixture, #superclass : #SharedPool, #classVars : [ 'Answer' ], #category : #Fixture }
+KernelPoolFixture class >> initialize [ Answer := 42 ]
+`,
+	"KernelPoolUserFixture": `Class { #name : #KernelPoolUserFixture, #superclass : #Object, #pools : [ 'KernelPoolFixture' ], #category : #Fixture }
+KernelPoolUserFixture >> answer [ ^ Answer ]
+`,
 	"KernelOrphanUserTest": `Class { #name : #KernelOrphanUserTest, #superclass : #TestCase, #category : #Fixture }
 KernelOrphanUserTest >> testUsesTheOrphan [ self assert: KernelOrphanFixture new foo equals: 1 ]
 KernelOrphanUserTest >> testPasses [ self assert: true ]
@@ -216,6 +222,8 @@ func TestAClassWhoseSuperclassIsMissingFailsLoudly(t *testing.T) {
 		{"KernelTraitlessFixture new", "ERROR: the class KernelTraitlessFixture did not load: its trait TMissingFixture is missing"},
 		{"KernelPoollessFixture new", "ERROR: the class KernelPoollessFixture did not load: its pool MissingPoolFixture is missing"},
 		{"Smalltalk includesKey: #KernelOrphanFixture", "false"},
+		// a pool is a subclass of SharedPool (Pharo's SharedPoolTest)
+		{"{ KernelPoolUserFixture new answer. KernelPoolFixture isPool. KernelPoolFixture includesKey: #Answer. KernelPoolFixture includesKey: #Question }", "#(42 true true false)"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.expr)
