@@ -64,6 +64,8 @@ func TestNumbersAnswerAsPharo(t *testing.T) {
 		{"[ 2 printStringBase: 1 ] on: Error do: [ :e | #failed ]", "#failed"},
 		{"-1024 printStringBase: 10 length: 19 padded: true", "'-000000000000001024'"},
 		{"-2047 printStringBase: 16 length: 19 padded: false", "'               -7FF'"},
+		// Integer>>printStringLength:padded: is printStringBase: 10 length:padded: (NeoUBJSON's functional test)
+		{"{ 7 printStringLength: 2 padded: true. 7 printStringLength: 3. -7 printStringLength: 3 padded: true. 123 printStringLength: 2 padded: true }", "#('07' '  7' '-07' '123')"},
 		{"1 storeStringBase: 16 length: 5 padded: true", "'16r01'"},
 		{"-2047 storeStringBase: 16 length: 19 padded: false", "'            -16r7FF'"},
 		{"-123456789 asStringWithCommas", "'-123,456,789'"},
