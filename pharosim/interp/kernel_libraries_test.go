@@ -197,6 +197,9 @@ KernelPoolFixture class >> initialize [ Answer := 42 ]
 	"KernelPoolUserFixture": `Class { #name : #KernelPoolUserFixture, #superclass : #Object, #pools : [ 'KernelPoolFixture' ], #category : #Fixture }
 KernelPoolUserFixture >> answer [ ^ Answer ]
 `,
+	"KernelClockPoolUserFixture": `Class { #name : #KernelClockPoolUserFixture, #superclass : #Object, #pools : [ 'ChronologyConstants' ], #category : #Fixture }
+KernelClockPoolUserFixture >> constants [ ^ { SecondsInDay. NanosInSecond. MicrosecondsInDay. DayNames first. MonthNames last. DaysInMonth second. Epoch } ]
+`,
 	"KernelOrphanUserTest": `Class { #name : #KernelOrphanUserTest, #superclass : #TestCase, #category : #Fixture }
 KernelOrphanUserTest >> testUsesTheOrphan [ self assert: KernelOrphanFixture new foo equals: 1 ]
 KernelOrphanUserTest >> testPasses [ self assert: true ]
@@ -222,6 +225,8 @@ func TestAClassWhoseSuperclassIsMissingFailsLoudly(t *testing.T) {
 		{"KernelTraitlessFixture new", "ERROR: the class KernelTraitlessFixture did not load: its trait TMissingFixture is missing"},
 		{"KernelPoollessFixture new", "ERROR: the class KernelPoollessFixture did not load: its pool MissingPoolFixture is missing"},
 		{"Smalltalk includesKey: #KernelOrphanFixture", "false"},
+		// Pharo's ChronologyConstants class>>initialize
+		{"KernelClockPoolUserFixture new constants", "#(86400 1000000000 86400000000 #Sunday #December 28 2415386)"},
 		// a pool is a subclass of SharedPool (Pharo's SharedPoolTest)
 		{"{ KernelPoolUserFixture new answer. KernelPoolFixture isPool. KernelPoolFixture includesKey: #Answer. KernelPoolFixture includesKey: #Question }", "#(42 true true false)"},
 	}

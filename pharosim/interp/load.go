@@ -143,6 +143,7 @@ func New(program *Program, limits Limits) (*Interp, error) {
 	// what the interpreter holds from here on is what its computations
 	// leave behind (see startMemory)
 	in.heapAtNew = heapObjects()
+	in.initializeKernelPools(k)
 	in.initializeClasses(program)
 	in.budget = limits.Steps
 	if in.budget <= 0 {
@@ -189,6 +190,25 @@ func (in *Interp) initializeClasses(program *Program) {
 	}
 	sort.SliceStable(classes, func(i, j int) bool { return depth(classes[i]) < depth(classes[j]) })
 	for _, c := range classes {
+		in.guard(classInitializeSteps, func() { in.Send(c, "initialize") }, func(why string) {
+			in.initFailures = append(in.initFailures, c.name+" class>>#initialize: "+why)
+		})
+	}
+}
+
+// initializeKernelPools sets the class variables of the kernel's pools
+// (SharedPool's subclasses, ChronologyConstants) with their class-side
+// initialize, as Pharo's image holds them set.
+func (in *Interp) initializeKernelPools(k *Program) {
+	pool := in.classes["SharedPool"]
+	if pool == nil {
+		return
+	}
+	for _, m := range k.Methods {
+		c, ok := in.classes[m.Class]
+		if !ok || !m.ClassSide || !c.inheritsFrom(pool) || !isUnarySelector(m.Source, "initialize") {
+			continue
+		}
 		in.guard(classInitializeSteps, func() { in.Send(c, "initialize") }, func(why string) {
 			in.initFailures = append(in.initFailures, c.name+" class>>#initialize: "+why)
 		})
