@@ -133,7 +133,7 @@ func (img *Image) CompareMethod(ctx context.Context, req CompareRequest) (interp
 		return interp.Verdict{}, err
 	}
 	for _, failure := range in.InitializeFailures() {
-		img.log.Warn("a class-side initialize failed while the image's classes loaded", "failure", failure)
+		img.log.Warn("a class did not load, or its class-side initialize failed, while the image's classes loaded", "failure", failure)
 	}
 	v, err := in.CompareMethod(interp.Comparison{
 		Class: req.Class, ClassSide: req.ClassSide, Selector: req.Selector,

@@ -93,7 +93,7 @@ func (img *Image) runReal(ctx context.Context, classes []string, r *TestResult) 
 		return err
 	}
 	for _, failure := range in.InitializeFailures() {
-		img.log.Warn("a class-side initialize failed while the image's classes loaded", "failure", failure)
+		img.log.Warn("a class did not load, or its class-side initialize failed, while the image's classes loaded", "failure", failure)
 	}
 	for _, name := range classes {
 		outcomes, err := in.RunTestClass(name, stepsPerTest)
