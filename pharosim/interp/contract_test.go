@@ -26,6 +26,7 @@ func redefined(t *testing.T, name string, instVars ...string) tonel.Definition {
 // kernel objects are found by their names, wherever a definition puts
 // them; one missing stops New with an error naming it.
 func TestTheKernelVariablesGoReadsAreFoundByName(t *testing.T) {
+	t.Parallel()
 	reordered := []struct {
 		name, class string
 		instVars    []string

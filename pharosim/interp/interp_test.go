@@ -23,6 +23,7 @@ func evalIn(t *testing.T, expr string) string {
 }
 
 func TestEvaluates(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ expr, want string }{
 		{"3 + 4", "7"},
 		{"(1/3) + (2/3)", "1"},
@@ -104,6 +105,7 @@ func runDoIt(t *testing.T, extra []MethodSource, expr string) string {
 // identity, quick methods, SmallInteger arithmetic that overflows, and the
 // kernel's own methods when a tree redefines SmallInteger's.
 func TestCompiledMethods(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		extra []MethodSource
@@ -154,6 +156,7 @@ func TestCompiledMethods(t *testing.T) {
 // primitives fail and the methods' Smalltalk bodies run: the answers must
 // be the same. A subclass that overrides atEnd is obeyed by next.
 func TestStreamPrimitivesAgreeWithTheirBodies(t *testing.T) {
+	t.Parallel()
 	subclass := func(name, super string) tonel.Definition {
 		return tonel.Definition{Kind: tonel.KindClass, Name: name, Superclass: super, Category: "Streams-Tests"}
 	}

@@ -10,6 +10,7 @@ import (
 // TestClockAnswersAsPharo: what Pharo 13's time tests (System-Time-Tests)
 // show its dates, times, durations and time zones answer.
 func TestClockAnswersAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, expr, want string }{
 		{"the default time zone is UTC", "{ TimeZone default abbreviation. TimeZone default offset. (TimeZone abbreviated: 'PST') offset }", "an Array('UTC' 0:00:00:00 -0:08:00:00)"},
 		{"a time zone of any offset", "| z | z := TimeZone offset: (Duration minutes: 135) name: 'Epoch Test Time Zone' abbreviation: 'ETZ'. { z offset. z name. z abbreviation }", "an Array(0:02:15:00 'Epoch Test Time Zone' 'ETZ')"},
@@ -68,6 +69,7 @@ func TestClockAnswersAsPharo(t *testing.T) {
 // that image's notion of the local offset only, never another image's nor
 // the machine's.
 func TestLocalTimeZoneBelongsToOneImage(t *testing.T) {
+	t.Parallel()
 	setOne := "DateAndTime localTimeZone: (TimeZone offset: (Duration hours: 13 minutes: 17 seconds: 0) name: 'No place' abbreviation: 'NOP'). { DateAndTime localOffset printString. DateAndTime now offset printString. DateAndTime machineOffset = DateAndTime localOffset }"
 	require.Equal(t, "#('0:13:17:00' '0:13:17:00' false)", runDoIt(t, nil, setOne))
 	assert.Equal(t, "true", runDoIt(t, nil, "DateAndTime localOffset = DateAndTime machineOffset"))

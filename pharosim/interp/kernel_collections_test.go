@@ -12,6 +12,7 @@ import (
 // TestCollectionsAnswerAsPharo: the kernel's collections answer what Pharo
 // 13's do; each case is an answer one of Pharo's collection tests expects.
 func TestCollectionsAnswerAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, expr, want string }{
 		// enumerating
 		{"select:thenDo:", "| out | out := OrderedCollection new. #(1 2 3 4) select: [ :x | x even ] thenDo: [ :x | out add: x * 10 ]. out", "an OrderedCollection(20 40)"},
@@ -272,6 +273,7 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 // its selectors (`TFoo - {#a. #b:}`) does not get those methods, as in
 // Pharo; the others it does.
 func TestTraitCompositionExclusions(t *testing.T) {
+	t.Parallel()
 	uses := traitUses("TA + (TB - {#testOne. #at:put:}) + TC classTrait - {#two} + TD @ {#alias->#orig}")
 	names := []string{}
 	for _, u := range uses {
@@ -293,6 +295,7 @@ func TestTraitCompositionExclusions(t *testing.T) {
 // size`, its species; here it answers a plain OrderedCollection, a
 // deviation pipeline's TestSendsToTheClassLibraryAreReleased relies on.)
 func TestSubclassesOfArrayAndOrderedCollectionKeepTheirSpecies(t *testing.T) {
+	t.Parallel()
 	var files []*tonel.File
 	for name, src := range map[string]string{
 		"KernelArrayFixture":   "Class { #name : #KernelArrayFixture, #superclass : #Array, #type : #variable, #category : #Fixture }\n",

@@ -16,6 +16,7 @@ import (
 // kernel's files (a class's own file and an extension, say) would let the
 // order the files load in choose between them, silently.
 func TestTheKernelDefinesEachMethodOnce(t *testing.T) {
+	t.Parallel()
 	k, err := kernel()
 	require.NoError(t, err)
 	seen := map[string]bool{}
@@ -50,6 +51,7 @@ func strayMethods(f *tonel.File) []string {
 // Duration.class.st (or in Integer.extension.st) is found by no one
 // looking for Number's methods: Number.class.st and Number.extension.st.
 func TestAClassFileHoldsOnlyItsClassMethods(t *testing.T) {
+	t.Parallel()
 	for name, source := range map[string]string{
 		"Duration.class.st": "Class {\n\t#name : #Duration,\n\t#superclass : #Object\n}\n\n" +
 			"Duration >> seconds [ ^ 1 ]\nNumber >> seconds [ ^ Duration seconds: self ]\n",

@@ -80,6 +80,7 @@ KernelLimitedDictionaryFixture >> ready [ ^ ready ]
 // collection sends initialize: with the size (ZnMultiValueDictionaryTest
 // reads the limit its initialize: sets).
 func TestHashedCollectionsInitializeWithSize(t *testing.T) {
+	t.Parallel()
 	f, err := tonel.ParseFile("KernelLimitedDictionaryFixture.class.st", []byte(limitedDictionaryFixture))
 	require.NoError(t, err)
 	program := ReadProgram([]*tonel.File{f})
@@ -98,6 +99,7 @@ func TestHashedCollectionsInitializeWithSize(t *testing.T) {
 // initialize its classes define, superclasses first (STON's writer and
 // reader read the tables set up there).
 func TestLoadingInitializesClasses(t *testing.T) {
+	t.Parallel()
 	var files []*tonel.File
 	for name, src := range map[string]string{"KernelTablesFixture": tablesFixture, "KernelATablesUserFixture": tablesUserFixture,
 		"KernelFailingInitializeFixture": failingInitializeFixture} {
@@ -125,6 +127,7 @@ func TestLoadingInitializesClasses(t *testing.T) {
 // Zinc's character encoders) and Pharo 13's kernel tests show the kernel
 // answers for what those libraries use.
 func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, expr, want string }{
 		// ProcessSpecificTest>>testDynamicVariableBlockReturnValue
 		{"value:during: answers the block's value, read inside", "DynamicVariable value: 10 during: [ DynamicVariable value + 1 ]", "11"},
@@ -170,6 +173,7 @@ func TestLibrariesKernelAnswersAsPharo(t *testing.T) {
 // the kernel's lacks) errors naming the variable and the class, not a
 // global.
 func TestAnUnknownVariableIsNamedWithItsClass(t *testing.T) {
+	t.Parallel()
 	out := runDoIt(t, []MethodSource{{Class: "Bag", Source: "weights\n\t^ weightTable"}}, "Bag new weights")
 	assert.Equal(t, "ERROR: pharo-sim's kernel lacks the variable weightTable read by a method of Bag", out)
 	out = runDoIt(t, nil, "NoSuchGlobal new")
@@ -212,6 +216,7 @@ KernelOrphanUserTest >> testPasses [ self assert: true ]
 // with what is missing, and what touches it errors naming it — never a
 // subclass of Object that half works.
 func TestAClassWhoseSuperclassIsMissingFailsLoudly(t *testing.T) {
+	t.Parallel()
 	var files []*tonel.File
 	for name, src := range orphanFixtures {
 		f, err := tonel.ParseFile(name+".class.st", []byte(src))
@@ -261,6 +266,7 @@ func TestAClassWhoseSuperclassIsMissingFailsLoudly(t *testing.T) {
 // TestTheKernelLoadsWhole: no class of the kernel lacks its superclass,
 // a trait or a pool.
 func TestTheKernelLoadsWhole(t *testing.T) {
+	t.Parallel()
 	in, err := New(nil, Limits{Steps: 1_000_000})
 	require.NoError(t, err)
 	assert.Empty(t, in.InitializeFailures())

@@ -13,6 +13,7 @@ import (
 // TestNumbersAnswerAsPharo: the kernel's numbers answer what Pharo 13's
 // answer, as its Kernel-Tests and NumberParser-Tests show.
 func TestNumbersAnswerAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ expr, want string }{
 		// Number's float functions fall back on asFloat (Number>>exp is
 		// self asFloat exp in Pharo): a ScaledDecimal answers a Float
@@ -318,6 +319,7 @@ func TestNumbersAnswerAsPharo(t *testing.T) {
 
 // TestNumberLiterals: literals read as Pharo 13's compiler reads them.
 func TestNumberLiterals(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ expr, want string }{
 		{"1.40s2", "1.40s2"},
 		{"1.40s2 class", "ScaledDecimal"},
@@ -343,6 +345,7 @@ func TestNumberLiterals(t *testing.T) {
 // TestZeroDivideAsPharo: a division by zero signals ZeroDivide with its
 // dividend and no message text, as Pharo's primitives' failure code does.
 func TestZeroDivideAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ expr, want string }{
 		{"[ 3 / 0 ] on: ZeroDivide do: [ :e | { e messageText. e description. e dividend } ]", "#('' 'ZeroDivide' 3)"},
 		{"[ 7 // 0 ] on: ZeroDivide do: [ :e | e dividend ]", "7"},
@@ -392,6 +395,7 @@ const bareNumberFixture = `Class { #name : #KernelBareNumberFixture, #superclass
 // converts with asFloat. A subclass of Number is made with new (only
 // Number and Integer themselves refuse it).
 func TestNumbersDispatchOnTheirArgument(t *testing.T) {
+	t.Parallel()
 	var files []*tonel.File
 	for name, src := range map[string]string{"KernelMoneyFixture": moneyFixture, "KernelBareNumberFixture": bareNumberFixture} {
 		f, err := tonel.ParseFile(name+".class.st", []byte(src))

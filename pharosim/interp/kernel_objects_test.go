@@ -13,6 +13,7 @@ import (
 // what Pharo 13 answers; each case comes from a test of Pharo's
 // Kernel-Tests (or Collections-Support-Tests for Association).
 func TestObjectsAnswerAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ expr, want string }{
 		// MessageNotUnderstoodTest
 		{"[ 1 a ] on: Error do: [ :e | e messageText ]", "'Message not understood: SmallInteger >> #a'"},
@@ -266,6 +267,7 @@ KernelParametrizedFixture >> testWord [ self assert: word size equals: 1 ]
 `
 
 func TestSUnitCountsAsPharo(t *testing.T) {
+	t.Parallel()
 	var files []*tonel.File
 	for name, src := range map[string]string{"KernelSUnitFixture": sunitFixture, "KernelResourceFixture": resourceFixture,
 		"KernelResourceUserFixture": resourceUserFixture, "KernelParametrizedFixture": parametrizedFixture, "KernelClassTestFixtureTest": classTestFixture} {
@@ -354,6 +356,7 @@ func TestSUnitCountsAsPharo(t *testing.T) {
 // ClassTestCase, each case of a ParametrizedTestCase — and resets the test
 // resources a class used when its tests are done.
 func TestRunnerRunsWhatSUnitBuilds(t *testing.T) {
+	t.Parallel()
 	var files []*tonel.File
 	for name, src := range map[string]string{"KernelSUnitFixture": sunitFixture, "KernelResourceFixture": resourceFixture,
 		"KernelResourceUserFixture": resourceUserFixture + "KernelResourceUserFixture >> testUsesIt [ self usesIt ]\n",
@@ -401,6 +404,7 @@ func TestRunnerRunsWhatSUnitBuilds(t *testing.T) {
 // carriage returns, as in Pharo, whose code loading converts a method's
 // line endings; a linefeed written as a character value stays one.
 func TestStringLiteralsHaveInternalLineEndings(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ expr, want string }{
 		{"'a\nb' = ('a', String cr, 'b')", "true"},
 		{"'a\r\nb' size", "3"},
@@ -420,6 +424,7 @@ func TestStringLiteralsHaveInternalLineEndings(t *testing.T) {
 // unwinds), and when an endless recursion through such methods ends as an
 // error instead.
 func TestNonLocalReturnsTravelToTheirHome(t *testing.T) {
+	t.Parallel()
 	extra := []MethodSource{
 		{Class: "UndefinedObject", Source: "firstOver: n in: c\n\tc do: [ :x | x > n ifTrue: [ ^ x ] ].\n\t^ nil"},
 		{Class: "UndefinedObject", Source: "outer\n\t^ (nil firstOver: 1 in: #(1 2 3)) + 10"},

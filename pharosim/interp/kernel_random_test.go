@@ -10,6 +10,7 @@ import (
 // 13's draws for that seed (its RandomTest's sequences), and the
 // collection protocol over it answers as Pharo's does.
 func TestRandomDrawsPharosNumbers(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ expr, want string }{
 		{"| g | g := Random seed: 42. (1 to: 5) collect: [ :i | g nextIntegerBetween: 0 and: 16r7FFFFFFF ]", "#(1123384278 1795671209 1924641435 1143034755 1974427309)"},
 		{"| g | g := Random seed: 123456. (1 to: 3) collect: [ :i | g nextIntegerBetween: 0 and: 16r7FFFFFFF ]", "#(566038743 1171143710 196292920)"},
@@ -39,6 +40,7 @@ func TestRandomDrawsPharosNumbers(t *testing.T) {
 // the same numbers in each interpreter, so the runs of a test class before
 // and after a release see the same draws.
 func TestRandomNewIsTheSameInEveryRun(t *testing.T) {
+	t.Parallel()
 	expr := "| g | g := Random new. (1 to: 5) collect: [ :i | g nextInteger: 1000 ]"
 	first := evalIn(t, expr)
 	assert.Equal(t, first, evalIn(t, expr))

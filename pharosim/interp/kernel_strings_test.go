@@ -9,6 +9,7 @@ import (
 // TestStreamsAnswerAsPharo: what Pharo 13's stream tests
 // (Collections-Streams-Tests) show its streams answer.
 func TestStreamsAnswerAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, expr, want string }{
 		{"a stream is made on a collection, never with new", "[ WriteStream new. 1 ] on: Error do: [ :e | 2 ]", "2"},
 		{"nor a read-write stream", "[ ReadWriteStream new. 1 ] on: Error do: [ :e | 2 ]", "2"},
@@ -59,6 +60,7 @@ func TestStreamsAnswerAsPharo(t *testing.T) {
 
 // TestCharactersAnswerAsPharo: what Pharo 13's CharacterTest shows.
 func TestCharactersAnswerAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, expr, want string }{
 		{"a character that shows prints as a literal", "{ $a printString. $@ printString. $a storeString }", "#('$a' '$@' '$a')"},
 		{"a named character prints its name", "{ Character cr printString. Character space printString. (Character value: 0) printString. Character cr storeString }", "#('Character cr' 'Character space' 'Character null' 'Character cr')"},
@@ -79,6 +81,7 @@ func TestCharactersAnswerAsPharo(t *testing.T) {
 // TestStringsAnswerAsPharo: what Pharo 13's string and symbol tests
 // (Collections-Strings-Tests) show its strings and symbols answer.
 func TestStringsAnswerAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, expr, want string }{
 		{"compare: answers 1, 2 or 3, case ignored", "{ 'EEA' compare: 'fgh'. 'aBc' compare: 'abC'. 'fgh' compare: 'fg'. '!@#' compare: '123'. 'abd' compare: 'abC' }", "#(1 2 3 1 3)"},
 		{"compare: puts a Latin-1 letter with its capital", "{ 'éèàôüö' compare: 'ÉÈÀÔÜÖ'. 'ÉÈÀÔÜ' compare: 'ÔÜÖ'. 'eeao' compare: 'éèàô' }", "#(2 1 1)"},
@@ -186,6 +189,7 @@ func TestStringsAnswerAsPharo(t *testing.T) {
 // (Regex-Core-Tests) show its matcher answers, on the kernel's matcher
 // over Go's regexp.
 func TestRegexAnswersAsPharo(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, expr, want string }{
 		{"matchesRegex: matches the whole string", "{ 'abc' matchesRegex: 'a.c'. 'abcd' matchesRegex: 'a.c'. 'abcd' prefixMatchesRegex: 'a.c'. 'ABC' matchesRegexIgnoringCase: 'abc' }", "#(true false true true)"},
 		{". is any character but NUL, a line ending too", "{ (String with: $a with: Character cr with: $b) matchesRegex: 'a.b'. (String with: $a with: (Character value: 0) with: $b) matchesRegex: 'a.b' }", "#(true false)"},

@@ -45,6 +45,7 @@ func pragmaCoverage(methods []MethodSource, registered map[string]primitive) (un
 // primitive makes its method run its fallback every time (or signal an
 // unknown primitive), and a primitive no pragma names is dead code.
 func TestEveryPrimitivePragmaNamesARegisteredPrimitive(t *testing.T) {
+	t.Parallel()
 	k, err := kernel()
 	require.NoError(t, err)
 	unknown, unused := pragmaCoverage(k.Methods, primitives)
@@ -56,6 +57,7 @@ func TestEveryPrimitivePragmaNamesARegisteredPrimitive(t *testing.T) {
 // names a primitive nobody registered, and when a primitive is registered
 // that no pragma names.
 func TestPragmaCoverageFindsEitherBreak(t *testing.T) {
+	t.Parallel()
 	ok := func(in *Interp, r Object, a []Object) (Object, bool) { return r, true }
 	methods := func(sources ...string) []MethodSource {
 		out := make([]MethodSource, len(sources))
@@ -96,6 +98,7 @@ func TestPragmaCoverageFindsEitherBreak(t *testing.T) {
 // TestTheRegistryRefusesANameTwice: two areas registering one name stop
 // the package at start instead of one silently replacing the other.
 func TestTheRegistryRefusesANameTwice(t *testing.T) {
+	t.Parallel()
 	ok := func(in *Interp, r Object, a []Object) (Object, bool) { return r, true }
 	all, err := registerPrimitives(map[string]primitive{"a": ok, "b": ok}, map[string]primitive{"c": ok})
 	require.NoError(t, err)
@@ -142,6 +145,7 @@ func probeSelector(name string, n int) (selector, header string) {
 // argument of a kind it does not take fails, and its method's Smalltalk
 // fallback runs — as in Pharo, never a Go panic.
 func TestAWrongTypeFailsThePrimitive(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ primitive, receiver string }{
 		{"numArgs", "3"}, {"value", "3"}, {"valueWithArguments", "3"}, {"blockSource", "'x'"},
 		{"ensure", "nil"}, {"ifCurtailed", "#foo"}, {"onDo", "3"},
@@ -181,6 +185,7 @@ func TestAWrongTypeFailsThePrimitive(t *testing.T) {
 // receivers and arguments of every kind, answers, fails into its
 // fallback or signals — the interpreter itself never fails.
 func TestNoPrimitivePanicsOnWhatItIsGiven(t *testing.T) {
+	t.Parallel()
 	arity := primitiveArities(t)
 	names := slices.Sorted(maps.Keys(arity))
 	var extra []MethodSource
