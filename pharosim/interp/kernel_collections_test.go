@@ -314,6 +314,9 @@ func TestSubclassesOfArrayAndOrderedCollectionKeepTheirSpecies(t *testing.T) {
 		{"| c | c := KernelOrderedFixture withAll: #(1 2 3). { (c select: [ :x | x > 1 ]) class. c reversed class. (c , #(4)) class. (c copyWith: 4) class }",
 			"{KernelOrderedFixture. KernelOrderedFixture. KernelOrderedFixture. KernelOrderedFixture}"},
 		{"(#(3 1 2) asSortedCollection collect: [ :x | x ]) class", "OrderedCollection"},
+		// OrderedCollection>>collect: fills a new collection of its species
+		{"((KernelOrderedFixture withAll: #(1 2)) collect: [ :x | x * 2 ]) class", "KernelOrderedFixture"},
+		{"(#(1 2) asOrderedCollection collect: [ :x | x * 2 ]) class", "OrderedCollection"},
 		// SequenceableCollection>>overlappingPairsCollect: fills `self species ofSize: self size - 1`
 		{"#(1 2 3 4) overlappingPairsCollect: [ :a :b | a + b ]", "#(3 5 7)"},
 		{"(#(1 2 3) asOrderedCollection overlappingPairsCollect: [ :a :b | a @ b ])", "an OrderedCollection((1@2) (2@3))"},
