@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/internal/testenv"
 	"github.com/pharo-refactor/refactord/smalltalk"
 	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
@@ -38,7 +39,11 @@ func buildImage(trees []string, dst string) error {
 			if _, err := os.Stat(target); err == nil {
 				return fmt.Errorf("two trees of the corpus hold a package folder %s", filepath.Base(d))
 			}
-			if err := copyTree(d, target); err != nil {
+			abs, err := filepath.Abs(d) // a corpus path is the user's, not the repository's
+			if err != nil {
+				return err
+			}
+			if err := testenv.CopyTree(abs, target); err != nil {
 				return err
 			}
 		}
@@ -57,26 +62,6 @@ func packageDirs(tree string) ([]string, error) {
 	return tonel.PackageDirs(root)
 }
 
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-}
 
 // corpusHash digests the bytes of every file of the corpus's packages.
 func corpusHash(trees []string) (string, error) {
