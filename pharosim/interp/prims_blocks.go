@@ -48,24 +48,18 @@ var blockPrimitives = map[string]primitive{
 	},
 }
 
-func primEnsure(in *Interp, r Object, a []Object) (result Object, ok bool) {
-	b, ok := asBlock(r)
-	if !ok {
-		return nil, false
-	}
-	done := false
-	defer func() {
-		if !done && !in.aborting {
-			in.Send(a[0], "value")
-		}
-	}()
-	result = in.callBlock(b, nil)
-	done = true
-	in.Send(a[0], "value")
-	return result, true
+func primEnsure(in *Interp, r Object, a []Object) (Object, bool) {
+	return guardedBlock(in, r, a[0], true)
 }
 
-func primIfCurtailed(in *Interp, r Object, a []Object) (result Object, ok bool) {
+func primIfCurtailed(in *Interp, r Object, a []Object) (Object, bool) {
+	return guardedBlock(in, r, a[0], false)
+}
+
+// guardedBlock runs the receiver block; the guard block runs when the
+// block is curtailed (unless a limit is unwinding: it would only run out
+// again), and also after it returns when always (ensure:).
+func guardedBlock(in *Interp, r, guard Object, always bool) (result Object, ok bool) {
 	b, ok := asBlock(r)
 	if !ok {
 		return nil, false
@@ -73,11 +67,14 @@ func primIfCurtailed(in *Interp, r Object, a []Object) (result Object, ok bool) 
 	done := false
 	defer func() {
 		if !done && !in.aborting {
-			in.Send(a[0], "value")
+			in.Send(guard, "value")
 		}
 	}()
 	result = in.callBlock(b, nil)
 	done = true
+	if always {
+		in.Send(guard, "value")
+	}
 	return result, true
 }
 

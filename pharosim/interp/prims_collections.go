@@ -4,12 +4,8 @@ package interp
 // Array and OrderedCollection storage, sorting, hashed storage.
 var collectionPrimitives = map[string]primitive{
 	"arrayNew": func(in *Interp, r Object, a []Object) (Object, bool) {
-		n, ok := a[0].(int64)
-		if !ok || n < 0 || n > 1<<26 {
-			return nil, false
-		}
-		c, isClass := asClass(r)
-		if !isClass {
+		c, n, ok := newOfSize(r, a[0])
+		if !ok {
 			return nil, false
 		}
 		in.chargeSlots(int(n))
@@ -283,4 +279,15 @@ func primTableValues(in *Interp, r Object, a []Object) (Object, bool) {
 		return nil, false
 	}
 	return in.newArray(t.valueList()), true
+}
+
+// newOfSize reads the receiver and argument of new: — a class and a size
+// from 0 to 2^26 — or fails the primitive.
+func newOfSize(r, size Object) (*Class, int64, bool) {
+	n, ok := size.(int64)
+	if !ok || n < 0 || n > 1<<26 {
+		return nil, 0, false
+	}
+	c, ok := asClass(r)
+	return c, n, ok
 }

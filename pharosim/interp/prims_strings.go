@@ -18,12 +18,8 @@ var stringPrimitives = map[string]primitive{
 	"strAt":    primStrAt,
 	"strAtPut": primStrAtPut,
 	"strNew": func(in *Interp, r Object, a []Object) (Object, bool) {
-		n, ok := a[0].(int64)
-		if !ok || n < 0 || n > 1<<26 {
-			return nil, false
-		}
-		c, isClass := asClass(r)
-		if !isClass {
+		c, n, ok := newOfSize(r, a[0])
+		if !ok {
 			return nil, false
 		}
 		// a new string holds n NUL characters, as Pharo's does
