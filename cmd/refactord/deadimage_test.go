@@ -87,7 +87,10 @@ func TestTestsThatKillTheImageAreRolledBackFirst(t *testing.T) {
 			assert.Equal(t, string(tc.code), body["code"], "%v", body)
 			runStatus := cmp.Or(tc.runStatus, "rolled_back")
 			assert.Equal(t, runStatus, body["run_status"], "%v", body)
-			assert.Less(t, took, 30*time.Second, "answered in seconds, not after the release budget")
+			// No duration is asserted: what made it take the release budget
+			// — the tests run again on every restart — is held below (the
+			// restarts, the killing test run once, no test after the crash).
+			t.Logf("answered %d %v in %s", resp.StatusCode, body["code"], took.Round(time.Millisecond))
 			assert.Equal(t, string(before), string(mustRead(t, file)), "the class file is byte-identical")
 
 			id, _ := body["id"].(string)
