@@ -34,6 +34,9 @@ type Comparison struct {
 	// each run of either method on an input.
 	StepsPerTest int64
 	StepsPerCall int64
+	// Trace, when set, sees each input compared, printed, and what the
+	// image's method did on it.
+	Trace func(input, original string)
 	// Deadline: no run goes past it; the comparison answers with what it
 	// compared by then. Zero: none.
 	Deadline time.Time
@@ -194,6 +197,8 @@ func (cmp *comparison) compare() Verdict {
 	var instant time.Time
 	defer in.freezeClock(&instant)()
 	exhausted, timedOut := 0, false
+	// lacking counts the inputs on which both met what the kernel lacks
+	lacking, lacks := 0, ""
 	for _, inp := range inputs {
 		if cmp.past() {
 			timedOut = true
@@ -201,6 +206,7 @@ func (cmp *comparison) compare() Verdict {
 		}
 		instant = time.Now()
 		a := cmp.runOnce(w, inp, false)
+		cmp.trace(inp, a)
 		if a.timedOut {
 			timedOut = true
 			break
@@ -217,6 +223,10 @@ func (cmp *comparison) compare() Verdict {
 		d := cmp.differ(a, c)
 		if d == nil {
 			v.Compared++
+			if a.kind == signalled && a.exc == nil {
+				lacking++
+				lacks = a.what
+			}
 			continue
 		}
 		// A difference counts only if the original does the same again:
@@ -233,6 +243,11 @@ func (cmp *comparison) compare() Verdict {
 		v.Compared++
 		v.Outcome = Changed
 		v.Witness = cmp.witness(inp, a, c, d)
+		return v
+	}
+	if v.Compared > 0 && lacking == v.Compared {
+		v.Outcome = NotChecked
+		v.Reason = "on every input both stopped at what pharo-sim's kernel lacks (" + clipText(lacks) + "): nothing they do was compared"
 		return v
 	}
 	if v.Compared > 0 {
@@ -359,6 +374,12 @@ func (cmp *comparison) runOnce(w *world, inp *input, candidate bool) *run {
 	return r
 }
 
+func (cmp *comparison) trace(inp *input, a *run) {
+	if cmp.req.Trace != nil {
+		cmp.req.Trace(cmp.printInput(inp), cmp.describe(a))
+	}
+}
+
 // caught classifies what ended a run.
 func (r *run) caught(p any) {
 	switch v := p.(type) {
@@ -389,13 +410,19 @@ func (cmp *comparison) install() func() {
 		sel := h.selector
 		undo = append(undo, func() { delete(cmp.side.methods, sel) })
 	}
-	cmp.in.flushLookups()
+	// the candidate takes the place of the method object every cache
+	// holds; only a helper is a method the caches have not met
+	if len(undo) > 0 {
+		cmp.in.flushLookups()
+	}
 	return func() {
 		*cmp.target = saved
 		for _, u := range undo {
 			u()
 		}
-		cmp.in.flushLookups()
+		if len(undo) > 0 {
+			cmp.in.flushLookups()
+		}
 	}
 }
 
@@ -504,6 +531,11 @@ func (cmp *comparison) differ(a, c *run) *difference {
 		}
 	case answered:
 		if !cmp.sameAnswer(a, c) {
+			// a receiver changed in place says more than the answer
+			// that is then another object
+			if d := cmp.in.sameState(a.state, c.state); d != nil {
+				return &difference{aspect: AspectReceiver, state: d, a: a.state, b: c.state}
+			}
 			return &difference{aspect: AspectAnswer}
 		}
 	}
@@ -541,6 +573,9 @@ func (cmp *comparison) sameAnswer(a, c *run) bool {
 				return false
 			}
 		}
+		if !sameHeldAnswer(a, c) {
+			return false
+		}
 		if isRef(a.rcv) && identical(a.answer, a.rcv) {
 			return true // the receiver's state is compared next
 		}
@@ -556,6 +591,23 @@ func (cmp *comparison) sameAnswer(a, c *run) bool {
 	in.deadline = time.Time{}
 	in.guard(printSteps, func() { equal = truthy(in.Send(a.answer, "=", c.answer)) }, func(string) {})
 	return equal
+}
+
+// sameHeldAnswer: an answer that is one of the receiver's instance
+// variables on one side is the same one on the other (a getter answering
+// a copy, or a new collection, is another method).
+func sameHeldAnswer(a, c *run) bool {
+	x, ok := a.rcv.(*Instance)
+	y, ok2 := c.rcv.(*Instance)
+	if !ok || !ok2 || x == nil || y == nil || len(x.vars) != len(y.vars) {
+		return true
+	}
+	for i, v := range x.vars {
+		if isRef(v) && identical(a.answer, v) != identical(c.answer, y.vars[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // witness describes a difference: the input, and what each side did.

@@ -496,12 +496,17 @@ type world struct {
 	classes  []*Class   // every class and metaclass with class-side variables
 	civals   [][]Object // their values, copied when taken
 	globals  map[string]*Binding
+	version  int // the interpreter's globalsVersion when taken
+	// mutable are the indexes, in values then civals laid end to end, of
+	// the objects a run can change in place: only these are copied again
+	// for each run (a class or a number is put back as it is)
+	mutable []int
 }
 
 // takeWorld snapshots the world; false when it holds too many objects to
 // copy.
 func (in *Interp) takeWorld() (*world, bool) {
-	w := &world{nextHash: in.nextHash, globals: map[string]*Binding{}}
+	w := &world{nextHash: in.nextHash, globals: map[string]*Binding{}, version: in.globalsVersion}
 	names := make([]string, 0, len(in.classes))
 	for n := range in.classes {
 		names = append(names, n)
@@ -548,6 +553,11 @@ func (in *Interp) takeWorld() (*world, bool) {
 	if !ok {
 		return nil, false
 	}
+	for i, o := range copied {
+		if _, ok := o.(*Instance); ok {
+			w.mutable = append(w.mutable, i)
+		}
+	}
 	w.values = copied[:len(w.bindings)]
 	rest := copied[len(w.bindings):]
 	for _, c := range w.classes {
@@ -559,27 +569,45 @@ func (in *Interp) takeWorld() (*world, bool) {
 
 // restoreWorld puts a fresh copy of the snapshot in place.
 func (in *Interp) restoreWorld(w *world) {
-	objs := append([]Object{}, w.values...)
+	objs := make([]Object, 0, len(w.values)+len(w.civals))
+	objs = append(objs, w.values...)
 	for _, v := range w.civals {
 		objs = append(objs, v...)
 	}
-	copied, _ := in.newCopier().copyAll(objs) // it copied once: it copies again
-	for i, b := range w.bindings {
-		b.Value = copied[i]
+	if len(w.mutable) > 0 {
+		// one copier for all: objects shared between variables stay shared
+		fresh := make([]Object, len(w.mutable))
+		for j, i := range w.mutable {
+			fresh[j] = objs[i]
+		}
+		copied, _ := in.newCopier().copyAll(fresh) // it copied once: it copies again
+		for j, i := range w.mutable {
+			objs[i] = copied[j]
+		}
 	}
-	rest := copied[len(w.bindings):]
+	for i, b := range w.bindings {
+		// most bindings hold a class no run changes: a store only where
+		// it differs spares the collector's write barrier on each
+		if b.Value != objs[i] {
+			b.Value = objs[i]
+		}
+	}
+	rest := objs[len(w.bindings):]
 	for i, c := range w.classes {
 		n := len(w.civals[i])
 		copy(c.civals, rest[:n])
 		rest = rest[n:]
 	}
-	for n := range in.globals {
-		if _, ok := w.globals[n]; !ok {
-			delete(in.globals, n)
+	if in.globalsVersion != w.version {
+		for n := range in.globals {
+			if _, ok := w.globals[n]; !ok {
+				delete(in.globals, n)
+			}
 		}
-	}
-	for n, b := range w.globals {
-		in.globals[n] = b
+		for n, b := range w.globals {
+			in.globals[n] = b
+		}
+		in.globalsVersion = w.version
 	}
 	in.nextHash = w.nextHash
 }

@@ -1,7 +1,9 @@
 package interp
 
 import (
+	"hash/fnv"
 	"math/big"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"unicode"
@@ -39,12 +41,17 @@ const (
 
 // recorder keeps the inputs of the method's activations during the test
 // runs, and receivers of the class's methods for a method no test reaches.
+// Past max distinct inputs it keeps a sample spread over the whole run (a
+// reservoir, seeded the same every time): the inputs late in a test run
+// (a parser's last character, an error path) count as much as the first.
 type recorder struct {
 	in          *Interp
 	max         int
 	activations int
 	examined    int
-	seen        map[string]bool
+	distinct    int
+	seen        map[uint64]bool
+	pick        *rand.Rand
 	inputs      []*input
 	sampled     int
 	rseen       map[string]bool
@@ -52,29 +59,46 @@ type recorder struct {
 }
 
 func newRecorder(in *Interp, max int) *recorder {
-	return &recorder{in: in, max: max, seen: map[string]bool{}, rseen: map[string]bool{}}
+	return &recorder{in: in, max: max, seen: map[uint64]bool{}, rseen: map[string]bool{},
+		pick: rand.New(rand.NewPCG(1, 2))}
 }
 
 // activation records one entry into the method: a copy of its receiver
-// and arguments, unless an equal input is already kept.
+// and arguments, unless an equal input is already kept or the reservoir
+// passes it over.
 func (r *recorder) activation(rcv Object, args []Object) {
 	r.activations++
 	r.sample(rcv)
-	if len(r.inputs) >= r.max || r.examined >= maxExamined {
+	if r.examined >= maxExamined {
 		return
 	}
 	r.examined++
 	all := append([]Object{rcv}, args...)
 	key := r.in.keyOf(keyLimit, all...)
-	if r.seen[key] {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	if r.seen[h.Sum64()] {
 		return
 	}
-	r.seen[key] = true
+	r.seen[h.Sum64()] = true
+	r.distinct++
+	at := len(r.inputs)
+	if at >= r.max {
+		at = r.pick.IntN(r.distinct)
+		if at >= r.max {
+			return
+		}
+	}
 	copied, ok := r.in.newCopier().copyAll(all)
 	if !ok {
 		return
 	}
-	r.inputs = append(r.inputs, &input{rcv: copied[0], args: copied[1:], key: key, recorded: true})
+	inp := &input{rcv: copied[0], args: copied[1:], key: key, recorded: true}
+	if at == len(r.inputs) {
+		r.inputs = append(r.inputs, inp)
+		return
+	}
+	r.inputs[at] = inp
 }
 
 // sample keeps a copy of a receiver of one of the class's methods.
@@ -147,6 +171,9 @@ type generator struct {
 	// numbersMet are numbers the receivers the tests made hold: where no
 	// test reaches the method, its number arguments try them too
 	numbersMet []Object
+	// observed are the values each instance variable of a class holds in
+	// the recorded inputs (see observe)
+	observed map[observedAt][]Object
 }
 
 func newGenerator(in *Interp, m *Method, max int, recorded []*input) *generator {
@@ -212,77 +239,6 @@ func (g *generator) add(rcv Object, args []Object) bool {
 	return len(g.out) < g.max
 }
 
-// slot is a place of an input that a variation changes: the receiver
-// (arg -1, ivar -1), an instance variable of the receiver (arg -1, ivar
-// ≥ 0), or an argument.
-type slot struct{ arg, ivar int }
-
-// maxVariedIvars bounds the receiver's instance variables varied.
-const maxVariedIvars = 8
-
-// fromRecorded varies the recorded inputs one place at a time: round r
-// takes the r-th variation of every place of every input, so that a
-// bounded number of inputs still varies every place.
-func (g *generator) fromRecorded(recorded []*input) {
-	type place struct {
-		seed     *input
-		at       slot
-		variants []Object
-	}
-	var places []place
-	for _, seed := range recorded {
-		if vs := g.variants(seed.rcv, false); len(vs) > 0 {
-			places = append(places, place{seed, slot{-1, -1}, vs})
-		} else if x, ok := seed.rcv.(*Instance); ok && !g.isValue(x) {
-			for i := 0; i < len(x.vars) && i < maxVariedIvars; i++ {
-				if vs := g.variants(x.vars[i], false); len(vs) > 0 {
-					places = append(places, place{seed, slot{-1, i}, vs})
-				}
-			}
-		}
-		for i, a := range seed.args {
-			places = append(places, place{seed, slot{i, -1}, g.variants(a, true)})
-		}
-	}
-	for r := 0; ; r++ {
-		more := false
-		for _, p := range places {
-			if r >= len(p.variants) {
-				continue
-			}
-			more = true
-			rcv, args, ok := g.with(p.seed, p.at, p.variants[r])
-			if !ok {
-				continue
-			}
-			if !g.add(rcv, args) {
-				return
-			}
-		}
-		if !more {
-			return
-		}
-	}
-}
-
-// with answers a copy of seed with v at a place.
-func (g *generator) with(seed *input, at slot, v Object) (Object, []Object, bool) {
-	copied, ok := g.in.newCopier().copyAll(append([]Object{seed.rcv}, seed.args...))
-	if !ok {
-		return nil, nil, false
-	}
-	rcv, args := copied[0], copied[1:]
-	switch {
-	case at.arg >= 0:
-		args[at.arg] = v
-	case at.ivar >= 0:
-		rcv.(*Instance).vars[at.ivar] = v
-	default:
-		rcv = v
-	}
-	return rcv, args, true
-}
-
 // isValue tells whether an instance is of the kinds variations know:
 // collections and strings.
 func (g *generator) isValue(x *Instance) bool {
@@ -291,16 +247,18 @@ func (g *generator) isValue(x *Instance) bool {
 
 // variants answers the variations of one recorded value, the likeliest to
 // find a moved boundary first: for a number the method's own literals and
-// their neighbours, 0, ±1, its negation and neighbours, a large one; for a
+// their neighbours, 0, ±1, its negation and neighbours, the numbers near
+// it in the input (the receiver's, their sums) and their neighbours, a
+// large one; for a
 // collection, one with an element dropped, empty, of one element,
 // reversed, negated, with one more; for a string or symbol an empty one
 // and one of one character, then the method's literals; a boolean
 // flipped; for an argument, nil last.
-func (g *generator) variants(v Object, argument bool) []Object {
+func (g *generator) variants(v Object, argument bool, near []Object) []Object {
 	var out []Object
 	switch x := v.(type) {
 	case int64, *big.Int, *big.Rat, float64:
-		out = g.numberVariants(x)
+		out = g.numberVariants(x, near)
 	case bool:
 		out = []Object{!x}
 	case Symbol:
@@ -338,7 +296,7 @@ func (g *generator) stringLike(x *Instance, rs []rune) *Instance {
 }
 
 // numberVariants: see variants.
-func (g *generator) numberVariants(v Object) []Object {
+func (g *generator) numberVariants(v Object, near []Object) []Object {
 	_, isFloat := v.(float64)
 	var out []Object
 	for _, l := range g.lits {
@@ -352,7 +310,14 @@ func (g *generator) numberVariants(v Object) []Object {
 	if isFloat {
 		zero, one, large = 0.0, 1.0, asFloat(large)
 	}
-	out = append(out, zero, one, numNeg(one), numNeg(v), numAdd(v, 1), numAdd(v, -1), large)
+	out = append(out, zero, one, numNeg(one), numNeg(v), numAdd(v, 1), numAdd(v, -1))
+	for _, n := range near {
+		if isFloat {
+			n = asFloat(n)
+		}
+		out = append(out, n, numAdd(n, -1), numAdd(n, 1))
+	}
+	out = append(out, large)
 	if _, isFraction := v.(*big.Rat); isFraction {
 		out = append(out, normRat(big.NewRat(1, 2)))
 	}
@@ -360,21 +325,35 @@ func (g *generator) numberVariants(v Object) []Object {
 }
 
 // collectionVariants: see variants. A variation is made of the same class
-// (withAll:), an Interval's as an Array; a hashed collection with keys
-// varies only to an empty one.
+// (withAll:), an Interval's as an Array; a dictionary varies to an empty
+// one and to one whose values are all one number (see dictionaryVariants).
+// Besides dropping, adding and reordering elements, a collection grows to
+// the sizes the method's literals name (orders size > 10 needs eleven),
+// gets the method's numbers and their neighbours as one more element, and
+// its negated elements (a sum of zero).
 func (g *generator) collectionVariants(x *Instance) []Object {
 	if inheritsFrom(x.class, "Dictionary") || inheritsFrom(x.class, "KeyedTree") {
-		if e, ok := g.send(x.class, "new"); ok {
-			return []Object{e}
-		}
-		return nil
+		return g.dictionaryVariants(x)
 	}
 	arr, ok := g.send(x, "asArray")
 	elems, isArr := arr.(*Instance)
 	if !ok || !isArr || elems.indexed == nil {
 		return nil
 	}
-	es := elems.indexed
+	var out []Object
+	for _, l := range g.elementLists(elems.indexed) {
+		if c, ok := g.collectionLike(x.class, l); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// maxGrownSize bounds the sizes a collection grows to.
+const maxGrownSize = 100
+
+// elementLists answers the element lists of collectionVariants.
+func (g *generator) elementLists(es []Object) [][]Object {
 	n := len(es)
 	var lists [][]Object
 	if n > 0 {
@@ -408,10 +387,79 @@ func (g *generator) collectionVariants(x *Instance) []Object {
 		}
 	}
 	lists = append(lists, append(append([]Object{}, es...), extra))
+	fill := es
+	if n == 0 {
+		fill = []Object{int64(1)}
+	}
+	for _, l := range g.lits {
+		size, ok := l.(int64)
+		if !ok || size < 2 || size > maxGrownSize {
+			continue
+		}
+		for _, k := range []int64{size, size + 1} {
+			if int(k) != n {
+				lists = append(lists, cycled(fill, int(k)))
+			}
+		}
+	}
+	if negated {
+		lists = append(lists, append(append([]Object{}, es...), neg...))
+	}
+	if n == 0 || isNumber(es[n-1]) {
+		for _, l := range g.lits {
+			for _, v := range []Object{l, numAdd(l, -1), numAdd(l, 1)} {
+				lists = append(lists, append(append([]Object{}, es...), v))
+			}
+		}
+	}
+	return lists
+}
+
+// cycled answers k elements taken from es in turn (a collection the
+// tests left empty grows with ones).
+func cycled(es []Object, k int) []Object {
+	out := make([]Object, k)
+	for i := range out {
+		out[i] = es[i%len(es)]
+	}
+	return out
+}
+
+// dictionaryVariants: an empty one of the same class, and copies whose
+// values, where they are numbers, are all the method's numbers and their
+// neighbours in turn (so whichever key the method reads holds them).
+func (g *generator) dictionaryVariants(x *Instance) []Object {
 	var out []Object
-	for _, l := range lists {
-		if c, ok := g.collectionLike(x.class, l); ok {
-			out = append(out, c)
+	if e, ok := g.send(x.class, "new"); ok {
+		out = append(out, e)
+	}
+	if x.dict == nil || x.dict.len() == 0 {
+		return out
+	}
+	keys := x.dict.keyList()
+	numeric := false
+	for _, v := range x.dict.valueList() {
+		numeric = numeric || isNumber(v)
+	}
+	if !numeric {
+		return out
+	}
+	for _, l := range g.lits {
+		for _, v := range []Object{l, numAdd(l, -1), numAdd(l, 1)} {
+			d, ok := g.in.newCopier().copyOne(x)
+			if !ok {
+				return out
+			}
+			done := true
+			for _, k := range keys {
+				if _, ok := g.send(d, "at:put:", k, v); !ok {
+					done = false
+					break
+				}
+			}
+			if done {
+				out = append(out, d)
+			}
 		}
 	}
 	return out
@@ -515,6 +563,7 @@ const (
 	kindDictionary
 	kindPoint
 	kindDate
+	kindStream
 )
 
 // kindValues are the values made for an argument of each kind, as
@@ -534,6 +583,7 @@ var kindValues = map[kind][]string{
 	kindDictionary: {"Dictionary new", "(Dictionary new at: #a put: 1; yourself)", "(Dictionary new at: #a put: 1; at: #b put: 2; yourself)"},
 	kindPoint:      {"(0 @ 0)", "(1 @ 2)", "(-3 @ 4)"},
 	kindDate:       {"(Date year: 2024 month: 2 day: 29)", "(Date year: 2023 month: 12 day: 31)"},
+	kindStream:     {"(WriteStream on: String new)", "(ReadStream on: 'abc 12')", "(ReadStream on: '')", "(ReadStream on: #(1 2 3))"},
 	kindObject:     {"nil", "0", "1", "-1", "'abc'", "#(1 2 3)", "true", "#foo", "(3/4)", "$a"},
 }
 
@@ -566,7 +616,7 @@ var nameKinds = map[string]kind{
 	"float": kindFloat, "fraction": kindNumber,
 	"boolean": kindBoolean, "bool": kindBoolean, "flag": kindBoolean,
 	"character": kindCharacter, "char": kindCharacter,
-	"point": kindPoint, "date": kindDate,
+	"point": kindPoint, "date": kindDate, "stream": kindStream,
 	"block": kindBlock, "action": kindBlock, "callback": kindBlock, "predicate": kindBlock,
 }
 
@@ -630,6 +680,8 @@ var (
 	booleanSends    = setOf("ifTrue:", "ifFalse:", "ifTrue:ifFalse:", "ifFalse:ifTrue:", "and:", "or:", "not", "&", "|", "xor:")
 	dictionarySends = setOf("keysAndValuesDo:", "associationsDo:", "at:ifAbsent:", "includesKey:", "keys", "values", "removeKey:",
 		"at:ifPresent:", "at:ifAbsentPut:", "keysDo:", "valuesDo:", "associations")
+	streamSends = setOf("nextPutAll:", "nextPut:", "print:", "<<", "space", "tab", "cr", "lf", "contents", "next", "next:",
+		"atEnd", "upToEnd", "upTo:", "peek", "peekFor:", "skip:", "skipSeparators", "position", "position:", "nextLine", "reset")
 	characterSends = setOf("isVowel", "isLetter", "isDigit", "isSeparator", "asCharacter", "charCode", "codePoint", "isUppercase", "isLowercase")
 	// blockArgs: an argument passed to these is a block of the given
 	// arguments, by its place among the message's arguments.
@@ -656,8 +708,31 @@ func argKind(m *smalltalk.Method, i int) (kind, int) {
 	if named {
 		score[nameKind] += 2
 	}
+	arity := scoreUses(m, name, score)
+	best, bestScore := kindObject, 0
+	for k, s := range score {
+		if s > bestScore || s == bestScore && k == nameKind && named {
+			best, bestScore = k, s
+		}
+	}
+	if best == kindNumber && named && nameKind == kindInteger {
+		best = kindInteger
+	}
+	if best == kindCollection && named && (nameKind == kindArray || nameKind == kindOrdered || nameKind == kindSet) {
+		best = nameKind
+	}
+	if arity < 0 {
+		arity = 1
+	}
+	return best, arity
+}
+
+// scoreUses adds to score what a method does with a variable: what it
+// sends it, what it passes it to, what it assigns it; it answers the
+// most arguments the variable is given as a block (-1: none).
+func scoreUses(m *smalltalk.Method, name string, score map[kind]int) int {
 	arity := -1
-	isArg := func(n smalltalk.Node) bool {
+	isVar := func(n smalltalk.Node) bool {
 		v, ok := n.(*smalltalk.Variable)
 		return ok && v.Name == name
 	}
@@ -675,6 +750,8 @@ func argKind(m *smalltalk.Method, i int) (kind, int) {
 			score[kindDictionary] += 3
 		case characterSends[sel]:
 			score[kindCharacter] += 3
+		case streamSends[sel]:
+			score[kindStream] += 3
 		case sequenceOrStringSends[sel]:
 			score[kindCollection]++
 			score[kindString]++
@@ -687,11 +764,11 @@ func argKind(m *smalltalk.Method, i int) (kind, int) {
 	smalltalk.Walk(m, func(n smalltalk.Node) bool {
 		switch n := n.(type) {
 		case *smalltalk.Message:
-			if n.Receiver != nil && isArg(n.Receiver) {
+			if n.Receiver != nil && isVar(n.Receiver) {
 				sent(n.Selector)
 			}
 			for j, a := range n.Args {
-				if !isArg(a) {
+				if !isVar(a) {
 					continue
 				}
 				if places, ok := blockArgs[n.Selector]; ok && j < len(places) && places[j] >= 0 {
@@ -706,30 +783,21 @@ func argKind(m *smalltalk.Method, i int) (kind, int) {
 				}
 			}
 		case *smalltalk.Cascade:
-			if isArg(n.Receiver) {
+			if isVar(n.Receiver) {
 				for _, msg := range n.Messages {
 					sent(msg.Selector)
+				}
+			}
+		case *smalltalk.Assignment:
+			if n.Variable != nil && n.Variable.Name == name {
+				if k, ok := assignedKind(n.Value); ok {
+					score[k] += 3
 				}
 			}
 		}
 		return true
 	})
-	best, bestScore := kindObject, 0
-	for k, s := range score {
-		if s > bestScore || s == bestScore && k == nameKind && named {
-			best, bestScore = k, s
-		}
-	}
-	if best == kindNumber && named && nameKind == kindInteger {
-		best = kindInteger
-	}
-	if best == kindCollection && named && (nameKind == kindArray || nameKind == kindOrdered || nameKind == kindSet) {
-		best = nameKind
-	}
-	if arity < 0 {
-		arity = 1
-	}
-	return best, arity
+	return arity
 }
 
 // valuesFor makes the values of an argument of a kind: the kind's own,
@@ -801,8 +869,15 @@ func (g *generator) unreached(class *Class, classSide bool, samples []Object) {
 	switch {
 	case classSide:
 		receivers = []Object{class}
+	case strings.HasPrefix(g.m.selector, "initialize"):
+		// an initialize runs on what basicNew made, as new sends it;
+		// on a made receiver it would find its work done
+		if v, ok := g.send(class, "basicNew"); ok {
+			receivers = append(receivers, v)
+		}
 	default:
 		receivers = append(receivers, samples...)
+		receivers = append(receivers, g.receiverVariants(samples)...)
 		for _, v := range g.pool() {
 			if v != nil && g.in.classOf(v).includesBehavior(class) {
 				receivers = append(receivers, v)
@@ -837,6 +912,42 @@ func (g *generator) unreached(class *Class, classSide bool, samples []Object) {
 			return
 		}
 	}
+}
+
+// maxReceiverVariants bounds the receivers made by varying the sampled
+// ones.
+const maxReceiverVariants = 16
+
+// receiverVariants varies the instance variables of the receivers the
+// tests made, one at a time (see ivarPlaces): a method no test reaches
+// may read what those tests never set.
+func (g *generator) receiverVariants(samples []Object) []Object {
+	seeds := make([]*input, len(samples))
+	for i, s := range samples {
+		seeds[i] = &input{rcv: s}
+	}
+	g.observe(seeds)
+	var places []place
+	for _, seed := range seeds {
+		places = g.ivarPlaces(places, seed, -1, seed.rcv, nil, nil)
+	}
+	var out []Object
+	for r := 0; len(out) < maxReceiverVariants; r++ {
+		more := false
+		for _, p := range places {
+			if r >= len(p.variants) || len(out) >= maxReceiverVariants {
+				continue
+			}
+			more = true
+			if rcv, _, ok := g.with(p.seed, p.at, p.variants[r]); ok {
+				out = append(out, rcv)
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	return out
 }
 
 // maxNumbersMet bounds the numbers taken from the receivers the tests

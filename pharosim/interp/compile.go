@@ -850,6 +850,7 @@ func (c *compiler) write(name string, sc *scope, value code) code {
 			if b = in.shared(name, class); b == nil {
 				b = &Binding{Name: name}
 				in.globals[name] = b
+				in.globalsVersion++
 			}
 		}
 		b.Value = v

@@ -45,6 +45,9 @@ type Interp struct {
 	// initFailures says which class-side initialize failed while the
 	// program loaded, and why (Pharo would show it at load).
 	initFailures []string
+	// globalsVersion changes whenever a name is added to globals, so
+	// that a comparison's world puts them back only when a run added one
+	globalsVersion int
 }
 
 // Limits bound a computation.

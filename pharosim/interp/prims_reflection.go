@@ -60,6 +60,7 @@ var reflectionPrimitives = map[string]primitive{
 			in.charge(entryBytes)
 		}
 		in.globals[symOf(a[0])] = &Binding{Name: symOf(a[0]), Value: a[1]}
+		in.globalsVersion++
 		return a[1], true
 	},
 	"classIsVariable": classKindIn("variable", "bytes", "words", "weak", "string"),
