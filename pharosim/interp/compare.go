@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -192,59 +193,26 @@ func (cmp *comparison) compare() Verdict {
 	} else {
 		gen.unreached(cmp.class, cmp.req.ClassSide, rec.receivers)
 	}
-	v.Generated = len(gen.out)
 	inputs := append(append([]*input{}, rec.inputs...), gen.out...)
 	var instant time.Time
 	defer in.freezeClock(&instant)()
-	exhausted, timedOut := 0, false
-	// lacking counts the inputs on which both met what the kernel lacks
-	lacking, lacks := 0, ""
-	for _, inp := range inputs {
-		if cmp.past() {
-			timedOut = true
-			break
-		}
-		instant = time.Now()
-		a := cmp.runOnce(w, inp, false)
-		cmp.trace(inp, a)
-		if a.timedOut {
-			timedOut = true
-			break
-		}
-		if a.kind == ranOut {
-			exhausted++
-			continue
-		}
-		c := cmp.runOnce(w, inp, true)
-		if c.timedOut {
-			timedOut = true
-			break
-		}
-		d := cmp.differ(a, c)
-		if d == nil {
-			v.Compared++
-			if a.kind == signalled && a.exc == nil {
-				lacking++
-				lacks = a.what
-			}
-			continue
-		}
-		// A difference counts only if the original does the same again:
-		// asked only then, since most inputs show none.
-		b := cmp.runOnce(w, inp, false)
-		if b.timedOut {
-			timedOut = true
-			break
-		}
-		if cmp.differ(a, b) != nil {
-			v.Unstable++
-			continue
-		}
-		v.Compared++
-		v.Outcome = Changed
-		v.Witness = cmp.witness(inp, a, c, d)
+	t := &tally{paths: map[string]bool{}}
+	if cmp.runAll(w, inputs, &instant, &v, t) {
+		v.Generated = len(gen.out)
 		return v
 	}
+	// the variations that took the method elsewhere, each varied again at
+	// a second place (see generator.followUps)
+	if !t.timedOut {
+		more := gen.followUps(t.took)
+		inputs = append(inputs, more...)
+		if cmp.runAll(w, more, &instant, &v, t) {
+			v.Generated = len(gen.out)
+			return v
+		}
+	}
+	v.Generated = len(gen.out)
+	exhausted, timedOut, lacking, lacks := t.exhausted, t.timedOut, t.lacking, t.lacks
 	if v.Compared > 0 && lacking == v.Compared {
 		v.Outcome = NotChecked
 		v.Reason = "on every input both stopped at what pharo-sim's kernel lacks (" + clipText(lacks) + "): nothing they do was compared"
@@ -268,6 +236,84 @@ func (cmp *comparison) compare() Verdict {
 		v.Reason = fmt.Sprintf("on every input the method of the image ran out of its limits (%d) or answered differently in two runs (%d)", exhausted, v.Unstable)
 	}
 	return v
+}
+
+// tally is what the runs of a comparison's inputs came to so far.
+type tally struct {
+	exhausted int
+	timedOut  bool
+	// lacking counts the inputs on which both met what the kernel lacks
+	lacking int
+	lacks   string
+	// paths are the ways the original went on the inputs so far (see
+	// path); took the variations that went a new way
+	paths map[string]bool
+	took  []*input
+}
+
+// path tells, cheaply, which way a run of the original went: how it
+// ended and after how many steps. Another branch taken costs other
+// steps; another number in the same arithmetic does not.
+func (cmp *comparison) path(r *run) string {
+	return strconv.Itoa(int(r.kind)) + "/" + strconv.FormatInt(r.steps, 10) + "/" + r.what
+}
+
+// runAll runs both methods on each input until one differs (true, with
+// the witness in v) or the inputs or the time run out.
+func (cmp *comparison) runAll(w *world, inputs []*input, instant *time.Time, v *Verdict, t *tally) bool {
+	for _, inp := range inputs {
+		if cmp.past() {
+			t.timedOut = true
+			return false
+		}
+		*instant = time.Now()
+		a := cmp.runOnce(w, inp, false)
+		cmp.trace(inp, a)
+		if a.timedOut {
+			t.timedOut = true
+			return false
+		}
+		if p := cmp.path(a); !t.paths[p] {
+			t.paths[p] = true
+			if inp.at != nil {
+				t.took = append(t.took, inp)
+			}
+		}
+		if a.kind == ranOut {
+			t.exhausted++
+			continue
+		}
+		c := cmp.runOnce(w, inp, true)
+		if c.timedOut {
+			t.timedOut = true
+			return false
+		}
+		d := cmp.differ(a, c)
+		if d == nil {
+			v.Compared++
+			if a.kind == signalled && a.exc == nil {
+				t.lacking++
+				t.lacks = a.what
+			}
+			continue
+		}
+		// A difference counts only if the original does the same again:
+		// asked only then, since most inputs show none.
+		b := cmp.runOnce(w, inp, false)
+		if b.timedOut {
+			t.timedOut = true
+			return false
+		}
+		if cmp.differ(a, b) != nil {
+			v.Unstable++
+			continue
+		}
+		v.Compared++
+		v.Outcome = Changed
+		v.Witness = cmp.witness(inp, a, c, d)
+		return true
+	}
+	return false
 }
 
 // record runs the test classes with the method watched: each activation's
@@ -333,6 +379,7 @@ type run struct {
 	rcv    Object
 	args   []Object
 	state  Object // the receiver's state after the run (see stateOf)
+	steps  int64  // the steps it took
 	// timedOut: the comparison's deadline ended the run
 	timedOut bool
 }
@@ -367,6 +414,7 @@ func (cmp *comparison) runOnce(w *world, inp *input, candidate bool) *run {
 			r.kind, r.what = failed, detail
 		}
 	})
+	r.steps = cmp.req.StepsPerCall - in.budget
 	if r.kind == ranOut && cmp.past() {
 		r.timedOut = true
 	}
@@ -653,6 +701,13 @@ func (cmp *comparison) describe(r *run) string {
 	case answered:
 		if isRef(r.rcv) && identical(r.answer, r.rcv) {
 			return "answered its receiver, " + cmp.print(r.answer)
+		}
+		if x, ok := r.rcv.(*Instance); ok && x != nil && isRef(r.answer) {
+			for i, v := range x.vars {
+				if identical(r.answer, v) && i < len(x.class.ivarNames) {
+					return "answered its own " + x.class.ivarNames[i] + ", " + cmp.print(r.answer)
+				}
+			}
 		}
 		return "answered " + cmp.print(r.answer)
 	case signalled:

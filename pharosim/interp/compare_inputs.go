@@ -23,6 +23,9 @@ type input struct {
 	args     []Object
 	key      string
 	recorded bool
+	// seed and at: a variation of a recorded input at one place
+	seed *input
+	at   *place
 }
 
 const (
@@ -174,6 +177,8 @@ type generator struct {
 	// observed are the values each instance variable of a class holds in
 	// the recorded inputs (see observe)
 	observed map[observedAt][]Object
+	// places are each recorded input's places (see fromRecorded)
+	places map[*input][]place
 }
 
 func newGenerator(in *Interp, m *Method, max int, recorded []*input) *generator {
@@ -226,7 +231,13 @@ func isNumber(o Object) bool {
 // add keeps an input unless an equal one is kept; false once there are
 // enough.
 func (g *generator) add(rcv Object, args []Object) bool {
-	if len(g.out) >= g.max {
+	return g.addBeyond(rcv, args, g.max)
+}
+
+// addBeyond is add with another bound: the pairs of places have a budget
+// of their own beyond max.
+func (g *generator) addBeyond(rcv Object, args []Object, max int) bool {
+	if len(g.out) >= max {
 		return false
 	}
 	all := append([]Object{rcv}, args...)
@@ -236,7 +247,7 @@ func (g *generator) add(rcv Object, args []Object) bool {
 	}
 	g.seen[key] = true
 	g.out = append(g.out, &input{rcv: rcv, args: append([]Object{}, args...), key: key})
-	return len(g.out) < g.max
+	return len(g.out) < max
 }
 
 // isValue tells whether an instance is of the kinds variations know:
@@ -311,6 +322,13 @@ func (g *generator) numberVariants(v Object, near []Object) []Object {
 		zero, one, large = 0.0, 1.0, asFloat(large)
 	}
 	out = append(out, zero, one, numNeg(one), numNeg(v), numAdd(v, 1), numAdd(v, -1))
+	for _, l := range g.lits {
+		// below a negated literal: celsius + 273 turns negative past -273
+		if isFloat {
+			l = asFloat(l)
+		}
+		out = append(out, numNeg(l), numAdd(numNeg(l), -1))
+	}
 	for _, n := range near {
 		if isFloat {
 			n = asFloat(n)
@@ -328,7 +346,8 @@ func (g *generator) numberVariants(v Object, near []Object) []Object {
 // (withAll:), an Interval's as an Array; a dictionary varies to an empty
 // one and to one whose values are all one number (see dictionaryVariants).
 // Besides dropping, adding and reordering elements, a collection grows to
-// the sizes the method's literals name (orders size > 10 needs eleven),
+// the sizes the method's literals name and one less (orders size > 10
+// needs eleven, or ten before one is added),
 // gets the method's numbers and their neighbours as one more element, and
 // its negated elements (a sum of zero).
 func (g *generator) collectionVariants(x *Instance) []Object {
@@ -352,16 +371,38 @@ func (g *generator) collectionVariants(x *Instance) []Object {
 // maxGrownSize bounds the sizes a collection grows to.
 const maxGrownSize = 100
 
-// elementLists answers the element lists of collectionVariants.
+// elementLists answers the element lists of collectionVariants, the
+// likeliest to cross a boundary first: an element dropped, none, one, the
+// sizes around the method's literals, then the rest.
 func (g *generator) elementLists(es []Object) [][]Object {
 	n := len(es)
 	var lists [][]Object
 	if n > 0 {
-		lists = append(lists, es[1:], es[:n-1])
+		lists = append(lists, es[1:])
 	}
 	lists = append(lists, nil)
 	if n > 1 {
 		lists = append(lists, es[:1])
+	}
+	fill := es
+	if n == 0 {
+		fill = []Object{int64(1)}
+	}
+	for _, l := range g.lits {
+		size, ok := l.(int64)
+		if !ok || size < 2 || size > maxGrownSize {
+			continue
+		}
+		for _, k := range []int64{size - 1, size, size + 1} {
+			if int(k) != n {
+				lists = append(lists, cycled(fill, int(k)))
+			}
+		}
+	}
+	if n > 0 {
+		lists = append(lists, es[:n-1])
+	}
+	if n > 1 {
 		rev := make([]Object, n)
 		for i, e := range es {
 			rev[n-1-i] = e
@@ -387,21 +428,6 @@ func (g *generator) elementLists(es []Object) [][]Object {
 		}
 	}
 	lists = append(lists, append(append([]Object{}, es...), extra))
-	fill := es
-	if n == 0 {
-		fill = []Object{int64(1)}
-	}
-	for _, l := range g.lits {
-		size, ok := l.(int64)
-		if !ok || size < 2 || size > maxGrownSize {
-			continue
-		}
-		for _, k := range []int64{size, size + 1} {
-			if int(k) != n {
-				lists = append(lists, cycled(fill, int(k)))
-			}
-		}
-	}
 	if negated {
 		lists = append(lists, append(append([]Object{}, es...), neg...))
 	}

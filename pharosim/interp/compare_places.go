@@ -55,8 +55,11 @@ const (
 func (g *generator) fromRecorded(recorded []*input) {
 	g.observe(recorded)
 	var places []place
+	g.places = map[*input][]place{}
 	for _, seed := range recorded {
-		places = append(places, g.placesOf(seed)...)
+		ps := g.placesOf(seed)
+		g.places[seed] = ps
+		places = append(places, ps...)
 	}
 	type try struct {
 		p *place
@@ -90,10 +93,96 @@ func (g *generator) fromRecorded(recorded []*input) {
 		if !ok {
 			continue
 		}
-		if !g.add(rcv, args) {
+		n := len(g.out)
+		more := g.add(rcv, args)
+		if len(g.out) > n {
+			g.out[n].seed, g.out[n].at = t.p.seed, t.p
+		}
+		if !more {
 			return
 		}
 	}
+}
+
+// pairedRanks bounds the variations of a second place tried with each
+// variation that took the method elsewhere.
+const pairedRanks = 8
+
+// followUps varies a second place of the variations that took the
+// method elsewhere than their recorded input did (another answer, an
+// exception: aString = 'add' took the add branch, eleven orders the
+// loyalty branch), on a budget of its own: a negative amount in that
+// branch. The nearest variations of each second place come first, for
+// every such variation in turn.
+func (g *generator) followUps(took []*input) []*input {
+	budget := g.max + g.max/2
+	from := len(g.out)
+	for r := 0; r < pairedRanks; r++ {
+		more := false
+		for _, t := range took {
+			for _, q := range g.places[t.seed] {
+				if q.at.key() == t.at.at.key() {
+					continue
+				}
+				vs := g.secondValues(t, q)
+				if r >= len(vs) {
+					continue
+				}
+				more = true
+				rcv, args, ok := g.with(t, q.at, vs[r])
+				if ok && !g.addBeyond(rcv, args, budget) {
+					return g.out[from:]
+				}
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	return g.out[from:]
+}
+
+// secondValues are the values a second place takes in a follow-up: for
+// a number its sign flipped, zero and its neighbours first (a negative
+// amount in the branch just found), then its variations.
+func (g *generator) secondValues(t *input, q place) []Object {
+	var first []Object
+	if v, ok := valueAt(t, q.at); ok && isNumber(v) {
+		first = []Object{numNeg(v), int64(0), numAdd(v, 1), numAdd(v, -1)}
+	}
+	return distinct(g, append(first, q.variants...))
+}
+
+// valueAt answers what an input holds at a slot.
+func valueAt(inp *input, at slot) (Object, bool) {
+	v := inp.rcv
+	if at.arg >= 0 {
+		if at.arg >= len(inp.args) {
+			return nil, false
+		}
+		v = inp.args[at.arg]
+	}
+	for _, i := range at.path {
+		x, ok := v.(*Instance)
+		if !ok || x == nil || i >= len(x.vars) {
+			return nil, false
+		}
+		v = x.vars[i]
+	}
+	return v, true
+}
+
+// distinct answers vs without repeated values, in order.
+func distinct(g *generator, vs []Object) []Object {
+	seen := map[string]bool{}
+	var out []Object
+	for _, v := range vs {
+		if k := g.valueKey(v); !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func (g *generator) valueKey(v Object) string {
@@ -133,12 +222,18 @@ func (g *generator) ivarPlaces(ps []place, seed *input, arg int, v Object, path 
 	}
 	for i := 0; i < len(x.vars) && i < maxVariedIvars; i++ {
 		at := slot{arg, append(append([]int{}, path...), i)}
-		vs := g.variants(x.vars[i], false, near)
+		own := x.vars[i]
+		if fuller := g.fuller(observedAt{x.class, i}, own); fuller != nil {
+			// an empty collection grows with the elements another object
+			// of the class holds there, not with made-up ones
+			own = fuller
+		}
+		vs := g.variants(own, false, near)
 		// what another object of the class holds there, and its
 		// variations (the items of another cart, grown)
 		for _, o := range g.observed[observedAt{x.class, i}] {
 			vs = append(vs, o)
-			if o != nil && g.valueKey(o) != g.valueKey(x.vars[i]) {
+			if o != nil && o != own && g.valueKey(o) != g.valueKey(x.vars[i]) {
 				vs = append(vs, g.variants(o, false, near)...)
 			}
 		}
@@ -153,6 +248,28 @@ func (g *generator) ivarPlaces(ps []place, seed *input, arg int, v Object, path 
 		}
 	}
 	return ps
+}
+
+// fuller answers, for an empty collection, the first non-empty one of
+// its class observed at the same place; nil otherwise.
+func (g *generator) fuller(at observedAt, v Object) Object {
+	x, ok := v.(*Instance)
+	if !ok || x == nil || x.str != nil || !inheritsFrom(x.class, "Collection") {
+		return nil
+	}
+	if n, ok := g.send(x, "size"); !ok || n != int64(0) {
+		return nil
+	}
+	for _, o := range g.observed[at] {
+		y, ok := o.(*Instance)
+		if !ok || y == nil || y.class != x.class {
+			continue
+		}
+		if n, ok := g.send(y, "size"); ok && n != int64(0) {
+			return y
+		}
+	}
+	return nil
 }
 
 // with answers a copy of seed with v at a place.

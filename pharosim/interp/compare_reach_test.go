@@ -1,0 +1,169 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
+)
+
+// reachFixture: a shop whose tests are thin in the ways real tests are —
+// one customer with no orders, one ordinary amount, no stream, a rate
+// set only through its setter — so that each mutant below passes them.
+const reachFixture = `Class {
+	#name : #Till,
+	#superclass : #Object,
+	#instVars : [ #customer, #rate, #log, #stock ],
+	#category : #Reach
+}
+
+Till >> initialize [ log := OrderedCollection new. stock := Dictionary new. rate := 0 ]
+Till >> customer: aCustomer [ customer := aCustomer ]
+Till >> rate: aNumber [ rate := aNumber ]
+Till >> stock [ ^ stock ]
+Till >> put: aName count: anInteger [ stock at: aName put: anInteger ]
+Till >> discountOn: anAmount [
+	customer orders size > 10 ifTrue: [ ^ anAmount * 10 / 100 ].
+	^ 0 ]
+Till >> charge: anAmount kind: aString [
+	aString = 'card' ifTrue: [ ^ anAmount + rate ].
+	^ anAmount ]
+Till >> scarce [ ^ (stock keys select: [ :each | (stock at: each) < 3 ]) asSortedCollection asArray ]
+Till >> log [ ^ log ]
+Till >> printTotal: aNumber on: aStream [ aStream nextPutAll: 'total '; print: aNumber ]
+Till >> sameAs: aTill [ ^ self == aTill ifTrue: [ #same ] ifFalse: [ rate = aTill rateForCompare ] ]
+Till >> rateForCompare [ ^ rate ]
+Till >> taxOn: anAmount [ ^ anAmount * rate / 100 ]
+`
+
+const reachCustomer = `Class {
+	#name : #Patron,
+	#superclass : #Object,
+	#instVars : [ #orders ],
+	#category : #Reach
+}
+
+Patron >> initialize [ orders := OrderedCollection new ]
+Patron >> orders [ ^ orders ]
+`
+
+const reachFresh = `Class {
+	#name : #Fresh,
+	#superclass : #Object,
+	#instVars : [ #a, #b ],
+	#category : #Reach
+}
+
+Fresh >> initialize [ a := 1. b := 2 ]
+Fresh >> sum [ ^ a + b ]
+`
+
+const reachTests = `Class {
+	#name : #TillTest,
+	#superclass : #TestCase,
+	#category : #Reach
+}
+
+TillTest >> testDiscount [ | t | t := Till new. t customer: Patron new. self assert: (t discountOn: 50) equals: 0 ]
+TillTest >> testCharge [ | t | t := Till new. self assert: (t charge: 10 kind: 'cash') equals: 10 ]
+TillTest >> testScarce [ | t | t := Till new. t put: 'pen' count: 7. self assert: t scarce isEmpty ]
+TillTest >> testLog [ self assert: Till new log isEmpty ]
+TillTest >> testSame [ | t | t := Till new. self assert: (t sameAs: Till new) ]
+TillTest >> testTax [ | t | t := Till new. t rate: 10. self assert: (t taxOn: 100) equals: 10 ]
+TillTest >> testFresh [ self assert: Fresh new sum equals: 3 ]
+`
+
+func newReachFixture(t *testing.T) *Interp {
+	t.Helper()
+	var files []*tonel.File
+	for name, src := range map[string]string{"Till": reachFixture, "Patron": reachCustomer, "Fresh": reachFresh, "TillTest": reachTests} {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	in, err := New(ReadProgram(files), Limits{Steps: DefaultStepsPerCall})
+	require.NoError(t, err)
+	return in
+}
+
+// TestComparisonReachesWhatThinTestsLeaveOut: each candidate passes
+// TillTest and differs from the original only on an input those tests
+// never make; the comparison makes it.
+func TestComparisonReachesWhatThinTestsLeaveOut(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, class, candidate, input string
+	}{
+		{"a collection one level down grown past the method's literal (eleven orders)", "Till",
+			"discountOn: anAmount\n\tcustomer orders size >= 10 ifTrue: [ ^ anAmount * 10 / 100 ].\n\t^ 0", "discountOn:"},
+		{"two places at once: the branch a string literal takes, with a negative amount", "Till",
+			"charge: anAmount kind: aString\n\taString = 'card' ifTrue: [ ^ (anAmount + rate) abs ].\n\t^ anAmount", "'card'"},
+		{"a dictionary's values at the method's literal", "Till",
+			"scarce\n\t^ (stock keys select: [ :each | (stock at: each) <= 3 ]) asSortedCollection asArray", "scarce"},
+		{"an answer that was the receiver's own collection, now a copy", "Till",
+			"log\n\t^ log copy", "log"},
+		{"a stream made for an argument named so", "Till",
+			"printTotal: aNumber on: aStream\n\taStream nextPutAll: 'total: '; print: aNumber", "printTotal:"},
+		{"an argument that is the receiver itself", "Till",
+			"sameAs: aTill\n\t^ self == aTill ifTrue: [ true ] ifFalse: [ rate = aTill rateForCompare ]", "sameAs:"},
+		{"an instance variable varied to values the class holds elsewhere", "Till",
+			"taxOn: anAmount\n\t^ anAmount * rate // 100", "taxOn:"},
+		{"initialize on what basicNew made", "Fresh",
+			"initialize\n\ta := 1", "Fresh"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := newReachFixture(t)
+			sel := compile(in.classes[tc.class], tc.candidate).selector
+			v, err := in.CompareMethod(Comparison{Class: tc.class, Selector: sel, Candidate: tc.candidate, TestClasses: []string{"TillTest"}})
+			require.NoError(t, err)
+			require.Equal(t, Changed, v.Outcome, "%+v", v)
+			require.NotNil(t, v.Witness)
+			assert.Contains(t, v.Witness.Input, tc.input)
+			assert.NotEqual(t, v.Witness.Original, v.Witness.Candidate)
+		})
+	}
+}
+
+// TestComparisonKeepsFaithfulRewritesOfTheFixture: the same methods
+// rewritten without changing what they do are the same on all those
+// inputs.
+func TestComparisonKeepsFaithfulRewritesOfTheFixture(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ class, candidate string }{
+		{"Till", "discountOn: anAmount\n\t^ customer orders size > 10 ifTrue: [ anAmount * 10 / 100 ] ifFalse: [ 0 ]"},
+		{"Till", "charge: anAmount kind: aString\n\taString = 'card' ifFalse: [ ^ anAmount ].\n\t^ anAmount + rate"},
+		{"Till", "scarce\n\t^ (stock keys reject: [ :each | (stock at: each) >= 3 ]) asSortedCollection asArray"},
+		{"Till", "log\n\t| l |\n\tl := log.\n\t^ l"},
+		{"Till", "printTotal: aNumber on: aStream\n\taStream nextPutAll: 'total '.\n\taStream print: aNumber"},
+		{"Till", "taxOn: anAmount\n\t^ (anAmount * rate) / 100"},
+		{"Fresh", "initialize\n\tb := 2.\n\ta := 1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.candidate, func(t *testing.T) {
+			t.Parallel()
+			in := newReachFixture(t)
+			sel := compile(in.classes[tc.class], tc.candidate).selector
+			v, err := in.CompareMethod(Comparison{Class: tc.class, Selector: sel, Candidate: tc.candidate, TestClasses: []string{"TillTest"}})
+			require.NoError(t, err)
+			assert.Equal(t, Same, v.Outcome, "%+v %+v", v, v.Witness)
+		})
+	}
+}
+
+// TestComparisonSaysWhenTheKernelLacksWhatTheMethodUses: a method that
+// stops at a class pharo-sim lacks on every input is not_checked, never
+// same: nothing it does was compared.
+func TestComparisonSaysWhenTheKernelLacksWhatTheMethodUses(t *testing.T) {
+	t.Parallel()
+	in := newReachFixture(t)
+	cand := "archive\n\t^ (FileLocator home / 'till') abs"
+	in.classes["Till"].methods["archive"] = compile(in.classes["Till"], "archive\n\t^ FileLocator home / 'till'")
+	v, err := in.CompareMethod(Comparison{Class: "Till", Selector: "archive", Candidate: cand})
+	require.NoError(t, err)
+	assert.Equal(t, NotChecked, v.Outcome, "%+v", v)
+	assert.Contains(t, v.Reason, "lacks")
+}
