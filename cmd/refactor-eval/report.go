@@ -18,7 +18,7 @@ import (
 // Report is the file EVAL_OUT: the settings it was made with, each
 // method's candidates as they came, and the figures over them.
 type Report struct {
-	Mode     string         `json:"mode"` // gate
+	Mode     string         `json:"mode"` // gate (ModelReport: the model mode)
 	Hash     string         `json:"hash"` // of the corpus and the settings: a resumed run must match it
 	Settings Settings       `json:"settings"`
 	Gate     Figures        `json:"gate"`
@@ -139,8 +139,9 @@ func (r *Report) summarize() {
 }
 
 // loadReport reads a report to resume: nil when there is none, or when it
-// was made on another corpus or with other settings.
-func loadReport(path, hash string) (*Report, error) {
+// was made on another corpus or with other settings (hashOf answers the
+// hash it was made with).
+func loadReport[R any](path, hash string, hashOf func(*R) string) (*R, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -148,11 +149,11 @@ func loadReport(path, hash string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var r Report
+	var r R
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, nil // not a report of ours: started afresh
 	}
-	if r.Hash != hash {
+	if hashOf(&r) != hash {
 		return nil, nil
 	}
 	return &r, nil
@@ -162,7 +163,12 @@ func loadReport(path, hash string) (*Report, error) {
 // previous one).
 func (r *Report) write(path string) error {
 	r.summarize()
-	data, err := json.MarshalIndent(r, "", "  ")
+	return writeJSON(path, r)
+}
+
+// writeJSON writes v to path atomically.
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
