@@ -6,12 +6,12 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace/noop"
 	"go.uber.org/zap"
 
 	refactor "github.com/pharo-refactor/refactord"
 	"github.com/pharo-refactor/refactord/agents"
-	"github.com/pharo-refactor/refactord/agents/gemini"
-	"github.com/pharo-refactor/refactord/agents/openai"
+	"github.com/pharo-refactor/refactord/agents/providers"
 	svcconfig "github.com/pharo-refactor/refactord/config"
 	"github.com/pharo-refactor/refactord/pipeline"
 )
@@ -74,104 +74,20 @@ func serviceConfig(getenv func(string) string) (svcconfig.Config, error) {
 	return cfg, nil
 }
 
-// newModelRoles builds the four roles of spec as refactord builds them
-// (cmd/refactord/models.go): the real provider client, every role on the
-// named model with its own tuning, roles that tune alike sharing one
-// client, the reviewer reading the image through tools.
-func newModelRoles(ctx context.Context, cfg svcconfig.Config, spec ModelSpec, tools agents.ImageTools) (*agents.Roles, error) {
-	newModel, err := modelConstructor(ctx, cfg, spec)
+// newModelRoles builds the four roles of spec through the service's own
+// path (agents/providers, as refactord builds them at start-up): the
+// service's configuration with every role on spec's provider and model.
+func newModelRoles(ctx context.Context, cfg svcconfig.Config, spec ModelSpec, tools agents.ImageTools, log *zap.Logger) (refactor.Agents, error) {
+	if spec.Provider == ProviderOpenAI && cfg.OpenAIBaseURL == "" {
+		return nil, fmt.Errorf("%s: OPENAI_BASE_URL is not set (the server's API root, e.g. http://127.0.0.1:11434/v1)", spec)
+	}
+	cfg.ModelProvider, cfg.ModelProviderDefaulted = spec.Provider, false
+	cfg.ModelID, cfg.ReviewerModelID, cfg.WriterModelID, cfg.ValidatorModelID, cfg.RefinerModelID = spec.ID, spec.ID, spec.ID, spec.ID, spec.ID
+	roles, err := providers.NewRoles(ctx, cfg, tools, noop.NewTracerProvider(), log.With(zap.String("model", spec.String())))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec, err)
 	}
-	byTuning := map[string]agents.Model{}
-	model := func(role string) (agents.Model, error) {
-		t := cfg.Tuning[role]
-		key := fmt.Sprintf("%+v", tuningKey(t))
-		if m, ok := byTuning[key]; ok {
-			return m, nil
-		}
-		m, err := newModel(t)
-		if err != nil {
-			return nil, fmt.Errorf("%s, the %s: %w", spec, role, err)
-		}
-		byTuning[key] = m
-		return m, nil
-	}
-	var rc agents.Config
-	for _, r := range []struct {
-		into *agents.Model
-		role string
-	}{{&rc.Reviewer, "reviewer"}, {&rc.Writer, "writer"}, {&rc.Validator, "validator"}, {&rc.Refiner, "refiner"}} {
-		if *r.into, err = model(r.role); err != nil {
-			return nil, err
-		}
-	}
-	rc.Tools, rc.MaxToolRounds, rc.Budget = tools, cfg.ReviewerMaxToolRounds, agents.Budget(cfg.Budget)
-	if spec.Provider == ProviderOpenAI && !cfg.OpenAITools {
-		rc.MaxToolRounds = 0 // OPENAI_TOOLS=off, as the service does
-	}
-	return agents.New(rc)
-}
-
-// modelConstructor answers a constructor of spec's model for one tuning.
-func modelConstructor(ctx context.Context, cfg svcconfig.Config, spec ModelSpec) (func(svcconfig.ModelTuning) (agents.Model, error), error) {
-	retry := agents.RetryPolicy{MaxRetries: cfg.ModelMaxRetries, AttemptTimeout: cfg.ModelTimeout}
-	switch spec.Provider {
-	case ProviderGemini:
-		baseURL := cfg.GeminiBaseURL
-		if cfg.Vertex {
-			baseURL = cfg.VertexBaseURL
-		}
-		return func(t svcconfig.ModelTuning) (agents.Model, error) {
-			return gemini.New(ctx, gemini.Config{
-				APIKey: cfg.GeminiAPIKey, Vertex: cfg.Vertex, Project: cfg.VertexProject, Location: cfg.VertexLocation,
-				BaseURL: baseURL, Model: spec.ID, Retry: retry,
-				MaxOutputTokens: int32(t.MaxOutputTokens), Temperature: float32Of(t.Temperature), ThinkingBudget: int32Of(t.ThinkingBudget),
-			})
-		}, nil
-	case ProviderOpenAI:
-		if cfg.OpenAIBaseURL == "" {
-			return nil, fmt.Errorf("OPENAI_BASE_URL is not set")
-		}
-		probe, err := openai.ProbeBaseURL(ctx, openai.Config{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey})
-		if err != nil {
-			return nil, err
-		}
-		return func(t svcconfig.ModelTuning) (agents.Model, error) {
-			return openai.New(openai.Config{
-				BaseURL: probe.BaseURL, APIKey: cfg.OpenAIAPIKey, Model: spec.ID, Retry: retry,
-				ResponseFormat: openai.ResponseFormat(t.ResponseFormat), MaxTokens: int64(t.MaxOutputTokens), Temperature: t.Temperature,
-			})
-		}, nil
-	}
-	return nil, fmt.Errorf("unknown provider %q", spec.Provider)
-}
-
-func tuningKey(t svcconfig.ModelTuning) [4]string {
-	return [4]string{deref(t.Temperature), fmt.Sprint(t.MaxOutputTokens), deref(t.ThinkingBudget), t.ResponseFormat}
-}
-
-func deref[T any](p *T) string {
-	if p == nil {
-		return "-"
-	}
-	return fmt.Sprint(*p)
-}
-
-func float32Of(p *float64) *float32 {
-	if p == nil {
-		return nil
-	}
-	f := float32(*p)
-	return &f
-}
-
-func int32Of(p *int) *int32 {
-	if p == nil {
-		return nil
-	}
-	n := int32(*p)
-	return &n
+	return roles, nil
 }
 
 // ModelRun is what one model did with one method, in verify mode.
@@ -227,10 +143,11 @@ type modelBench struct {
 
 // openModelBench builds one pipeline per model on the gate's image and
 // audit trail, with the service's pipeline options.
-func openModelBench(ctx context.Context, g *gate, cfg svcconfig.Config, specs []ModelSpec, equivalence bool, prices PriceTable) (*modelBench, error) {
+// Warnings (a model the OpenAI-compatible server does not list) go to log.
+func openModelBench(ctx context.Context, g *gate, cfg svcconfig.Config, specs []ModelSpec, equivalence bool, prices PriceTable, log *zap.Logger) (*modelBench, error) {
 	b := &modelBench{g: g, pipes: map[string]*pipeline.Pipeline{}, prices: prices}
 	for _, spec := range specs {
-		roles, err := newModelRoles(ctx, cfg, spec, g.image)
+		roles, err := newModelRoles(ctx, cfg, spec, g.image, log)
 		if err != nil {
 			return nil, err
 		}

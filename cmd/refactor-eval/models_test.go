@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -287,3 +289,29 @@ func TestPrices(t *testing.T) {
 }
 
 func ptr(f float64) *float64 { return &f }
+
+// A model the mode cannot build or reach is refused before any run, with
+// the variable to set; no report is written.
+func TestModelModeRefusesAModelItCannotReach(t *testing.T) {
+	t.Parallel()
+	notAnAPI := testenv.Serve(t, http.NotFoundHandler())
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"gemini without a key", map[string]string{"EVAL_MODELS": "gemini:gemini-2.5-flash"}, "GEMINI_API_KEY"},
+		{"openai without a base URL", map[string]string{"EVAL_MODELS": "openai:llama3"}, "OPENAI_BASE_URL"},
+		{"openai at no API", map[string]string{"EVAL_MODELS": "openai:llama3", "OPENAI_BASE_URL": notAnAPI}, "404"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "models.json")
+			c.env["EVAL_OUT"], c.env["EVAL_CORPUS"], c.env["EVAL_METHODS"] = out, sampleImage, "Calculator>>average:"
+			err := run(context.Background(), func(k string) string { return c.env[k] }, io.Discard, io.Discard)
+			assert.ErrorContains(t, err, c.want)
+			assert.NoFileExists(t, out)
+		})
+	}
+}

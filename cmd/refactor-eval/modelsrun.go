@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 )
 
 // modelsRun has each model refactor each method of the corpus in verify
@@ -58,7 +61,7 @@ func modelsRun(ctx context.Context, c config, progress *progress) (*ModelReport,
 		return nil, err
 	}
 	defer g.Close()
-	bench, err := openModelBench(ctx, g, c.Service, c.Models, c.Equivalence, prices)
+	bench, err := openModelBench(ctx, g, c.Service, c.Models, c.Equivalence, prices, progress.warnings())
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +130,16 @@ func runsIn(r *ModelReport) int {
 		n += len(m.Runs)
 	}
 	return n
+}
+
+// warnings logs warnings where the progress goes.
+func (p *progress) warnings() *zap.Logger {
+	if p == nil || p.w == nil {
+		return zap.NewNop()
+	}
+	enc := zap.NewDevelopmentEncoderConfig()
+	enc.TimeKey = ""
+	return zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.AddSync(p.w), zap.WarnLevel))
 }
 
 // modelStep reports one model run: a line redrawn on a terminal, a plain
