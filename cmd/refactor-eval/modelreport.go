@@ -180,7 +180,7 @@ func (r *ModelReport) printTable(w io.Writer) {
 	row("input tokens", func(f ModelFigures) string { return strconv.FormatInt(f.InputTokens, 10) })
 	row("output tokens", func(f ModelFigures) string { return strconv.FormatInt(f.OutputTokens, 10) })
 	row("cost", func(f ModelFigures) string { return formatCost(f.Cost) })
-	row("wall time (s)", func(f ModelFigures) string { return strconv.FormatFloat(f.Seconds, 'f', 1, 64) })
+	row("wall time (s)", func(f ModelFigures) string { return strconv.FormatFloat(f.Seconds, 'f', 2, 64) })
 	row("caught by the comparison", func(f ModelFigures) string { return strconv.Itoa(f.CaughtByComparison) })
 	row("caught by the tests", func(f ModelFigures) string { return strconv.Itoa(f.CaughtByTests) })
 	row("helper methods added", func(f ModelFigures) string { return strconv.Itoa(f.Helpers) })
