@@ -84,6 +84,7 @@ func modelsRun(ctx context.Context, c config, progress *progress) (*ModelReport,
 			run, err := bench.run(ctx, model, m)
 			if err != nil {
 				// Not recorded: the run is made again on resume.
+				report.summarize(prices)
 				return report, fmt.Errorf("%s by %s: %w", entry.Method, model, err)
 			}
 			entry.Runs = append(entry.Runs, run)
