@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -166,16 +167,20 @@ func (r *Report) write(path string) error {
 	return writeJSON(path, r)
 }
 
-// writeJSON writes v to path atomically.
+// writeJSON writes v to path atomically, indented, with Smalltalk's < and
+// > as they are (the report's code and diffs are for a person to read).
 func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return tonel.WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return tonel.WriteFileAtomic(path, buf.Bytes(), 0o644)
 }
 
 // printTable prints the figures for a person.
