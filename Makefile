@@ -72,6 +72,9 @@ soak:
 # faithful rewrites of a corpus's methods through the real pipeline on a
 # copy of it; writes eval/results.json (resumed when interrupted). EVAL_CORPUS,
 # EVAL_METHODS, EVAL_EQUIVALENCE=off and EVAL_OUT pass through the environment.
+# EVAL_MODELS=gemini:gemini-2.5-flash,… (with GEMINI_API_KEY; openai:<model>
+# with OPENAI_BASE_URL) is the model mode: real models in verify mode, side by
+# side, written to eval/models.json.
 eval:
 	$(GO) run ./cmd/refactor-eval
 

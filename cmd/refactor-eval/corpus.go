@@ -62,7 +62,6 @@ func packageDirs(tree string) ([]string, error) {
 	return tonel.PackageDirs(root)
 }
 
-
 // corpusHash digests the bytes of every file of the corpus's packages.
 func corpusHash(trees []string) (string, error) {
 	h := sha256.New()

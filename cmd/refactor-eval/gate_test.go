@@ -145,8 +145,8 @@ func TestResume(t *testing.T) {
 	assert.NotEqual(t, 1234.0, fresh.Methods[0].Candidates[0].Seconds)
 }
 
-// The settings come from the environment; the model mode is refused, not
-// faked.
+// The settings come from the environment; EVAL_MODELS selects the model
+// mode, with its own default report, and a malformed entry is refused.
 func TestReadConfig(t *testing.T) {
 	t.Parallel()
 	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
@@ -164,8 +164,16 @@ func TestReadConfig(t *testing.T) {
 	assert.False(t, c.Equivalence)
 	assert.Equal(t, 0, c.PerOperator)
 
-	_, err = readConfig(env(map[string]string{"EVAL_MODELS": "gemini"}))
-	assert.ErrorContains(t, err, "not built yet")
+	c, err = readConfig(env(map[string]string{"EVAL_MODELS": "gemini:gemini-2.5-flash, openai:llama3", "GEMINI_API_KEY": "k"}))
+	require.NoError(t, err)
+	assert.Equal(t, []ModelSpec{{ProviderGemini, "gemini-2.5-flash"}, {ProviderOpenAI, "llama3"}}, c.Models)
+	assert.Equal(t, "eval/models.json", c.Out)
+	assert.Equal(t, "eval/prices.json", c.Prices)
+	assert.Equal(t, 3, c.Service.MaxValidationIterations, "the service's own settings")
+	for _, bad := range []string{"gemini", "anthropic:claude", "gemini:", "gemini:a,gemini:a", " , "} {
+		_, err = readConfig(env(map[string]string{"EVAL_MODELS": bad}))
+		assert.ErrorContains(t, err, "EVAL_MODELS", bad)
+	}
 	_, err = readConfig(env(map[string]string{"EVAL_EQUIVALENCE": "maybe"}))
 	assert.Error(t, err)
 }

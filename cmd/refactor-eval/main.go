@@ -3,15 +3,18 @@
 // method of a corpus it makes mutants that change behaviour and faithful
 // rewrites that keep it, proposes each to the real pipeline on a copy of
 // the corpus through a scripted model that approves it, and records which
-// were released and which guard refused the others.
+// were released and which guard refused the others. Its model mode
+// (EVAL_MODELS) has each real model refactor each method in verify mode,
+// and sets the models side by side: outcomes, rounds, calls, tokens, cost.
 //
 //	EVAL_CORPUS       Tonel trees, comma-separated (default: the sample image and eval/corpus)
 //	EVAL_METHODS      Class>>selector,… (default: every method the tests reach and a few they do not)
 //	EVAL_EQUIVALENCE  on (default) or off: the comparison with the original
-//	EVAL_OUT          the report (default eval/results.json), resumed when its hash matches
+//	EVAL_OUT          the report (default eval/results.json; eval/models.json in the model mode), resumed when its hash matches
 //	EVAL_PER_OPERATOR at most this many mutants per operator and method (default 3; 0: all)
 //	EVAL_UNREACHED    how many methods no test reaches to add (default 3)
-//	EVAL_MODELS       the model mode: not built yet
+//	EVAL_MODELS       provider:model,… (gemini or openai): the model mode; keys and base URLs are the service's variables
+//	EVAL_PRICES       the model mode's price table (default eval/prices.json)
 package main
 
 import (
@@ -19,7 +22,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,6 +30,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	svcconfig "github.com/pharo-refactor/refactord/config"
 )
 
 // operatorsVersion changes whenever the operators or transformations
@@ -47,13 +51,29 @@ func main() {
 type config struct {
 	Settings
 	Out string
+	// Models, when set, selects the model mode; Service is then the
+	// service's configuration (keys, base URLs, retries, rounds) and
+	// Prices the price table's path.
+	Models  []ModelSpec
+	Service svcconfig.Config
+	Prices  string
 }
 
 func readConfig(getenv func(string) string) (config, error) {
-	c := config{Out: "eval/results.json", Settings: Settings{
+	c := config{Out: "eval/results.json", Prices: "eval/prices.json", Settings: Settings{
 		Corpus: []string{"examples/sample-image", "eval/corpus"}, Equivalence: true, PerOperator: 3, Unreached: 3}}
 	if v := getenv("EVAL_MODELS"); v != "" {
-		return c, errors.New("EVAL_MODELS: the model mode is not built yet (docs/eval.md); unset it to run the gate")
+		models, err := parseModels(v)
+		if err != nil {
+			return c, err
+		}
+		if c.Service, err = serviceConfig(getenv); err != nil {
+			return c, err
+		}
+		c.Models, c.Out = models, "eval/models.json"
+	}
+	if v := getenv("EVAL_PRICES"); v != "" {
+		c.Prices = v
 	}
 	if v := getenv("EVAL_CORPUS"); v != "" {
 		c.Corpus = splitList(v)
@@ -120,6 +140,14 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
+	if len(c.Models) > 0 {
+		report, err := modelsRun(ctx, c, newProgress(stderr))
+		if report != nil {
+			report.printTable(stdout)
+			fmt.Fprintf(stdout, "\nreport: %s\n", c.Out)
+		}
+		return err
+	}
 	report, err := gateRun(ctx, c, newProgress(stderr))
 	if report != nil {
 		report.printTable(stdout)
@@ -135,7 +163,7 @@ func gateRun(ctx context.Context, c config, progress *progress) (*Report, error)
 	if err != nil {
 		return nil, fmt.Errorf("EVAL_CORPUS: %w", err)
 	}
-	report, err := loadReport(c.Out, hash)
+	report, err := loadReport(c.Out, hash, func(r *Report) string { return r.Hash })
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +19,7 @@ import (
 // Report is the file EVAL_OUT: the settings it was made with, each
 // method's candidates as they came, and the figures over them.
 type Report struct {
-	Mode     string         `json:"mode"` // gate
+	Mode     string         `json:"mode"` // gate (ModelReport: the model mode)
 	Hash     string         `json:"hash"` // of the corpus and the settings: a resumed run must match it
 	Settings Settings       `json:"settings"`
 	Gate     Figures        `json:"gate"`
@@ -139,8 +140,9 @@ func (r *Report) summarize() {
 }
 
 // loadReport reads a report to resume: nil when there is none, or when it
-// was made on another corpus or with other settings.
-func loadReport(path, hash string) (*Report, error) {
+// was made on another corpus or with other settings (hashOf answers the
+// hash it was made with).
+func loadReport[R any](path, hash string, hashOf func(*R) string) (*R, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -148,11 +150,11 @@ func loadReport(path, hash string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var r Report
+	var r R
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, nil // not a report of ours: started afresh
 	}
-	if r.Hash != hash {
+	if hashOf(&r) != hash {
 		return nil, nil
 	}
 	return &r, nil
@@ -162,14 +164,23 @@ func loadReport(path, hash string) (*Report, error) {
 // previous one).
 func (r *Report) write(path string) error {
 	r.summarize()
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
+	return writeJSON(path, r)
+}
+
+// writeJSON writes v to path atomically, indented, with Smalltalk's < and
+// > as they are (the report's code and diffs are for a person to read).
+func writeJSON(path string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return tonel.WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return tonel.WriteFileAtomic(path, buf.Bytes(), 0o644)
 }
 
 // printTable prints the figures for a person.

@@ -23,6 +23,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	refactor "github.com/pharo-refactor/refactord"
+	"github.com/pharo-refactor/refactord/agents/providers"
 	"github.com/pharo-refactor/refactord/api"
 	"github.com/pharo-refactor/refactord/config"
 	"github.com/pharo-refactor/refactord/internal/version"
@@ -167,7 +168,7 @@ func serve(cfg config.Config, traces telemetry.Settings, log, access *zap.Logger
 	defer closeAudit(audit, log)
 	worker := workerID(cfg)
 
-	roles, err := newRoles(ctx, cfg, image, tracing, log)
+	roles, err := providers.NewRoles(ctx, cfg, image, tracing, log)
 	if err != nil {
 		return err
 	}

@@ -41,6 +41,32 @@ type Reply struct {
 	// Before runs before the answer is sent: to change the image mid-run,
 	// or to hold the run until the test says so.
 	Before func()
+	// Usage, when set, is what the answer reports it cost; nil reports 100
+	// input and 20 output tokens.
+	Usage *TokenUsage
+}
+
+// TokenUsage is what a fake server's answer reports it cost, in each
+// provider's own fields: Gemini's promptTokenCount, candidatesTokenCount
+// and thoughtsTokenCount; OpenAI's prompt_tokens, completion_tokens
+// (Output and Thoughts, as OpenAI counts reasoning within it) and
+// completion_tokens_details.reasoning_tokens.
+type TokenUsage struct {
+	Input, Output, Thoughts int64
+}
+
+// WithUsage returns r reporting u.
+func (r Reply) WithUsage(u TokenUsage) Reply {
+	r.Usage = &u
+	return r
+}
+
+// usage is what r reports it cost.
+func (r Reply) usage() TokenUsage {
+	if r.Usage == nil {
+		return TokenUsage{Input: 100, Output: 20}
+	}
+	return *r.Usage
 }
 
 // Delayed returns r held for d before it is answered.
@@ -153,8 +179,8 @@ func (s Script) Env(dir string, repeat bool) ([]string, error) {
 
 // scriptedEntry is r in the scripted model's file format.
 func scriptedEntry(r Reply) (map[string]any, error) {
-	if r.Header != nil || r.Body != nil || r.Before != nil {
-		return nil, errors.New("the scripted model has no headers, raw bodies or hooks")
+	if r.Header != nil || r.Body != nil || r.Before != nil || r.Usage != nil {
+		return nil, errors.New("the scripted model has no headers, raw bodies, hooks or usage")
 	}
 	entry := map[string]any{}
 	switch {

@@ -298,8 +298,18 @@ func (f *FakeGemini) answerBody(reply Reply) any {
 			"content":      map[string]any{"role": "model", "parts": []any{part}},
 			"finishReason": finish,
 		}},
-		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120},
+		"usageMetadata": geminiUsage(reply.usage()),
 	}
+}
+
+// geminiUsage is u as Gemini's usageMetadata reports it: thoughts apart
+// from the candidates, and the total over all three.
+func geminiUsage(u TokenUsage) map[string]any {
+	m := map[string]any{"promptTokenCount": u.Input, "candidatesTokenCount": u.Output, "totalTokenCount": u.Input + u.Output + u.Thoughts}
+	if u.Thoughts > 0 {
+		m["thoughtsTokenCount"] = u.Thoughts
+	}
+	return m
 }
 
 // geminiStatus is the API's status name for an HTTP status.
@@ -375,8 +385,19 @@ func (f *FakeOpenAI) answerBody(reply Reply) any {
 	return map[string]any{
 		"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": "fake",
 		"choices": []any{map[string]any{"index": 0, "message": message, "finish_reason": finish, "logprobs": nil}},
-		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+		"usage":   openAIUsage(reply.usage()),
 	}
+}
+
+// openAIUsage is u as chat completions report it: the reasoning tokens
+// within the completion tokens.
+func openAIUsage(u TokenUsage) map[string]any {
+	completion := u.Output + u.Thoughts
+	m := map[string]any{"prompt_tokens": u.Input, "completion_tokens": completion, "total_tokens": u.Input + completion}
+	if u.Thoughts > 0 {
+		m["completion_tokens_details"] = map[string]any{"reasoning_tokens": u.Thoughts}
+	}
+	return m
 }
 
 // Dig walks decoded JSON: a string key indexes an object, an int an array;

@@ -1,10 +1,13 @@
-package main
+// Package providers builds the four roles on the configured model
+// provider — Gemini, an OpenAI-compatible server or the scripted model —
+// from the service's configuration: refactord's start-up and make eval's
+// model mode take the one path.
+package providers
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	refactor "github.com/pharo-refactor/refactord"
 	"os"
 	"slices"
 	"strconv"
@@ -14,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
+	refactor "github.com/pharo-refactor/refactord"
 	"github.com/pharo-refactor/refactord/agents"
 	"github.com/pharo-refactor/refactord/agents/gemini"
 	"github.com/pharo-refactor/refactord/agents/openai"
@@ -21,11 +25,11 @@ import (
 	"github.com/pharo-refactor/refactord/config"
 )
 
-// newRoles builds the four roles on the configured provider; roles that
+// NewRoles builds the four roles on the configured provider; roles that
 // share a model ID and its tuning share one client. It answers nil roles (no model) when
 // the defaulted demo model's file is missing: the service then starts, and
 // /ready and every run say that no model is configured.
-func newRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, tracing trace.TracerProvider, log *zap.Logger) (refactor.Agents, error) {
+func NewRoles(ctx context.Context, cfg config.Config, tools agents.ImageTools, tracing trace.TracerProvider, log *zap.Logger) (refactor.Agents, error) {
 	if cfg.ModelProviderDefaulted {
 		if _, err := os.Stat(cfg.ScriptedModelFile); errors.Is(err, os.ErrNotExist) {
 			log.Error("NO MODEL CONFIGURED: no key is set and the demo model file is missing; runs answer 503 model_not_configured. Set GEMINI_API_KEY, or MODEL_PROVIDER with its settings.",
