@@ -664,6 +664,13 @@ func (cmp *comparison) witness(inp *input, a, c *run, d *difference) *Witness {
 	w := &Witness{Input: cmp.printInput(inp), Aspect: d.aspect}
 	if d.state == nil {
 		w.Original, w.Candidate = cmp.describe(a), cmp.describe(c)
+		if w.Original == w.Candidate && a.kind == answered && c.kind == answered {
+			// answers that print alike differ inside: say where
+			if sd := cmp.in.sameState(a.answer, c.answer); sd != nil && sd.at != nil {
+				w.Original += " (its " + sd.at.String() + ": " + cmp.print(sd.a) + ")"
+				w.Candidate += " (its " + sd.at.String() + ": " + cmp.print(sd.b) + ")"
+			}
+		}
 		return w
 	}
 	where := "the receiver"

@@ -177,8 +177,16 @@ type generator struct {
 	// observed are the values each instance variable of a class holds in
 	// the recorded inputs (see observe)
 	observed map[observedAt][]Object
-	// places are each recorded input's places (see fromRecorded)
+	// places are each recorded input's places (see fromRecorded), again
+	// the variations not yet made because their value was tried at the
+	// same place of another recorded input
 	places map[*input][]place
+	again  []variation
+	// fresh are instances as each class's new makes them (see
+	// nilAfterNew)
+	fresh map[*Class]*Instance
+	// kernelNames are the classes of pharo-sim's kernel (see isKernel)
+	kernelNames map[string]bool
 }
 
 func newGenerator(in *Interp, m *Method, max int, recorded []*input) *generator {
@@ -903,7 +911,6 @@ func (g *generator) unreached(class *Class, classSide bool, samples []Object) {
 		}
 	default:
 		receivers = append(receivers, samples...)
-		receivers = append(receivers, g.receiverVariants(samples)...)
 		for _, v := range g.pool() {
 			if v != nil && g.in.classOf(v).includesBehavior(class) {
 				receivers = append(receivers, v)
@@ -916,6 +923,7 @@ func (g *generator) unreached(class *Class, classSide bool, samples []Object) {
 				receivers = append(receivers, v)
 			}
 		}
+		receivers = append(receivers, g.receiverVariants(receivers)...)
 	}
 	if len(receivers) == 0 {
 		return

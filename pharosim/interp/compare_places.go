@@ -61,16 +61,39 @@ func (g *generator) fromRecorded(recorded []*input) {
 		g.places[seed] = ps
 		places = append(places, ps...)
 	}
-	type try struct {
-		p *place
-		v Object
-	}
-	var fresh, again []try
+	var fresh, again []variation
 	tried := map[string]bool{}
+	// the places the method names come first: a receiver's variables it
+	// reads or writes itself, and the arguments
+	mentioned := g.mentioned()
+	var near, far []*place
+	for i := range places {
+		p := &places[i]
+		if p.at.arg >= 0 || len(p.at.path) == 0 || mentioned[ivarName(p.seed.rcv, p.at.path[0])] {
+			near = append(near, p)
+		} else {
+			far = append(far, p)
+		}
+	}
+	for _, tier := range [][]*place{near, far} {
+		fresh, again = g.rounds(tier, tried, fresh, again)
+	}
+	g.again = again
+	for i, t := range append(fresh, again...) {
+		if !g.addVariation(t, g.max) {
+			g.again = again[max(0, i-len(fresh)):]
+			return
+		}
+	}
+	g.again = nil
+}
+
+// rounds lays out the variations of places in rounds: the r-th value of
+// every place, those new to their slot in fresh, the others in again.
+func (g *generator) rounds(places []*place, tried map[string]bool, fresh, again []variation) ([]variation, []variation) {
 	for r := 0; ; r++ {
 		more := false
-		for i := range places {
-			p := &places[i]
+		for _, p := range places {
 			if r >= len(p.variants) {
 				continue
 			}
@@ -78,45 +101,89 @@ func (g *generator) fromRecorded(recorded []*input) {
 			v := p.variants[r]
 			k := p.at.key() + "=" + g.valueKey(v)
 			if tried[k] {
-				again = append(again, try{p, v})
+				again = append(again, variation{p, v})
 				continue
 			}
 			tried[k] = true
-			fresh = append(fresh, try{p, v})
+			fresh = append(fresh, variation{p, v})
 		}
 		if !more {
-			break
+			return fresh, again
 		}
 	}
-	for _, t := range append(fresh, again...) {
-		rcv, args, ok := g.with(t.p.seed, t.p.at, t.v)
-		if !ok {
-			continue
-		}
-		n := len(g.out)
-		more := g.add(rcv, args)
-		if len(g.out) > n {
-			g.out[n].seed, g.out[n].at = t.p.seed, t.p
-		}
-		if !more {
-			return
-		}
+}
+
+// mentioned answers the names the method's source uses.
+func (g *generator) mentioned() map[string]bool {
+	names := map[string]bool{}
+	if g.m.ast == nil {
+		return names
 	}
+	smalltalk.Walk(g.m.ast, func(n smalltalk.Node) bool {
+		if v, ok := n.(*smalltalk.Variable); ok {
+			names[v.Name] = true
+		}
+		return true
+	})
+	return names
+}
+
+// ivarName answers the name of an object's instance variable i.
+func ivarName(o Object, i int) string {
+	if x, ok := o.(*Instance); ok && x != nil && i < len(x.class.ivarNames) {
+		return x.class.ivarNames[i]
+	}
+	return ""
+}
+
+// variation is a value at a place of a recorded input.
+type variation struct {
+	p *place
+	v Object
+}
+
+// addVariation adds the input a variation makes, remembering where it
+// came from; false once there are max inputs.
+func (g *generator) addVariation(t variation, max int) bool {
+	rcv, args, ok := g.with(t.p.seed, t.p.at, t.v)
+	if !ok {
+		return true
+	}
+	n := len(g.out)
+	more := g.addBeyond(rcv, args, max)
+	if len(g.out) > n {
+		g.out[n].seed, g.out[n].at = t.p.seed, t.p
+	}
+	return more
 }
 
 // pairedRanks bounds the variations of a second place tried with each
 // variation that took the method elsewhere.
 const pairedRanks = 8
 
-// followUps varies a second place of the variations that took the
-// method elsewhere than their recorded input did (another answer, an
+// followUps tries again, on the other recorded inputs, the values of the
+// places that took the method another way, then varies a second place of
+// the variations that took the method elsewhere than their recorded
+// input did (another answer, an
 // exception: aString = 'add' took the add branch, eleven orders the
 // loyalty branch), on a budget of its own: a negative amount in that
 // branch. The nearest variations of each second place come first, for
 // every such variation in turn.
 func (g *generator) followUps(took []*input) []*input {
-	budget := g.max + g.max/2
+	budget := 2 * g.max
 	from := len(g.out)
+	// first the values a place that took another way held on one input,
+	// on the other recorded inputs (eleven orders for the cart that has
+	// items, not only for the empty one that met them first)
+	places := map[string]bool{}
+	for _, t := range took {
+		places[t.at.at.key()] = true
+	}
+	for _, t := range g.again {
+		if places[t.p.at.key()] && !g.addVariation(t, budget) {
+			return g.out[from:]
+		}
+	}
 	for r := 0; r < pairedRanks; r++ {
 		more := false
 		for _, t := range took {
@@ -217,7 +284,9 @@ func (g *generator) placesOf(seed *input) []place {
 // not know as a whole, and one level further down.
 func (g *generator) ivarPlaces(ps []place, seed *input, arg int, v Object, path []int, near []Object) []place {
 	x, ok := v.(*Instance)
-	if !ok || x == nil || g.isValue(x) {
+	if !ok || x == nil || g.isValue(x) || g.isKernel(x.class) {
+		// a stream's or a date's insides are the kernel's: what varies
+		// them makes states no program can reach
 		return ps
 	}
 	for i := 0; i < len(x.vars) && i < maxVariedIvars; i++ {
@@ -239,6 +308,10 @@ func (g *generator) ivarPlaces(ps []place, seed *input, arg int, v Object, path 
 		}
 		if x.vars[i] == nil {
 			vs = append(vs, g.ivarValues(x.class, i)...)
+		} else if g.nilAfterNew(x.class, i) {
+			// the class's own new leaves it nil (a reader's buffer
+			// before anything was peeked)
+			vs = append(vs, nil)
 		}
 		if len(vs) > 0 {
 			ps = append(ps, place{seed, at, vs})
@@ -248,6 +321,35 @@ func (g *generator) ivarPlaces(ps []place, seed *input, arg int, v Object, path 
 		}
 	}
 	return ps
+}
+
+// isKernel tells whether a class is the kernel's, not the image's.
+func (g *generator) isKernel(c *Class) bool {
+	if g.kernelNames == nil {
+		g.kernelNames = map[string]bool{}
+		if k, err := kernel(); err == nil {
+			for _, d := range k.Classes {
+				g.kernelNames[d.Name] = true
+			}
+		}
+	}
+	return g.kernelNames[c.name]
+}
+
+// nilAfterNew tells whether an instance variable is nil in what the
+// class's new makes (asked once per class).
+func (g *generator) nilAfterNew(c *Class, i int) bool {
+	if g.fresh == nil {
+		g.fresh = map[*Class]*Instance{}
+	}
+	x, asked := g.fresh[c]
+	if !asked {
+		if v, ok := g.send(c, "new"); ok {
+			x, _ = v.(*Instance)
+		}
+		g.fresh[c] = x
+	}
+	return x != nil && x.class == c && i < len(x.vars) && x.vars[i] == nil
 }
 
 // fuller answers, for an empty collection, the first non-empty one of
@@ -376,10 +478,36 @@ func (g *generator) numbersNear(o Object) []Object {
 // the tests gave nil, or the kind is known.
 func (g *generator) argumentValues(i int, recorded Object) []Object {
 	k, arity := argKind(g.m.ast, i)
-	if k == kindObject && recorded != nil {
-		return nil
+	var out []Object
+	if k != kindObject || recorded == nil {
+		out = g.valuesFor(k, arity)
 	}
-	return g.valuesFor(k, arity)
+	// stringOrStream, aNumberOrNil: each kind the name joins
+	for _, alt := range alternativeKinds(g.m.ast.Args[i].Name) {
+		if alt != k {
+			out = append(out, g.valuesFor(alt, arity)...)
+		}
+	}
+	return out
+}
+
+// alternativeKinds reads a name that joins kinds with Or.
+func alternativeKinds(name string) []kind {
+	words := camelWords(name)
+	var kinds []kind
+	start := 0
+	for i := 0; i <= len(words); i++ {
+		if i < len(words) && words[i] != "or" {
+			continue
+		}
+		if i > start && (i < len(words) || start > 0) {
+			if k, ok := nameKinds[words[i-1]]; ok {
+				kinds = append(kinds, k)
+			}
+		}
+		start = i + 1
+	}
+	return kinds
 }
 
 // ivarValues answers, for an instance variable that is nil, the values of

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,6 +61,30 @@ Fresh >> initialize [ a := 1. b := 2 ]
 Fresh >> sum [ ^ a + b ]
 `
 
+const reachReader = `Class {
+	#name : #Peeker,
+	#superclass : #Object,
+	#instVars : [ #buffer, #source ],
+	#category : #Reach
+}
+
+Peeker class >> on: aStringOrStream [ ^ self new source: (aStringOrStream isString ifTrue: [ aStringOrStream readStream ] ifFalse: [ aStringOrStream ]) ]
+Peeker >> source: aStream [ source := aStream ]
+Peeker >> peek [ ^ buffer ifNil: [ buffer := source next ] ]
+Peeker >> next [ ^ buffer ifNil: [ source next ] ifNotNil: [ :b | buffer := nil. b ] ]
+`
+
+const reachSheet = `Class {
+	#name : #Sheet,
+	#superclass : #Object,
+	#instVars : [ #rows ],
+	#category : #Reach
+}
+
+Sheet >> rows: aCollection [ rows := aCollection ]
+Sheet >> rowCount [ ^ rows ifNil: [ 0 ] ifNotNil: [ rows size ] ]
+`
+
 const reachTests = `Class {
 	#name : #TillTest,
 	#superclass : #TestCase,
@@ -73,12 +98,13 @@ TillTest >> testLog [ self assert: Till new log isEmpty ]
 TillTest >> testSame [ | t | t := Till new. self assert: (t sameAs: Till new) ]
 TillTest >> testTax [ | t | t := Till new. t rate: 10. self assert: (t taxOn: 100) equals: 10 ]
 TillTest >> testFresh [ self assert: Fresh new sum equals: 3 ]
+TillTest >> testPeeker [ | p | p := Peeker on: 'ab'. p peek. self assert: p next equals: $a. p peek. self assert: p next equals: $b ]
 `
 
 func newReachFixture(t *testing.T) *Interp {
 	t.Helper()
 	var files []*tonel.File
-	for name, src := range map[string]string{"Till": reachFixture, "Patron": reachCustomer, "Fresh": reachFresh, "TillTest": reachTests} {
+	for name, src := range map[string]string{"Till": reachFixture, "Patron": reachCustomer, "Fresh": reachFresh, "Peeker": reachReader, "Sheet": reachSheet, "TillTest": reachTests} {
 		f, err := tonel.ParseFile(name+".class.st", []byte(src))
 		require.NoError(t, err)
 		files = append(files, f)
@@ -112,13 +138,24 @@ func TestComparisonReachesWhatThinTestsLeaveOut(t *testing.T) {
 			"taxOn: anAmount\n\t^ anAmount * rate // 100", "taxOn:"},
 		{"initialize on what basicNew made", "Fresh",
 			"initialize\n\ta := 1", "Fresh"},
+		{"an instance variable the tests always fill, nil as new leaves it", "Peeker",
+			"next\n\t^ buffer ifNil: [ nil ] ifNotNil: [ :b | buffer := nil. b ]", "Peeker"},
+		{"a stream for an argument named a string or a stream", "Peeker class",
+			"on: aStringOrStream\n\t^ self new source: (aStringOrStream isString ifTrue: [ aStringOrStream readStream ] ifFalse: [ nil ])", "Stream"},
+		{"a method no test reaches, on a receiver whose nil variable it uses as a collection", "Sheet",
+			"rowCount\n\t^ (rows ifNil: [ 0 ] ifNotNil: [ rows size ]) negated", "Sheet"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			in := newReachFixture(t)
-			sel := compile(in.classes[tc.class], tc.candidate).selector
-			v, err := in.CompareMethod(Comparison{Class: tc.class, Selector: sel, Candidate: tc.candidate, TestClasses: []string{"TillTest"}})
+			class, classSide := strings.CutSuffix(tc.class, " class")
+			side := in.classes[class]
+			if classSide {
+				side = side.meta
+			}
+			sel := compile(side, tc.candidate).selector
+			v, err := in.CompareMethod(Comparison{Class: class, ClassSide: classSide, Selector: sel, Candidate: tc.candidate, TestClasses: []string{"TillTest"}})
 			require.NoError(t, err)
 			require.Equal(t, Changed, v.Outcome, "%+v", v)
 			require.NotNil(t, v.Witness)
