@@ -56,6 +56,7 @@ const (
 	AspectException = "exception"
 	AspectReceiver  = "receiver"
 	AspectSteps     = "steps"
+	AspectBlocks    = "stored blocks"
 	// an argument's aspect is "argument N", N counted from 1
 )
 
@@ -164,6 +165,9 @@ type comparison struct {
 	target  *Method
 	cand    *Method
 	helpers []*Method
+	// storedArgs are the arguments the method's blocks were given while
+	// the tests ran (see compare_blocks.go)
+	storedArgs *storedArgs
 	// stateClasses are made once per class receiver: the shape of its
 	// variables after a run (see stateOf)
 	stateClasses map[*Class]*Class
@@ -333,6 +337,13 @@ func (cmp *comparison) record() *recorder {
 	if w := watch(cmp.target, rec.activation); w != nil {
 		ws = append(ws, w)
 	}
+	cmp.storedArgs = newStoredArgs(cmp.in)
+	cmp.in.onBlockCall = func(b *Block, args []Object) {
+		if b.m == cmp.target || b.m == cmp.cand {
+			cmp.storedArgs.called(args)
+		}
+	}
+	defer func() { cmp.in.onBlockCall = nil }()
 	if !cmp.req.ClassSide {
 		sels := make([]string, 0, len(cmp.side.methods))
 		for sel := range cmp.side.methods {
@@ -380,6 +391,8 @@ type run struct {
 	args   []Object
 	state  Object // the receiver's state after the run (see stateOf)
 	steps  int64  // the steps it took
+	// blocks: what the blocks it stored or answered did when called
+	blocks []blockRun
 	// timedOut: the comparison's deadline ended the run
 	timedOut bool
 }
@@ -417,6 +430,9 @@ func (cmp *comparison) runOnce(w *world, inp *input, candidate bool) *run {
 	r.steps = cmp.req.StepsPerCall - in.budget
 	if r.kind == ranOut && cmp.past() {
 		r.timedOut = true
+	}
+	if r.kind == answered {
+		r.blocks = cmp.runStoredBlocks(r)
 	}
 	r.state = cmp.stateOf(r.rcv)
 	return r
@@ -557,6 +573,7 @@ type difference struct {
 	aspect string
 	state  *stateDiff // for the receiver and the arguments
 	a, b   Object     // the receiver's or argument's state on each side
+	block  int        // for stored blocks: the call that differs
 }
 
 // differ answers how run c differs from run a, or nil: a limit reached on
@@ -578,6 +595,9 @@ func (cmp *comparison) differ(a, c *run) *difference {
 			return &difference{aspect: AspectException}
 		}
 	case answered:
+		if i := cmp.blocksDiffer(a.blocks, c.blocks); i >= 0 {
+			return &difference{aspect: AspectBlocks, block: i}
+		}
 		if !cmp.sameAnswer(a, c) {
 			// a receiver changed in place says more than the answer
 			// that is then another object
@@ -662,6 +682,10 @@ func sameHeldAnswer(a, c *run) bool {
 func (cmp *comparison) witness(inp *input, a, c *run, d *difference) *Witness {
 	cmp.in.deadline = time.Time{} // printing is bounded by its steps alone
 	w := &Witness{Input: cmp.printInput(inp), Aspect: d.aspect}
+	if d.aspect == AspectBlocks {
+		w.Original, w.Candidate = cmp.describeBlocks(a.blocks, d.block), cmp.describeBlocks(c.blocks, d.block)
+		return w
+	}
 	if d.state == nil {
 		w.Original, w.Candidate = cmp.describe(a), cmp.describe(c)
 		if w.Original == w.Candidate && a.kind == answered && c.kind == answered {

@@ -204,3 +204,59 @@ func TestComparisonSaysWhenTheKernelLacksWhatTheMethodUses(t *testing.T) {
 	assert.Equal(t, NotChecked, v.Outcome, "%+v", v)
 	assert.Contains(t, v.Reason, "lacks")
 }
+
+// storedFixture: a writer whose tests never call what addColumn: stores.
+const storedFixture = `Class {
+	#name : #Columns,
+	#superclass : #Object,
+	#instVars : [ #columns, #out ],
+	#category : #Reach
+}
+
+Columns >> initialize [ columns := OrderedCollection new. out := WriteStream on: String new ]
+Columns >> addColumn: aSelector [ columns add: [ :row | out nextPutAll: (row perform: aSelector) printString ] ]
+Columns >> write: aRow [ columns do: [ :each | each value: aRow ] ]
+Columns >> contents [ ^ out contents ]
+`
+
+const storedTests = `Class {
+	#name : #ColumnsTest,
+	#superclass : #TestCase,
+	#category : #Reach
+}
+
+ColumnsTest >> testWrite [ | c | c := Columns new. c addColumn: #abs; addColumn: #negated. c write: -3. self assert: c contents equals: '33' ]
+`
+
+// TestComparisonRunsTheBlocksAMethodStores: a change inside a block the
+// method stores shows only when the block runs; the comparison runs it,
+// with the arguments the tests gave it.
+func TestComparisonRunsTheBlocksAMethodStores(t *testing.T) {
+	t.Parallel()
+	var files []*tonel.File
+	for name, src := range map[string]string{"Columns": storedFixture, "ColumnsTest": storedTests} {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	in, err := New(ReadProgram(files), Limits{Steps: DefaultStepsPerCall})
+	require.NoError(t, err)
+	cases := []struct {
+		candidate string
+		outcome   string
+	}{
+		{"addColumn: aSelector\n\tcolumns add: [ :row | out nextPutAll: (row perform: aSelector) displayString ]", Same},
+		{"addColumn: aSelector\n\tcolumns add: [ :row | out nextPutAll: (row perform: aSelector) negated printString ]", Changed},
+		{"addColumn: aSelector\n\tcolumns add: [ :row | row perform: aSelector ]", Changed},
+	}
+	for _, tc := range cases {
+		v, err := in.CompareMethod(Comparison{Class: "Columns", Selector: "addColumn:", Candidate: tc.candidate, TestClasses: []string{"ColumnsTest"}})
+		require.NoError(t, err)
+		assert.Equal(t, tc.outcome, v.Outcome, "%s: %+v", tc.candidate, v)
+		if tc.outcome == Changed {
+			require.NotNil(t, v.Witness)
+			assert.Equal(t, AspectBlocks, v.Witness.Aspect)
+			assert.Contains(t, v.Witness.Original, "a block it stored, given -3")
+		}
+	}
+}

@@ -48,6 +48,9 @@ type Interp struct {
 	// globalsVersion changes whenever a name is added to globals, so
 	// that a comparison's world puts them back only when a run added one
 	globalsVersion int
+	// onBlockCall, when set, sees every block called and its arguments
+	// (a comparison records what a method's blocks are given)
+	onBlockCall func(b *Block, args []Object)
 }
 
 // Limits bound a computation.
@@ -324,6 +327,9 @@ func (in *Interp) runInline(b *blockCode, f *frame, args ...Object) (Object, boo
 // callBlock runs a block with arguments.
 func (in *Interp) callBlock(b *Block, args []Object) Object {
 	in.step()
+	if in.onBlockCall != nil {
+		in.onBlockCall(b, args)
+	}
 	bc := b.code
 	if len(args) != bc.nargs {
 		return in.signalError("Error", fmt.Sprintf("wrong number of arguments: the block takes %d, got %d", bc.nargs, len(args)))
