@@ -2,10 +2,13 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // A comparison runs a method of the image and a candidate to replace it
@@ -180,6 +183,12 @@ func (cmp *comparison) past() bool {
 func (cmp *comparison) compare() Verdict {
 	in := cmp.in
 	in.deadline = cmp.req.Deadline
+	// a method that reads a class variable may meet it as the tests
+	// found it (nil before a lazy initialization) as well as they left it
+	var before *world
+	if cmp.readsClassState() {
+		before, _ = in.takeWorld()
+	}
 	rec := cmp.record()
 	v := Verdict{Activations: rec.activations, Recorded: len(rec.inputs)}
 	if cmp.past() {
@@ -197,7 +206,8 @@ func (cmp *comparison) compare() Verdict {
 	} else {
 		gen.unreached(cmp.class, cmp.req.ClassSide, rec.receivers)
 	}
-	inputs := append(append([]*input{}, rec.inputs...), gen.out...)
+	inputs := append(append([]*input{}, rec.inputs...), cmp.inWorld(before, rec.inputs)...)
+	inputs = append(inputs, gen.out...)
 	var instant time.Time
 	defer in.freezeClock(&instant)()
 	t := &tally{paths: map[string]bool{}}
@@ -320,6 +330,47 @@ func (cmp *comparison) runAll(w *world, inputs []*input, instant *time.Time, v *
 	return false
 }
 
+// maxEarlyInputs bounds the recorded inputs run again in the world as it
+// was before the tests.
+const maxEarlyInputs = 8
+
+// inWorld answers copies of the first recorded inputs that run in the
+// world w (none for a nil world).
+func (cmp *comparison) inWorld(w *world, recorded []*input) []*input {
+	if w == nil {
+		return nil
+	}
+	var out []*input
+	for _, r := range recorded[:min(len(recorded), maxEarlyInputs)] {
+		out = append(out, &input{rcv: r.rcv, args: r.args, key: r.key, world: w})
+	}
+	return out
+}
+
+// readsClassState tells whether the method names a class variable, a
+// pool's or a class-side instance variable of its class.
+func (cmp *comparison) readsClassState() bool {
+	if cmp.target.ast == nil {
+		return false
+	}
+	meta := cmp.class.meta
+	found := false
+	smalltalk.Walk(cmp.target.ast, func(n smalltalk.Node) bool {
+		v, ok := n.(*smalltalk.Variable)
+		if !ok || found {
+			return !found
+		}
+		if b := cmp.in.shared(v.Name, cmp.class); b != nil && cmp.in.globals[v.Name] != b {
+			found = true
+		}
+		if cmp.req.ClassSide && meta != nil && slices.Contains(meta.ivarNames, v.Name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // record runs the test classes with the method watched: each activation's
 // input is recorded (see recorder), and the receivers of the class's other
 // methods are sampled, for a method no test reaches.
@@ -401,6 +452,9 @@ type run struct {
 // of an input, in a fresh copy of the world, under the call's limits.
 func (cmp *comparison) runOnce(w *world, inp *input, candidate bool) *run {
 	in := cmp.in
+	if inp.world != nil {
+		w = inp.world
+	}
 	in.restoreWorld(w)
 	r := &run{}
 	copied, ok := in.newCopier().copyAll(append([]Object{inp.rcv}, inp.args...))

@@ -26,6 +26,9 @@ type input struct {
 	// seed and at: a variation of a recorded input at one place
 	seed *input
 	at   *place
+	// world, when set, is the world the input runs in instead of the
+	// one the tests left (see comparison.inWorld)
+	world *world
 }
 
 const (

@@ -85,6 +85,16 @@ Sheet >> rows: aCollection [ rows := aCollection ]
 Sheet >> rowCount [ ^ rows ifNil: [ 0 ] ifNotNil: [ rows size ] ]
 `
 
+const reachRates = `Class {
+	#name : #Rates,
+	#superclass : #Object,
+	#classVars : [ #Rate ],
+	#category : #Reach
+}
+
+Rates class >> rate [ ^ Rate ifNil: [ Rate := 20 ] ]
+`
+
 const reachTests = `Class {
 	#name : #TillTest,
 	#superclass : #TestCase,
@@ -98,13 +108,14 @@ TillTest >> testLog [ self assert: Till new log isEmpty ]
 TillTest >> testSame [ | t | t := Till new. self assert: (t sameAs: Till new) ]
 TillTest >> testTax [ | t | t := Till new. t rate: 10. self assert: (t taxOn: 100) equals: 10 ]
 TillTest >> testFresh [ self assert: Fresh new sum equals: 3 ]
+TillTest >> testRate [ self assert: Rates rate equals: 20 ]
 TillTest >> testPeeker [ | p | p := Peeker on: 'ab'. p peek. self assert: p next equals: $a. p peek. self assert: p next equals: $b ]
 `
 
 func newReachFixture(t *testing.T) *Interp {
 	t.Helper()
 	var files []*tonel.File
-	for name, src := range map[string]string{"Till": reachFixture, "Patron": reachCustomer, "Fresh": reachFresh, "Peeker": reachReader, "Sheet": reachSheet, "TillTest": reachTests} {
+	for name, src := range map[string]string{"Till": reachFixture, "Patron": reachCustomer, "Fresh": reachFresh, "Peeker": reachReader, "Sheet": reachSheet, "Rates": reachRates, "TillTest": reachTests} {
 		f, err := tonel.ParseFile(name+".class.st", []byte(src))
 		require.NoError(t, err)
 		files = append(files, f)
@@ -142,6 +153,8 @@ func TestComparisonReachesWhatThinTestsLeaveOut(t *testing.T) {
 			"next\n\t^ buffer ifNil: [ nil ] ifNotNil: [ :b | buffer := nil. b ]", "Peeker"},
 		{"a stream for an argument named a string or a stream", "Peeker class",
 			"on: aStringOrStream\n\t^ self new source: (aStringOrStream isString ifTrue: [ aStringOrStream readStream ] ifFalse: [ nil ])", "Stream"},
+		{"a class variable as the tests found it, before its lazy initialization", "Rates class",
+			"rate\n\t^ Rate ifNil: [ Rate := 21 ]", "Rates"},
 		{"a method no test reaches, on a receiver whose nil variable it uses as a collection", "Sheet",
 			"rowCount\n\t^ (rows ifNil: [ 0 ] ifNotNil: [ rows size ]) negated", "Sheet"},
 	}
@@ -178,13 +191,19 @@ func TestComparisonKeepsFaithfulRewritesOfTheFixture(t *testing.T) {
 		{"Till", "printTotal: aNumber on: aStream\n\taStream nextPutAll: 'total '.\n\taStream print: aNumber"},
 		{"Till", "taxOn: anAmount\n\t^ (anAmount * rate) / 100"},
 		{"Fresh", "initialize\n\tb := 2.\n\ta := 1"},
+		{"Rates class", "rate\n\tRate isNil ifTrue: [ Rate := 20 ].\n\t^ Rate"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.candidate, func(t *testing.T) {
 			t.Parallel()
 			in := newReachFixture(t)
-			sel := compile(in.classes[tc.class], tc.candidate).selector
-			v, err := in.CompareMethod(Comparison{Class: tc.class, Selector: sel, Candidate: tc.candidate, TestClasses: []string{"TillTest"}})
+			class, classSide := strings.CutSuffix(tc.class, " class")
+			side := in.classes[class]
+			if classSide {
+				side = side.meta
+			}
+			sel := compile(side, tc.candidate).selector
+			v, err := in.CompareMethod(Comparison{Class: class, ClassSide: classSide, Selector: sel, Candidate: tc.candidate, TestClasses: []string{"TillTest"}})
 			require.NoError(t, err)
 			assert.Equal(t, Same, v.Outcome, "%+v %+v", v, v.Witness)
 		})
