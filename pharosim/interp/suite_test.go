@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,9 @@ import (
 // PHARO_SIM_SUITE names Tonel package folders (separated by ':'), whose
 // TestCase classes run; the share passing and each test that does not
 // pass, with why, are printed. Unset, there is nothing to measure.
+// PHARO_SIM_TEST_STEPS sets each test's step budget (20 million, as a
+// real run's, unless set), to tell a test that needs more steps from one
+// that loops.
 func TestPublicSuite(t *testing.T) {
 	dirs := os.Getenv("PHARO_SIM_SUITE")
 	if dirs == "" {
@@ -52,10 +56,16 @@ func TestPublicSuite(t *testing.T) {
 		}
 	}
 	sort.Strings(classes)
+	stepsPerTest := int64(20_000_000)
+	if v := os.Getenv("PHARO_SIM_TEST_STEPS"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		require.NoError(t, err, "PHARO_SIM_TEST_STEPS")
+		stepsPerTest = n
+	}
 	ran, passed := 0, 0
 	for _, name := range classes {
 		t0 := time.Now()
-		out, err := in.RunTestClass(name, 20_000_000)
+		out, err := in.RunTestClass(name, stepsPerTest)
 		if d := time.Since(t0); d > 200*time.Millisecond {
 			fmt.Printf("slow: %s %s\n", name, d)
 		}
