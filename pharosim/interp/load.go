@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -29,6 +30,10 @@ type MethodSource struct {
 	Class     string
 	ClassSide bool
 	Source    string
+	// Package names the package that holds the method (an extension's
+	// package is not its class's): a class-side initialize runs when its
+	// package loads (initorder.go).
+	Package string
 	// parsed is the kernel's method parsed once for every interpreter
 	// (nil for a program's: its sources may change between runs).
 	parsed   *smalltalk.Method
@@ -70,16 +75,32 @@ func ReadProgram(files []*tonel.File) *Program {
 }
 
 func (p *Program) add(f *tonel.File) {
+	pkg := packageOfFile(f)
 	if f.Def.Kind == tonel.KindClass || f.Def.Kind == tonel.KindTrait {
-		p.Classes = append(p.Classes, f.Def)
+		d := f.Def
+		d.Package = pkg
+		p.Classes = append(p.Classes, d)
 	}
 	name := f.Def.Name
 	for _, m := range f.Methods {
 		if m.Class != "" {
 			name = strings.TrimSuffix(strings.TrimSuffix(m.Class, " classSide"), " class")
 		}
-		p.Methods = append(p.Methods, MethodSource{Class: name, ClassSide: m.Side == tonel.ClassSide, Source: m.Source})
+		p.Methods = append(p.Methods, MethodSource{Class: name, ClassSide: m.Side == tonel.ClassSide, Source: m.Source, Package: pkg})
 	}
+}
+
+// packageOfFile names a Tonel file's package: its folder, as Pharo's Tonel
+// reader takes it; for a file read from no folder, what its definition
+// declares (#package, else the Pharo 11 #category).
+func packageOfFile(f *tonel.File) string {
+	if dir := filepath.Base(filepath.Dir(f.Path)); f.Path != "" && dir != "." && dir != string(filepath.Separator) {
+		return dir
+	}
+	if f.Def.Package != "" {
+		return f.Def.Package
+	}
+	return f.Def.Category
 }
 
 // New builds an interpreter holding the kernel and then program (whose
@@ -163,33 +184,20 @@ const classInitializeSteps = 10_000_000
 func (in *Interp) InitializeFailures() []string { return in.initFailures }
 
 // initializeClasses sends initialize to each class on whose class side the
-// program defines it, superclasses first, as loading a package into Pharo
-// does: the tables and defaults a class's methods read from its class
-// variables are set up there. An initialize that fails leaves its class as
-// far as it got, as in Pharo.
+// program defines it, in the order of Pharo's loader (initorder.go): the
+// tables and defaults a class's methods read from its class variables are
+// set up there. An initialize that fails leaves its class as far as it
+// got, as in Pharo, and is named in InitializeFailures; a class that did
+// not load is named there already.
 func (in *Interp) initializeClasses(program *Program) {
 	if program == nil {
 		return
 	}
-	var classes []*Class
-	seen := map[*Class]bool{}
-	for _, m := range program.Methods {
-		c, ok := in.classes[m.Class]
-		if !ok || c.isTrait || !m.ClassSide || seen[c] || !isUnarySelector(m.Source, "initialize") {
+	for _, name := range initializeOrder(program) {
+		c, ok := in.classes[name]
+		if !ok || c.isTrait || c.unloaded != "" {
 			continue
 		}
-		seen[c] = true
-		classes = append(classes, c)
-	}
-	depth := func(c *Class) int {
-		n := 0
-		for k := c.super; k != nil; k = k.super {
-			n++
-		}
-		return n
-	}
-	sort.SliceStable(classes, func(i, j int) bool { return depth(classes[i]) < depth(classes[j]) })
-	for _, c := range classes {
 		in.guard(classInitializeSteps, func() { in.Send(c, "initialize") }, func(why string) {
 			in.initFailures = append(in.initFailures, c.name+" class>>#initialize: "+why)
 		})
