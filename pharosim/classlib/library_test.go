@@ -87,6 +87,26 @@ func TestSelectorsAreMatchedWhole(t *testing.T) {
 	}
 }
 
+// TestDefinedAnywhere: a selector is Pharo's when some class or trait
+// defines it, on either side; a part of one is not.
+func TestDefinedAnywhere(t *testing.T) {
+	lib, err := Parse([]byte(goodHead + record("C", "Foo", "", "Pkg", "", "", "", "", "", "", "at:put: size", "new") +
+		record("T", "TBar", "", "Pkg", "", "", "", "", "", "", "bar", "")))
+	require.NoError(t, err)
+	cases := []struct {
+		selector string
+		want     bool
+	}{
+		{"at:put:", true}, {"size", true}, {"new", true}, {"bar", true},
+		{"at:", false}, {"put:", false}, {"zork", false}, {"", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, lib.DefinedAnywhere(c.selector), c.selector)
+	}
+	var missing *Library
+	assert.False(t, missing.DefinedAnywhere("size"), "no index defines nothing")
+}
+
 func TestTraitNames(t *testing.T) {
 	cases := map[string]string{
 		"":                                  "",

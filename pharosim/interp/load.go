@@ -65,6 +65,48 @@ var kernel = sync.OnceValues(func() (*Program, error) {
 	return p, err
 })
 
+// KernelNames answers what a program finds in the kernel: the names of the
+// classes and traits it defines, with the globals every interpreter adds
+// (Smalltalk, Transcript), and the selectors its methods define, on any
+// class and either side — but for a method that only names what the
+// kernel lacks (`^ self lacks: 'FileReference (files)'`). What a program
+// uses beyond them and its own names, the kernel lacks.
+func KernelNames() (classes, selectors map[string]bool, err error) {
+	k, err := kernel()
+	if err != nil {
+		return nil, nil, err
+	}
+	classes = map[string]bool{"Smalltalk": true, "Transcript": true}
+	for _, d := range k.Classes {
+		classes[d.Name] = true
+	}
+	selectors = map[string]bool{}
+	for _, m := range k.Methods {
+		if m.parsed != nil && !onlyNamesALack(m.parsed) {
+			selectors[m.parsed.Selector] = true
+		}
+	}
+	return classes, selectors, nil
+}
+
+// onlyNamesALack reports whether a kernel method's whole body is
+// `^ self lacks: …`: it stands for what the kernel lacks.
+func onlyNamesALack(m *smalltalk.Method) bool {
+	if m.Body == nil || len(m.Body.Statements) != 1 {
+		return false
+	}
+	ret, ok := m.Body.Statements[0].(*smalltalk.Return)
+	if !ok {
+		return false
+	}
+	send, ok := ret.Value.(*smalltalk.Message)
+	if !ok || send.Selector != "lacks:" {
+		return false
+	}
+	receiver, ok := send.Receiver.(*smalltalk.Variable)
+	return ok && receiver.Name == "self"
+}
+
 // ReadProgram reads the classes and methods of Tonel files.
 func ReadProgram(files []*tonel.File) *Program {
 	p := &Program{}
