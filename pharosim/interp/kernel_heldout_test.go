@@ -39,6 +39,16 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 		{"setJdn:seconds:nano:offset: in UTC", "(DateAndTime basicNew setJdn: 2415386 seconds: 3600 nano: 5 offset: 0 hours; yourself) printString", "'1901-01-01T01:00:00.000000005+00:00'"},
 		{"setJdn:seconds:nano:offset: shows the instant at the offset", "(DateAndTime basicNew setJdn: 2456087 seconds: 0 nano: 0 offset: 2 hours; yourself) printString", "'2012-06-08T02:00:00+02:00'"},
 		{"setJdn:seconds:nano:offset: carries nanoseconds past a second", "(DateAndTime basicNew setJdn: 2456087 seconds: 59 nano: 1500000000 offset: 0 hours; yourself) printString", "'2012-06-08T00:01:00.5+00:00'"},
+		// String>>hash (ByteString class>>stringHash:initialHash: from ByteString's hash), SequenceableCollection>>hash
+		// (from its species' hash, each element's hash added, then hashMultiply) and the identity hash of the
+		// classes whose index Spur's class table fixes (Array 51, ByteString 52; ProtoObject>>identityHash shifts
+		// it by 8). AIShinglesSimilarityTest>>testShingleFor holds Pharo's #(lorem ipsum dolor) hash.
+		{"Array's and ByteString's hashes are their class indices shifted by 8", "{ Array hash. ByteString hash. Array identityHash }", "#(13056 13312 13056)"},
+		{"a string's hash", "{ '' hash. 'abc' hash. 'é' hash }", "#(13312 238630446 265848277)"},
+		{"a symbol, a wide string and a string of the same characters hash alike", "{ #abc hash. (WideString from: 'abc') hash. 'abc' copy hash }", "#(238630446 238630446 238630446)"},
+		{"an array's hash", "{ #() hash. #(1 2) hash. { 1. 2 } hash }", "#(13056 31511491 31511491)"},
+		{"an array of symbols' hash, as Pharo answers it", "#(#lorem #ipsum #dolor) hash", "43853569"},
+		{"hashMultiply of a large integer truncates it to 28 bits first", "{ (1 bitShift: 70) hashMultiply. ((1 bitShift: 70) + 12345) hashMultiply }", "#(0 147466469)"},
 		// DateAndTime's instance variables, as Pharo's: seconds, offset, julianDayNumber, nanos, the day and seconds in UTC (ZTimestamp's DateAndTime>>asZTimestamp reads them)
 		{"a DateAndTime holds its UTC day and seconds", "| t | t := DateAndTime year: 2012 month: 6 day: 8 hour: 1 minute: 0 second: 0 offset: 2 hours. { t instVarNamed: 'julianDayNumber'. t instVarNamed: 'seconds'. t instVarNamed: 'nanos'. (t instVarNamed: 'offset') printString }", "#(2456086 82800 0 '0:02:00:00')"},
 		{"a DateAndTime's variables in Pharo's order", "DateAndTime instVarNames", "#(#seconds #offset #julianDayNumber #nanos)"},
