@@ -49,6 +49,10 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 		{"an array's hash", "{ #() hash. #(1 2) hash. { 1. 2 } hash }", "#(13056 31511491 31511491)"},
 		{"an array of symbols' hash, as Pharo answers it", "#(#lorem #ipsum #dolor) hash", "43853569"},
 		{"hashMultiply of a large integer truncates it to 28 bits first", "{ (1 bitShift: 70) hashMultiply. ((1 bitShift: 70) + 12345) hashMultiply }", "#(0 147466469)"},
+		// Integer>>numberOfCombinationsTaken: (Math-Operations-Extensions; its example, 6 taken 3 is 20), which pharo-ai's metrics use
+		{"numberOfCombinationsTaken: is n choose k", "{ 6 numberOfCombinationsTaken: 3. 5 numberOfCombinationsTaken: 2. 4 numberOfCombinationsTaken: 0. 4 numberOfCombinationsTaken: 4 }", "#(20 10 1 1)"},
+		{"numberOfCombinationsTaken: is 0 out of 0 to n", "{ 3 numberOfCombinationsTaken: 4. 3 numberOfCombinationsTaken: -1. 0 numberOfCombinationsTaken: 0 }", "#(0 0 1)"},
+		{"numberOfCombinationsTaken: of large numbers is exact", "100 numberOfCombinationsTaken: 50", "100891344545564193334812497256"},
 		// DateAndTime's instance variables, as Pharo's: seconds, offset, julianDayNumber, nanos, the day and seconds in UTC (ZTimestamp's DateAndTime>>asZTimestamp reads them)
 		{"a DateAndTime holds its UTC day and seconds", "| t | t := DateAndTime year: 2012 month: 6 day: 8 hour: 1 minute: 0 second: 0 offset: 2 hours. { t instVarNamed: 'julianDayNumber'. t instVarNamed: 'seconds'. t instVarNamed: 'nanos'. (t instVarNamed: 'offset') printString }", "#(2456086 82800 0 '0:02:00:00')"},
 		{"a DateAndTime's variables in Pharo's order", "DateAndTime instVarNames", "#(#seconds #offset #julianDayNumber #nanos)"},
