@@ -55,7 +55,10 @@ func (img *Image) programFor(roots []string) *interp.Program {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	p := &interp.Program{}
+	// a variable nothing declares is Pharo's UndeclaredVariableRead unless
+	// Pharo's version of a kernel class declares it (the index is read
+	// only when such a read happens)
+	p := &interp.Program{PharoDeclares: img.lib.Declares}
 	for _, n := range names {
 		c := img.classes[n]
 		if c.def != nil && (c.def.kind == tonel.KindClass || c.def.kind == tonel.KindTrait) {

@@ -300,6 +300,16 @@ func (l *Library) Class(name string) (*Class, bool) {
 	return c, ok
 }
 
+// Declares reports whether the class of that name declares the variable
+// itself: an instance, class-instance or class variable.
+func (l *Library) Declares(class, variable string) bool {
+	c, ok := l.Class(class)
+	if !ok {
+		return false
+	}
+	return containsWord(c.vars[0], variable) || containsWord(c.vars[1], variable) || containsWord(c.classVars, variable)
+}
+
 // DefinedAnywhere reports whether some class or trait of the index defines
 // the selector, on either side: a selector no class of Pharo's defines is
 // no selector of Pharo's.

@@ -4,6 +4,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // TestHeldOutPackagesKernelAnswersAsPharo: what the public packages
@@ -60,4 +64,44 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 	for _, c := range cases {
 		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
 	}
+}
+
+// undeclaredFixture reads variables nothing of its own declares: one that
+// Pharo's OrderedCollection has (the kernel's lacks it), one nobody has.
+const undeclaredFixture = `Class { #name : #KernelUndeclaredFixture, #superclass : #OrderedCollection, #category : #Fixture }
+KernelUndeclaredFixture >> firstIndexRead [ ^ firstIndex ]
+KernelUndeclaredFixture >> metricRead [ ^ metric ]
+KernelUndeclaredFixture class >> metricRead [ ^ metric ]
+`
+
+// TestAnUndeclaredVariableIsSignalledAsInPharo: reading a variable that
+// neither the image nor Pharo's classes declare signals Pharo 13's
+// UndeclaredVariableRead (UndeclaredVariable>>runtimeUndeclaredReadInContext:):
+// an Error, resumable, the read answering the resumption's value
+// (edit-distances' AICosineSimilarityDistanceTest>>#testZeroVectors catches
+// it with should:raise: Error). A variable Pharo's class above declares is
+// one the kernel lacks: the test ends naming it.
+func TestAnUndeclaredVariableIsSignalledAsInPharo(t *testing.T) {
+	t.Parallel()
+	f, err := tonel.ParseFile("Fixture/KernelUndeclaredFixture.class.st", []byte(undeclaredFixture))
+	require.NoError(t, err)
+	program := ReadProgram([]*tonel.File{f})
+	program.PharoDeclares = classlib.Default().Declares
+	cases := []struct{ name, expr, want string }{
+		{"an undeclared read is an Error", "[ KernelUndeclaredFixture new metricRead ] on: Error do: [ :e | { e class. e messageText. e variable } ]",
+			"{UndeclaredVariableRead. 'Attempt to read undeclared variable metric'. #metric}"},
+		{"on the class side too", "[ KernelUndeclaredFixture metricRead ] on: UndeclaredVariableRead do: [ :e | e messageText ]", "'Attempt to read undeclared variable metric'"},
+		{"resumed, the read answers the value", "[ KernelUndeclaredFixture new metricRead ] on: UndeclaredVariableRead do: [ :e | e resume: 7 ]", "7"},
+		{"it is resumable", "[ KernelUndeclaredFixture new metricRead ] on: Error do: [ :e | e isResumable ]", "true"},
+		{"unhandled, it ends the computation", "KernelUndeclaredFixture new metricRead", "ERROR: unhandled UndeclaredVariableRead: Attempt to read undeclared variable metric"},
+		{"a variable of Pharo's OrderedCollection is one the kernel lacks, not caught", "[ KernelUndeclaredFixture new firstIndexRead ] on: Error do: [ :e | #caught ]",
+			"ERROR: pharo-sim's kernel lacks the variable firstIndex read by a method of KernelUndeclaredFixture"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
+	}
+	without := ReadProgram([]*tonel.File{f})
+	assert.Equal(t, "ERROR: pharo-sim's kernel lacks the variable metric read by a method of KernelUndeclaredFixture",
+		runInProgram(t, without, "[ KernelUndeclaredFixture new metricRead ] on: Error do: [ :e | #caught ]"),
+		"without Pharo's class library, a read of what nothing declares is taken for what the kernel lacks")
 }

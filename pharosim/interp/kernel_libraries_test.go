@@ -55,7 +55,8 @@ KernelFailingInitializeFixture class >> done [ ^ Done ]
 // classes, in a fresh interpreter (so their class-side initialize has run).
 func runInProgram(t *testing.T, program *Program, expr string) string {
 	t.Helper()
-	p := &Program{Classes: program.Classes, Methods: append([]MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"}}, program.Methods...)}
+	p := &Program{Classes: program.Classes, PharoDeclares: program.PharoDeclares,
+		Methods: append([]MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"}}, program.Methods...)}
 	in, err := New(p, Limits{Steps: 1_000_000})
 	require.NoError(t, err)
 	var out string

@@ -23,6 +23,13 @@ var kernelFS embed.FS
 type Program struct {
 	Classes []tonel.Definition
 	Methods []MethodSource
+	// PharoDeclares, when set, tells whether Pharo's class of that name
+	// declares the variable (instance, class-instance or class variable).
+	// A method that reads a lower-case name nothing declares then signals
+	// UndeclaredVariableRead, as Pharo 13 does, unless Pharo's version of
+	// a kernel class above it declares the name: then the kernel lacks it.
+	// Unset, every such read is taken for a variable the kernel lacks.
+	PharoDeclares func(class, variable string) bool
 }
 
 // MethodSource is one method of a Program.
@@ -179,6 +186,13 @@ func New(program *Program, limits Limits) (*Interp, error) {
 	}
 	for _, name := range order {
 		in.defineClass(name, defs, map[string]bool{})
+	}
+	if program != nil {
+		in.pharoDeclares = program.PharoDeclares
+		in.programClasses = map[string]bool{}
+		for _, d := range program.Classes {
+			in.programClasses[d.Name] = true
+		}
 	}
 	for _, p := range []*Program{k, program} {
 		if p == nil {

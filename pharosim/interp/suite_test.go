@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
 	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
@@ -41,7 +42,9 @@ func TestPublicSuite(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	in, err := New(ReadProgram(files), Limits{Steps: 50_000_000, Deadline: time.Now().Add(time.Minute)})
+	program := ReadProgram(files)
+	program.PharoDeclares = classlib.Default().Declares // as pharo-sim's runs do
+	in, err := New(program, Limits{Steps: 50_000_000, Deadline: time.Now().Add(time.Minute)})
 	require.NoError(t, err)
 	for _, failure := range in.InitializeFailures() {
 		fmt.Printf("load: %s\n", failure)
