@@ -107,6 +107,23 @@ func TestDefinedAnywhere(t *testing.T) {
 	assert.False(t, missing.DefinedAnywhere("size"), "no index defines nothing")
 }
 
+// TestDeclares: a class declares its own instance, class-instance and
+// class variables, whole names only; an unknown class declares nothing.
+func TestDeclares(t *testing.T) {
+	lib, err := Parse([]byte(goodHead + record("C", "Foo", "", "Pkg", "", "", "array firstIndex", "default", "Registry", "", "", "")))
+	require.NoError(t, err)
+	cases := []struct {
+		class, variable string
+		want            bool
+	}{
+		{"Foo", "array", true}, {"Foo", "firstIndex", true}, {"Foo", "default", true}, {"Foo", "Registry", true},
+		{"Foo", "first", false}, {"Foo", "metric", false}, {"Bar", "array", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, lib.Declares(c.class, c.variable), "%s %s", c.class, c.variable)
+	}
+}
+
 func TestTraitNames(t *testing.T) {
 	cases := map[string]string{
 		"":                                  "",
