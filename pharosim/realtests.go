@@ -55,16 +55,21 @@ func (img *Image) programFor(roots []string) *interp.Program {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	p := &interp.Program{}
+	// a variable nothing declares is Pharo's UndeclaredVariableRead unless
+	// Pharo's version of a kernel class declares it (the index is read
+	// only when such a read happens)
+	p := &interp.Program{PharoDeclares: img.lib.Declares}
 	for _, n := range names {
 		c := img.classes[n]
 		if c.def != nil && (c.def.kind == tonel.KindClass || c.def.kind == tonel.KindTrait) {
-			p.Classes = append(p.Classes, c.def.def)
+			d := c.def.def
+			d.Package = c.def.pkg.name // the package folder, as Pharo's Tonel reader takes it
+			p.Classes = append(p.Classes, d)
 		}
 		for _, f := range c.files() {
 			for _, id := range f.methods {
 				m := img.methods.rec(id)
-				p.Methods = append(p.Methods, interp.MethodSource{Class: n, ClassSide: m.side == tonel.ClassSide, Source: m.source()})
+				p.Methods = append(p.Methods, interp.MethodSource{Class: n, ClassSide: m.side == tonel.ClassSide, Source: m.source(), Package: f.pkg.name})
 			}
 		}
 	}

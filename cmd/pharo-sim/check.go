@@ -7,7 +7,10 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 
+	"github.com/pharo-refactor/refactord/pharosim"
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
 	"github.com/pharo-refactor/refactord/smalltalk"
 	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
@@ -20,14 +23,20 @@ import (
 // after a return, which Pharo compiles) are printed too but do not fail.
 // Folders holding .st files but no package.st are named, not read (Pharo
 // reads only package folders), and do not fail the check.
+// Then, per package, what pharo-sim's interpreter makes of it
+// (pharosim.CheckPackages): a warning per class that did not load and per
+// class-side initialize that failed, and the classes and selectors of the
+// class library it uses that the kernel lacks.
 // Then `N methods, N errors` (and `, N warnings` when there are some).
 // Exit 0 clean, 1 errors, 2 PATH unreadable.
 func check(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: pharo-sim check PATH   (a Tonel tree, a package folder or a .st file)")
+		fmt.Fprintln(stderr, "usage: pharo-sim check [--class-library FILE] PATH   (a Tonel tree, a package folder or a .st file)")
 	}
+	library := fs.String("class-library", os.Getenv(envClassLibrary),
+		"a class-library index (pharo-sim index) to tell what the kernel lacks, instead of the embedded Pharo 13 one ("+envClassLibrary+")")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -57,6 +66,22 @@ func check(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	skippedFolders(fs.Arg(0), &r)
+	lib := classlib.Default()
+	if *library != "" {
+		var err error
+		if lib, err = classlib.LoadFile(*library); err != nil {
+			fmt.Fprintf(stderr, "pharo-sim check: %v\n", err)
+			return 2
+		}
+	}
+	packages, err := pharosim.CheckPackages(files, lib)
+	if err != nil {
+		fmt.Fprintf(stderr, "pharo-sim check: %v\n", err)
+		return 2
+	}
+	for _, p := range packages {
+		r.packageReport(p, lib.Source().Label)
+	}
 	r.print(stdout)
 	if r.errors > 0 {
 		return 1
@@ -125,6 +150,30 @@ func skippedFolders(path string, r *report) {
 	}
 	for _, d := range dirs {
 		r.lines = append(r.lines, reportLine{path: d, text: d + ": skipped: .st files but no package.st (Pharo reads only package folders)"})
+	}
+}
+
+// packageReport records what the interpreter makes of a package: each
+// class that did not load and each class-side initialize that failed (a
+// warning: the package's tests run without it), and the classes and
+// selectors of the class library (label) it uses that pharo-sim's kernel
+// lacks, which the tests that reach them cannot mean anything about.
+func (r *report) packageReport(p pharosim.PackageReport, label string) {
+	for _, failure := range p.LoadFailures {
+		r.warnings++
+		r.lines = append(r.lines, reportLine{path: p.Dir, text: fmt.Sprintf("%s: warning: loading %s: %s", p.Dir, p.Package, failure)})
+	}
+	if len(p.LackedClasses) > 0 {
+		r.lines = append(r.lines, reportLine{path: p.Dir, text: fmt.Sprintf("%s: %s uses classes of %s that pharo-sim's kernel lacks: %s",
+			p.Dir, p.Package, label, strings.Join(p.LackedClasses, ", "))})
+	}
+	if len(p.LackedSelectors) > 0 {
+		sends := make([]string, len(p.LackedSelectors))
+		for i, s := range p.LackedSelectors {
+			sends[i] = "#" + s
+		}
+		r.lines = append(r.lines, reportLine{path: p.Dir, text: fmt.Sprintf("%s: %s sends selectors of %s that no method of pharo-sim's kernel defines: %s",
+			p.Dir, p.Package, label, strings.Join(sends, " "))})
 	}
 }
 

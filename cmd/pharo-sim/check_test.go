@@ -143,3 +143,46 @@ func TestCheckReportsEveryBrokenFileAndMethod(t *testing.T) {
 	}
 	assert.Equal(t, strings.Join(want, "\n")+"\n", out)
 }
+
+// TestCheckNamesWhatTheKernelLacksAndHowPackagesLoad: on a package of
+// the project's own that names files, a Delay and a Seaside superclass,
+// check says per package which classes and selectors of Pharo 13 it uses
+// that pharo-sim's kernel lacks, and warns of the class that did not load
+// and the class-side initialize that failed; none of it fails the check.
+func TestCheckNamesWhatTheKernelLacksAndHowPackagesLoad(t *testing.T) {
+	const dir = "../../testdata/kernel-gaps"
+	code, out, errOut := runCheck(t, dir)
+	require.Equal(t, 0, code, out+errOut)
+	core, tests := dir+"/src/Gaps-Core: ", dir+"/src/Gaps-Tests: "
+	cases := []struct{ name, line string }{
+		{"a class whose superclass is missing", core + "warning: loading Gaps-Core: GapsWidget did not load: its superclass WAComponent is missing"},
+		{"a class-side initialize that fails", core + "warning: loading Gaps-Core: GapsLog class>>#initialize: unhandled MessageNotUnderstood: Message not understood: GapsLog >> #zorkTheDefault"},
+		{"Pharo's classes the kernel lacks", core + "Gaps-Core uses classes of Pharo 13 that pharo-sim's kernel lacks: Delay, FileReference, FileSystem"},
+		{"Pharo's selectors no kernel method defines, a stub that names a lack included (asFileReference)",
+			core + "Gaps-Core sends selectors of Pharo 13 that no method of pharo-sim's kernel defines: #asFileReference #asPath #disk #exists #fileSystem:path: #forMilliseconds: #text:"},
+		{"the summary counts the load problems as warnings", "9 methods, 0 errors, 2 warnings"},
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, c := range cases {
+		assert.Contains(t, lines, c.line, c.name)
+	}
+	for _, l := range lines {
+		assert.False(t, strings.HasPrefix(l, tests), "the test package uses nothing the kernel lacks: %s", l)
+		assert.NotContains(t, l, "zorkTheDefault ", "a selector no class of Pharo's defines is not Pharo's")
+	}
+	assert.Len(t, lines, len(cases), out)
+}
+
+// TestCheckSaysNothingOfAKernelForATreeThatBringsItsOwn: a tree that
+// defines Object (Pharo's src) is its own kernel: check names no gap.
+func TestCheckSaysNothingOfAKernelForATreeThatBringsItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "src", "Kernel")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(pkg, "package.st"), []byte("Package { #name : 'Kernel' }\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(pkg, "Object.class.st"), []byte(
+		"Class { #name : 'Object', #superclass : 'ProtoObject', #package : 'Kernel' }\n\n{ #category : 'files' }\nObject >> home [ ^ FileSystem disk ]\n"), 0o644))
+	code, out, errOut := runCheck(t, dir)
+	require.Equal(t, 0, code, out+errOut)
+	assert.Equal(t, "1 methods, 0 errors\n", out)
+}

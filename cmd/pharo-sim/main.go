@@ -2,7 +2,7 @@
 // of pharo-smalltalk-interop-mcp-server (see package pharosim).
 //
 //	pharo-sim serve --dir DIR [--test-oracle FILE] [fault flags]
-//	pharo-sim check PATH
+//	pharo-sim check [--class-library FILE] PATH
 //	pharo-sim index -o FILE SRC
 //
 // Each verb lives in its own file; main only dispatches.
@@ -27,7 +27,7 @@ func verbs() map[string]verb {
 	return map[string]verb{
 		"serve": {serve, "serve --dir DIR [--class-library FILE] [--test-oracle FILE] [fault flags]: MCP over stdio on the Tonel tree at DIR"},
 		"index": {index, "index -o FILE [--commit SHA] SRC: write a class-library index of a Pharo Tonel src for serve --class-library"},
-		"check": {check, "check PATH: parse every method of a Tonel tree, package folder or .st file; exit 0 clean, 1 errors, 2 unreadable"},
+		"check": {check, "check [--class-library FILE] PATH: parse every method of a Tonel tree, package folder or .st file, and say per package what the kernel lacks; exit 0 clean, 1 errors, 2 unreadable"},
 	}
 }
 

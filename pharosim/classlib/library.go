@@ -87,6 +87,10 @@ type Library struct {
 	err     error
 	source  Source
 	classes map[string]*Class
+	// implemented holds every selector some class or trait defines, on
+	// either side; made when first asked (DefinedAnywhere).
+	implementedOnce sync.Once
+	implemented     map[string]bool
 }
 
 // Default is the index of Pharo 13 embedded in the binary, decompressed
@@ -294,6 +298,36 @@ func (l *Library) Class(name string) (*Class, bool) {
 	}
 	c, ok := l.classes[name]
 	return c, ok
+}
+
+// Declares reports whether the class of that name declares the variable
+// itself: an instance, class-instance or class variable.
+func (l *Library) Declares(class, variable string) bool {
+	c, ok := l.Class(class)
+	if !ok {
+		return false
+	}
+	return containsWord(c.vars[0], variable) || containsWord(c.vars[1], variable) || containsWord(c.classVars, variable)
+}
+
+// DefinedAnywhere reports whether some class or trait of the index defines
+// the selector, on either side: a selector no class of Pharo's defines is
+// no selector of Pharo's.
+func (l *Library) DefinedAnywhere(selector string) bool {
+	if l == nil || l.load() != nil {
+		return false
+	}
+	l.implementedOnce.Do(func() {
+		l.implemented = map[string]bool{}
+		for _, c := range l.classes {
+			for _, list := range c.selectors {
+				for _, sel := range strings.Fields(list) {
+					l.implemented[sel] = true
+				}
+			}
+		}
+	})
+	return l.implemented[selector]
 }
 
 // Defines reports whether the class itself defines the selector on side

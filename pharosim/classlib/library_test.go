@@ -87,6 +87,43 @@ func TestSelectorsAreMatchedWhole(t *testing.T) {
 	}
 }
 
+// TestDefinedAnywhere: a selector is Pharo's when some class or trait
+// defines it, on either side; a part of one is not.
+func TestDefinedAnywhere(t *testing.T) {
+	lib, err := Parse([]byte(goodHead + record("C", "Foo", "", "Pkg", "", "", "", "", "", "", "at:put: size", "new") +
+		record("T", "TBar", "", "Pkg", "", "", "", "", "", "", "bar", "")))
+	require.NoError(t, err)
+	cases := []struct {
+		selector string
+		want     bool
+	}{
+		{"at:put:", true}, {"size", true}, {"new", true}, {"bar", true},
+		{"at:", false}, {"put:", false}, {"zork", false}, {"", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, lib.DefinedAnywhere(c.selector), c.selector)
+	}
+	var missing *Library
+	assert.False(t, missing.DefinedAnywhere("size"), "no index defines nothing")
+}
+
+// TestDeclares: a class declares its own instance, class-instance and
+// class variables, whole names only; an unknown class declares nothing.
+func TestDeclares(t *testing.T) {
+	lib, err := Parse([]byte(goodHead + record("C", "Foo", "", "Pkg", "", "", "array firstIndex", "default", "Registry", "", "", "")))
+	require.NoError(t, err)
+	cases := []struct {
+		class, variable string
+		want            bool
+	}{
+		{"Foo", "array", true}, {"Foo", "firstIndex", true}, {"Foo", "default", true}, {"Foo", "Registry", true},
+		{"Foo", "first", false}, {"Foo", "metric", false}, {"Bar", "array", false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, lib.Declares(c.class, c.variable), "%s %s", c.class, c.variable)
+	}
+}
+
 func TestTraitNames(t *testing.T) {
 	cases := map[string]string{
 		"":                                  "",

@@ -51,6 +51,11 @@ type Interp struct {
 	// onBlockCall, when set, sees every block called and its arguments
 	// (a comparison records what a method's blocks are given)
 	onBlockCall func(b *Block, args []Object)
+	// pharoDeclares and programClasses tell a variable nothing declares
+	// from one Pharo's class has and the kernel's lacks (see
+	// Program.PharoDeclares).
+	pharoDeclares  func(class, variable string) bool
+	programClasses map[string]bool
 }
 
 // Limits bound a computation.
@@ -396,11 +401,41 @@ func (in *Interp) undeclared(name string, from *Class) Object {
 		panic(&Missing{What: name + " (" + what + ")"})
 	}
 	if r := []rune(name); len(r) > 0 && unicode.IsLower(r[0]) {
+		if in.pharoDeclares != nil && !in.pharoDeclaresAbove(name, from) {
+			// undeclared in Pharo too: Pharo 13 signals it when read
+			return in.signalUndeclaredRead(name)
+		}
 		// a lower-case name is no global: an instance variable Pharo's
 		// class has and the kernel's lacks, most likely
 		panic(&Missing{What: "the variable " + name + " read by a method of " + from.name})
 	}
 	panic(&Missing{What: "the global " + name})
+}
+
+// pharoDeclaresAbove reports whether Pharo's version of a kernel class
+// from which the reading method's class inherits (or the class itself)
+// declares the variable.
+func (in *Interp) pharoDeclaresAbove(name string, from *Class) bool {
+	c := from
+	if c.thisClass != nil {
+		c = c.thisClass
+	}
+	for k := c; k != nil; k = k.super {
+		if !in.programClasses[k.name] && in.pharoDeclares(k.name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// signalUndeclaredRead signals Pharo's UndeclaredVariableRead for a read
+// of a variable nothing declares; the read answers what a handler resumes
+// it with.
+func (in *Interp) signalUndeclaredRead(name string) Object {
+	e := in.newInstance(in.classes["UndeclaredVariableRead"])
+	in.Send(e, "messageText:", in.newString("Attempt to read undeclared variable "+name))
+	in.Send(e, "variable:", Symbol(name))
+	return in.Send(e, "signal")
 }
 
 // lacking names the globals of Pharo the kernel leaves out on purpose.

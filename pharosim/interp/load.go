@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -22,6 +23,13 @@ var kernelFS embed.FS
 type Program struct {
 	Classes []tonel.Definition
 	Methods []MethodSource
+	// PharoDeclares, when set, tells whether Pharo's class of that name
+	// declares the variable (instance, class-instance or class variable).
+	// A method that reads a lower-case name nothing declares then signals
+	// UndeclaredVariableRead, as Pharo 13 does, unless Pharo's version of
+	// a kernel class above it declares the name: then the kernel lacks it.
+	// Unset, every such read is taken for a variable the kernel lacks.
+	PharoDeclares func(class, variable string) bool
 }
 
 // MethodSource is one method of a Program.
@@ -29,6 +37,10 @@ type MethodSource struct {
 	Class     string
 	ClassSide bool
 	Source    string
+	// Package names the package that holds the method (an extension's
+	// package is not its class's): a class-side initialize runs when its
+	// package loads (initorder.go).
+	Package string
 	// parsed is the kernel's method parsed once for every interpreter
 	// (nil for a program's: its sources may change between runs).
 	parsed   *smalltalk.Method
@@ -60,6 +72,48 @@ var kernel = sync.OnceValues(func() (*Program, error) {
 	return p, err
 })
 
+// KernelNames answers what a program finds in the kernel: the names of the
+// classes and traits it defines, with the globals every interpreter adds
+// (Smalltalk, Transcript), and the selectors its methods define, on any
+// class and either side — but for a method that only names what the
+// kernel lacks (`^ self lacks: 'FileReference (files)'`). What a program
+// uses beyond them and its own names, the kernel lacks.
+func KernelNames() (classes, selectors map[string]bool, err error) {
+	k, err := kernel()
+	if err != nil {
+		return nil, nil, err
+	}
+	classes = map[string]bool{"Smalltalk": true, "Transcript": true}
+	for _, d := range k.Classes {
+		classes[d.Name] = true
+	}
+	selectors = map[string]bool{}
+	for _, m := range k.Methods {
+		if m.parsed != nil && !onlyNamesALack(m.parsed) {
+			selectors[m.parsed.Selector] = true
+		}
+	}
+	return classes, selectors, nil
+}
+
+// onlyNamesALack reports whether a kernel method's whole body is
+// `^ self lacks: …`: it stands for what the kernel lacks.
+func onlyNamesALack(m *smalltalk.Method) bool {
+	if m.Body == nil || len(m.Body.Statements) != 1 {
+		return false
+	}
+	ret, ok := m.Body.Statements[0].(*smalltalk.Return)
+	if !ok {
+		return false
+	}
+	send, ok := ret.Value.(*smalltalk.Message)
+	if !ok || send.Selector != "lacks:" {
+		return false
+	}
+	receiver, ok := send.Receiver.(*smalltalk.Variable)
+	return ok && receiver.Name == "self"
+}
+
 // ReadProgram reads the classes and methods of Tonel files.
 func ReadProgram(files []*tonel.File) *Program {
 	p := &Program{}
@@ -70,16 +124,32 @@ func ReadProgram(files []*tonel.File) *Program {
 }
 
 func (p *Program) add(f *tonel.File) {
+	pkg := packageOfFile(f)
 	if f.Def.Kind == tonel.KindClass || f.Def.Kind == tonel.KindTrait {
-		p.Classes = append(p.Classes, f.Def)
+		d := f.Def
+		d.Package = pkg
+		p.Classes = append(p.Classes, d)
 	}
 	name := f.Def.Name
 	for _, m := range f.Methods {
 		if m.Class != "" {
 			name = strings.TrimSuffix(strings.TrimSuffix(m.Class, " classSide"), " class")
 		}
-		p.Methods = append(p.Methods, MethodSource{Class: name, ClassSide: m.Side == tonel.ClassSide, Source: m.Source})
+		p.Methods = append(p.Methods, MethodSource{Class: name, ClassSide: m.Side == tonel.ClassSide, Source: m.Source, Package: pkg})
 	}
+}
+
+// packageOfFile names a Tonel file's package: its folder, as Pharo's Tonel
+// reader takes it; for a file read from no folder, what its definition
+// declares (#package, else the Pharo 11 #category).
+func packageOfFile(f *tonel.File) string {
+	if dir := filepath.Base(filepath.Dir(f.Path)); f.Path != "" && dir != "." && dir != string(filepath.Separator) {
+		return dir
+	}
+	if f.Def.Package != "" {
+		return f.Def.Package
+	}
+	return f.Def.Category
 }
 
 // New builds an interpreter holding the kernel and then program (whose
@@ -116,6 +186,13 @@ func New(program *Program, limits Limits) (*Interp, error) {
 	}
 	for _, name := range order {
 		in.defineClass(name, defs, map[string]bool{})
+	}
+	if program != nil {
+		in.pharoDeclares = program.PharoDeclares
+		in.programClasses = map[string]bool{}
+		for _, d := range program.Classes {
+			in.programClasses[d.Name] = true
+		}
 	}
 	for _, p := range []*Program{k, program} {
 		if p == nil {
@@ -163,33 +240,20 @@ const classInitializeSteps = 10_000_000
 func (in *Interp) InitializeFailures() []string { return in.initFailures }
 
 // initializeClasses sends initialize to each class on whose class side the
-// program defines it, superclasses first, as loading a package into Pharo
-// does: the tables and defaults a class's methods read from its class
-// variables are set up there. An initialize that fails leaves its class as
-// far as it got, as in Pharo.
+// program defines it, in the order of Pharo's loader (initorder.go): the
+// tables and defaults a class's methods read from its class variables are
+// set up there. An initialize that fails leaves its class as far as it
+// got, as in Pharo, and is named in InitializeFailures; a class that did
+// not load is named there already.
 func (in *Interp) initializeClasses(program *Program) {
 	if program == nil {
 		return
 	}
-	var classes []*Class
-	seen := map[*Class]bool{}
-	for _, m := range program.Methods {
-		c, ok := in.classes[m.Class]
-		if !ok || c.isTrait || !m.ClassSide || seen[c] || !isUnarySelector(m.Source, "initialize") {
+	for _, name := range initializeOrder(program) {
+		c, ok := in.classes[name]
+		if !ok || c.isTrait || c.unloaded != "" {
 			continue
 		}
-		seen[c] = true
-		classes = append(classes, c)
-	}
-	depth := func(c *Class) int {
-		n := 0
-		for k := c.super; k != nil; k = k.super {
-			n++
-		}
-		return n
-	}
-	sort.SliceStable(classes, func(i, j int) bool { return depth(classes[i]) < depth(classes[j]) })
-	for _, c := range classes {
 		in.guard(classInitializeSteps, func() { in.Send(c, "initialize") }, func(why string) {
 			in.initFailures = append(in.initFailures, c.name+" class>>#initialize: "+why)
 		})

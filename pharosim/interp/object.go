@@ -178,6 +178,9 @@ func (in *Interp) identityHash(o Object) Object {
 		in.hashes[v] = in.nextHash
 		return in.nextHash
 	case *Class:
+		if index, ok := spurClassIndex[v.name]; ok {
+			return index << 8 // ProtoObject>>identityHash: basicIdentityHash bitShift: 8
+		}
 		return hashString(v.name)
 	case Symbol:
 		return hashString(string(v))
@@ -196,11 +199,24 @@ func (in *Interp) identityHash(o Object) Object {
 	return int64(7)
 }
 
+// spurClassIndex holds the classes whose index in the class table Pharo's
+// VM fixes (Spur's compact class indices): a class's identity hash there is
+// its index, so Array's and ByteString's, and with them every string's and
+// every array's hash, are the same in every Pharo image (a package's test
+// may hold one: pharo-ai's AIShinglesSimilarityTest).
+var spurClassIndex = map[string]int64{"Array": 51, "ByteString": 52}
+
+// stringHashSeed is ByteString's hash, from which Pharo's String>>hash
+// starts for every string, byte or wide, and every symbol.
+const stringHashSeed = 52 << 8
+
+// hashString is Pharo's String>>hash (ByteString class>>stringHash:
+// initialHash: with ByteString's hash): each code point added, then
+// multiplied by 1664525 modulo 2 raised to 28 (hashMultiply).
 func hashString(s string) int64 {
-	var h uint64 = 1469598103934665603
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
+	h := int64(stringHashSeed)
+	for _, r := range s {
+		h = ((h + int64(r)) * 1664525) & 0x0FFFFFFF
 	}
-	return int64(h >> 4)
+	return h
 }

@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
 	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
@@ -18,6 +20,9 @@ import (
 // PHARO_SIM_SUITE names Tonel package folders (separated by ':'), whose
 // TestCase classes run; the share passing and each test that does not
 // pass, with why, are printed. Unset, there is nothing to measure.
+// PHARO_SIM_TEST_STEPS sets each test's step budget (20 million, as a
+// real run's, unless set), to tell a test that needs more steps from one
+// that loops.
 func TestPublicSuite(t *testing.T) {
 	dirs := os.Getenv("PHARO_SIM_SUITE")
 	if dirs == "" {
@@ -37,7 +42,9 @@ func TestPublicSuite(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	in, err := New(ReadProgram(files), Limits{Steps: 50_000_000, Deadline: time.Now().Add(time.Minute)})
+	program := ReadProgram(files)
+	program.PharoDeclares = classlib.Default().Declares // as pharo-sim's runs do
+	in, err := New(program, Limits{Steps: 50_000_000, Deadline: time.Now().Add(time.Minute)})
 	require.NoError(t, err)
 	for _, failure := range in.InitializeFailures() {
 		fmt.Printf("load: %s\n", failure)
@@ -52,10 +59,16 @@ func TestPublicSuite(t *testing.T) {
 		}
 	}
 	sort.Strings(classes)
+	stepsPerTest := int64(20_000_000)
+	if v := os.Getenv("PHARO_SIM_TEST_STEPS"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		require.NoError(t, err, "PHARO_SIM_TEST_STEPS")
+		stepsPerTest = n
+	}
 	ran, passed := 0, 0
 	for _, name := range classes {
 		t0 := time.Now()
-		out, err := in.RunTestClass(name, 20_000_000)
+		out, err := in.RunTestClass(name, stepsPerTest)
 		if d := time.Since(t0); d > 200*time.Millisecond {
 			fmt.Printf("slow: %s %s\n", name, d)
 		}
