@@ -558,32 +558,8 @@ func (in *Interp) flushLookups() {
 // freezeClock makes the clock's primitive answer *at while a comparison
 // runs: both methods see one instant per input. It answers what thaws it.
 func (in *Interp) freezeClock(at *time.Time) func() {
-	type saved struct {
-		m    *Method
-		prim primitive
-	}
-	var all []saved
-	frozen := func(in *Interp, r Object, a []Object) (Object, bool) {
-		return in.newArray([]Object{at.Unix(), int64(at.Nanosecond())}), true
-	}
-	for _, c := range in.classes {
-		for _, k := range []*Class{c, c.meta} {
-			if k == nil {
-				continue
-			}
-			for _, m := range k.methods {
-				if m.primitive == "clockNow" {
-					all = append(all, saved{m, m.prim})
-					m.prim = frozen
-				}
-			}
-		}
-	}
-	return func() {
-		for _, s := range all {
-			s.m.prim = s.prim
-		}
-	}
+	in.frozenClock = at
+	return func() { in.frozenClock = nil }
 }
 
 // stateOf answers what of a receiver a run's state is: an instance

@@ -503,6 +503,22 @@ type world struct {
 	mutable []int
 }
 
+// valueAt answers the i-th value of the snapshot, the bindings' then the
+// class-side variables', laid end to end.
+func (w *world) valueAt(i int) Object {
+	if i < len(w.values) {
+		return w.values[i]
+	}
+	i -= len(w.values)
+	for _, vs := range w.civals {
+		if i < len(vs) {
+			return vs[i]
+		}
+		i -= len(vs)
+	}
+	return nil
+}
+
 // takeWorld snapshots the world; false when it holds too many objects to
 // copy.
 func (in *Interp) takeWorld() (*world, bool) {
@@ -569,34 +585,38 @@ func (in *Interp) takeWorld() (*world, bool) {
 
 // restoreWorld puts a fresh copy of the snapshot in place.
 func (in *Interp) restoreWorld(w *world) {
-	objs := make([]Object, 0, len(w.values)+len(w.civals))
-	objs = append(objs, w.values...)
-	for _, v := range w.civals {
-		objs = append(objs, v...)
-	}
+	var copied []Object
 	if len(w.mutable) > 0 {
 		// one copier for all: objects shared between variables stay shared
 		fresh := make([]Object, len(w.mutable))
 		for j, i := range w.mutable {
-			fresh[j] = objs[i]
+			fresh[j] = w.valueAt(i)
 		}
-		copied, _ := in.newCopier().copyAll(fresh) // it copied once: it copies again
-		for j, i := range w.mutable {
-			objs[i] = copied[j]
+		copied, _ = in.newCopier().copyAll(fresh) // it copied once: it copies again
+	}
+	j := 0
+	next := func(i int, v Object) Object {
+		if j < len(w.mutable) && w.mutable[j] == i {
+			v = copied[j]
+			j++
 		}
+		return v
 	}
 	for i, b := range w.bindings {
 		// most bindings hold a class no run changes: a store only where
 		// it differs spares the collector's write barrier on each
-		if b.Value != objs[i] {
-			b.Value = objs[i]
+		if v := next(i, w.values[i]); b.Value != v {
+			b.Value = v
 		}
 	}
-	rest := objs[len(w.bindings):]
-	for i, c := range w.classes {
-		n := len(w.civals[i])
-		copy(c.civals, rest[:n])
-		rest = rest[n:]
+	i := len(w.bindings)
+	for ci, c := range w.classes {
+		for k, v := range w.civals[ci] {
+			if v = next(i, v); c.civals[k] != v {
+				c.civals[k] = v
+			}
+			i++
+		}
 	}
 	if in.globalsVersion != w.version {
 		for n := range in.globals {

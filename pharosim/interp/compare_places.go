@@ -39,6 +39,20 @@ type place struct {
 	seed     *input
 	at       slot
 	variants []Object
+	// keys are the variants' valueKeys, made once
+	keys []string
+	// far: an instance variable the method does not name
+	far bool
+}
+
+// keyed fills p.keys.
+func (g *generator) keyed(p *place) {
+	if p.keys == nil {
+		p.keys = make([]string, len(p.variants))
+		for i, v := range p.variants {
+			p.keys[i] = g.valueKey(v)
+		}
+	}
 }
 
 const (
@@ -56,23 +70,26 @@ func (g *generator) fromRecorded(recorded []*input) {
 	g.observe(recorded)
 	var places []place
 	g.places = map[*input][]place{}
+	// the places the method names come first: a receiver's variables it
+	// reads or writes itself, and the arguments
+	mentioned := g.mentioned()
 	for _, seed := range recorded {
 		ps := g.placesOf(seed)
+		for i := range ps {
+			at := ps[i].at
+			ps[i].far = at.arg < 0 && len(at.path) > 0 && !mentioned[ivarName(seed.rcv, at.path[0])]
+		}
 		g.places[seed] = ps
 		places = append(places, ps...)
 	}
 	var fresh, again []variation
 	tried := map[string]bool{}
-	// the places the method names come first: a receiver's variables it
-	// reads or writes itself, and the arguments
-	mentioned := g.mentioned()
 	var near, far []*place
 	for i := range places {
-		p := &places[i]
-		if p.at.arg >= 0 || len(p.at.path) == 0 || mentioned[ivarName(p.seed.rcv, p.at.path[0])] {
-			near = append(near, p)
-		} else {
+		if p := &places[i]; p.far {
 			far = append(far, p)
+		} else {
+			near = append(near, p)
 		}
 	}
 	for _, tier := range [][]*place{near, far} {
@@ -99,7 +116,8 @@ func (g *generator) rounds(places []*place, tried map[string]bool, fresh, again 
 			}
 			more = true
 			v := p.variants[r]
-			k := p.at.key() + "=" + g.valueKey(v)
+			g.keyed(p)
+			k := p.at.key() + "=" + p.keys[r]
 			if tried[k] {
 				again = append(again, variation{p, v})
 				continue
@@ -184,14 +202,24 @@ func (g *generator) followUps(took []*input) []*input {
 			return g.out[from:]
 		}
 	}
+	second := map[*input]map[int][]Object{}
 	for r := 0; r < pairedRanks; r++ {
 		more := false
 		for _, t := range took {
-			for _, q := range g.places[t.seed] {
-				if q.at.key() == t.at.at.key() {
+			if second[t] == nil {
+				second[t] = map[int][]Object{}
+			}
+			ps := g.places[t.seed]
+			for qi := range ps {
+				q := &ps[qi]
+				if q.far || q.at.key() == t.at.at.key() {
 					continue
 				}
-				vs := g.secondValues(t, q)
+				vs, ok := second[t][qi]
+				if !ok {
+					vs = g.secondValues(t, q)
+					second[t][qi] = vs
+				}
 				if r >= len(vs) {
 					continue
 				}
@@ -212,12 +240,28 @@ func (g *generator) followUps(took []*input) []*input {
 // secondValues are the values a second place takes in a follow-up: for
 // a number its sign flipped, zero and its neighbours first (a negative
 // amount in the branch just found), then its variations.
-func (g *generator) secondValues(t *input, q place) []Object {
-	var first []Object
+func (g *generator) secondValues(t *input, q *place) []Object {
+	var out []Object
+	seen := map[string]bool{}
 	if v, ok := valueAt(t, q.at); ok && isNumber(v) {
-		first = []Object{numNeg(v), int64(0), numAdd(v, 1), numAdd(v, -1)}
+		for _, n := range []Object{numNeg(v), int64(0), numAdd(v, 1), numAdd(v, -1)} {
+			if k := g.valueKey(n); !seen[k] {
+				seen[k] = true
+				out = append(out, n)
+			}
+		}
 	}
-	return distinct(g, append(first, q.variants...))
+	g.keyed(q)
+	for i, v := range q.variants {
+		if len(out) >= pairedRanks {
+			break
+		}
+		if !seen[q.keys[i]] {
+			seen[q.keys[i]] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // valueAt answers what an input holds at a slot.
@@ -264,7 +308,7 @@ func (g *generator) placesOf(seed *input) []place {
 	near := g.numbersNear(seed.rcv)
 	var ps []place
 	if vs := g.variants(seed.rcv, false, nil); len(vs) > 0 {
-		ps = append(ps, place{seed, slot{arg: -1}, vs})
+		ps = append(ps, place{seed: seed, at: slot{arg: -1}, variants: vs})
 	} else {
 		ps = g.ivarPlaces(ps, seed, -1, seed.rcv, nil, near)
 	}
@@ -274,7 +318,7 @@ func (g *generator) placesOf(seed *input) []place {
 		if x, ok := a.(*Instance); ok && x != nil && x.class == g.in.classOf(seed.rcv) {
 			vs = append(vs, sameAsReceiver{})
 		}
-		ps = append(ps, place{seed, slot{arg: i}, vs})
+		ps = append(ps, place{seed: seed, at: slot{arg: i}, variants: vs})
 		ps = g.ivarPlaces(ps, seed, i, a, nil, near)
 	}
 	return ps
@@ -314,7 +358,7 @@ func (g *generator) ivarPlaces(ps []place, seed *input, arg int, v Object, path 
 			vs = append(vs, nil)
 		}
 		if len(vs) > 0 {
-			ps = append(ps, place{seed, at, vs})
+			ps = append(ps, place{seed: seed, at: at, variants: vs})
 		}
 		if len(path) == 0 {
 			ps = g.ivarPlaces(ps, seed, arg, x.vars[i], at.path, near)

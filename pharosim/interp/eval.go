@@ -51,6 +51,9 @@ type Interp struct {
 	// onBlockCall, when set, sees every block called and its arguments
 	// (a comparison records what a method's blocks are given)
 	onBlockCall func(b *Block, args []Object)
+	// frozenClock, when set, is the instant the clock answers (both sides
+	// of a comparison's input see one)
+	frozenClock *time.Time
 	// pharoDeclares and programClasses tell a variable nothing declares
 	// from one Pharo's class has and the kernel's lacks (see
 	// Program.PharoDeclares).

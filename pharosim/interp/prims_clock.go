@@ -9,6 +9,9 @@ var clockPrimitives = map[string]primitive{
 	// clockNow answers #(unixSeconds nanoseconds).
 	"clockNow": func(in *Interp, r Object, a []Object) (Object, bool) {
 		now := time.Now()
+		if in.frozenClock != nil {
+			now = *in.frozenClock
+		}
 		return in.newArray([]Object{now.Unix(), int64(now.Nanosecond())}), true
 	},
 	// clockLocalOffset answers the machine's offset from UTC now, in seconds.
