@@ -188,8 +188,6 @@ type generator struct {
 	// fresh are instances as each class's new makes them (see
 	// nilAfterNew)
 	fresh map[*Class]*Instance
-	// kernelNames are the classes of pharo-sim's kernel (see isKernel)
-	kernelNames map[string]bool
 }
 
 func newGenerator(in *Interp, m *Method, max int, recorded []*input) *generator {
@@ -524,6 +522,21 @@ func (g *generator) send(rcv Object, sel string, args ...Object) (Object, bool) 
 
 // eval evaluates an expression to make a value; false when it fails.
 func (in *Interp) evalValue(expr string) (Object, bool) {
+	if v, ok := in.madeValues[expr]; ok {
+		return v, true
+	}
+	v, ok := in.makeValue(expr)
+	if ok {
+		// a made value is never changed: each run works on a copy
+		if in.madeValues == nil {
+			in.madeValues = map[string]Object{}
+		}
+		in.madeValues[expr] = v
+	}
+	return v, ok
+}
+
+func (in *Interp) makeValue(expr string) (Object, bool) {
 	nilClass := in.classes["UndefinedObject"]
 	if nilClass == nil {
 		return nil, false

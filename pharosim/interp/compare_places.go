@@ -3,6 +3,7 @@ package interp
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pharo-refactor/refactord/smalltalk"
 )
@@ -369,16 +370,20 @@ func (g *generator) ivarPlaces(ps []place, seed *input, arg int, v Object, path 
 
 // isKernel tells whether a class is the kernel's, not the image's.
 func (g *generator) isKernel(c *Class) bool {
-	if g.kernelNames == nil {
-		g.kernelNames = map[string]bool{}
-		if k, err := kernel(); err == nil {
-			for _, d := range k.Classes {
-				g.kernelNames[d.Name] = true
-			}
+	return kernelClassNames()[c.name]
+}
+
+// kernelClassNames are the names of the kernel's classes, read once, as
+// the kernel is.
+var kernelClassNames = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	if k, err := kernel(); err == nil {
+		for _, d := range k.Classes {
+			names[d.Name] = true
 		}
 	}
-	return g.kernelNames[c.name]
-}
+	return names
+})
 
 // nilAfterNew tells whether an instance variable is nil in what the
 // class's new makes (asked once per class).

@@ -54,6 +54,9 @@ type Interp struct {
 	// frozenClock, when set, is the instant the clock answers (both sides
 	// of a comparison's input see one)
 	frozenClock *time.Time
+	// madeValues are the values comparisons made from expressions, each
+	// made once
+	madeValues map[string]Object
 	// pharoDeclares and programClasses tell a variable nothing declares
 	// from one Pharo's class has and the kernel's lacks (see
 	// Program.PharoDeclares).
