@@ -303,6 +303,13 @@ func (g *generator) variants(v Object, argument bool, near []Object) []Object {
 			}
 		case inheritsFrom(x.class, "Collection"):
 			out = g.collectionVariants(x)
+		case x.class.name == "Date":
+			// every day of the week, and the day before
+			for _, n := range []int64{1, 2, 3, 4, 5, 6, -1} {
+				if d, ok := g.send(x, "addDays:", n); ok {
+					out = append(out, d)
+				}
+			}
 		}
 	}
 	if argument && v != nil {
@@ -439,6 +446,19 @@ func (g *generator) elementLists(es []Object) [][]Object {
 	lists = append(lists, append(append([]Object{}, es...), extra))
 	if negated {
 		lists = append(lists, append(append([]Object{}, es...), neg...))
+	}
+	for _, at := range []int{0, n - 1} {
+		// a pair's number (a product and its quantity) one more, negated
+		if at < 0 || at >= n || (at == n-1 && n == 1) {
+			continue
+		}
+		if a, ok := es[at].(*Instance); ok && a != nil && a.class.name == "Association" && len(a.vars) == 2 && isNumber(a.vars[1]) {
+			for _, v := range []Object{numAdd(a.vars[1], 1), numNeg(a.vars[1])} {
+				changed := append([]Object{}, es...)
+				changed[at] = &Instance{class: a.class, vars: []Object{a.vars[0], v}}
+				lists = append(lists, changed)
+			}
+		}
 	}
 	if n == 0 || isNumber(es[n-1]) {
 		for _, l := range g.lits {
@@ -632,7 +652,9 @@ var kindValues = map[kind][]string{
 	kindCharacter:  {"$a", "$Z", "$0", "$ "},
 	kindDictionary: {"Dictionary new", "(Dictionary new at: #a put: 1; yourself)", "(Dictionary new at: #a put: 1; at: #b put: 2; yourself)"},
 	kindPoint:      {"(0 @ 0)", "(1 @ 2)", "(-3 @ 4)"},
-	kindDate:       {"(Date year: 2024 month: 2 day: 29)", "(Date year: 2023 month: 12 day: 31)"},
+	kindDate: {"(Date year: 2024 month: 2 day: 29)", "(Date year: 2023 month: 12 day: 31)", "(Date year: 2024 month: 1 day: 1)",
+		"(Date year: 2024 month: 1 day: 2)", "(Date year: 2024 month: 1 day: 3)", "(Date year: 2024 month: 1 day: 4)",
+		"(Date year: 2024 month: 1 day: 5)", "(Date year: 2024 month: 1 day: 6)", "(Date year: 2024 month: 1 day: 7)"},
 	kindStream:     {"(WriteStream on: String new)", "(ReadStream on: 'abc 12')", "(ReadStream on: '')", "(ReadStream on: #(1 2 3))"},
 	kindObject:     {"nil", "0", "1", "-1", "'abc'", "#(1 2 3)", "true", "#foo", "(3/4)", "$a"},
 }

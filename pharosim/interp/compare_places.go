@@ -614,6 +614,9 @@ func assignedKind(v smalltalk.Node) (kind, bool) {
 			return kindBoolean, true
 		}
 	case *smalltalk.Message:
+		if r, ok := n.Receiver.(*smalltalk.Variable); ok && r.Name == "Date" {
+			return kindDate, true
+		}
 		switch {
 		case n.Selector == ",":
 			return kindString, true
