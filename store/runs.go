@@ -135,7 +135,7 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 	if err != nil {
 		return fmt.Errorf("store: update run %q: %w", r.ID, err)
 	}
-	err = s.inTx(ctx, "update", r.ID, func(tx *txn) error {
+	err = s.inStatement(ctx, "update", r.ID, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, updateRun,
 			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.Verify, r.RunTests,
 			string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
@@ -196,7 +196,7 @@ func (s *Store) SetStage(ctx context.Context, id, stage string) error {
 	if err := checkSizes(map[string]sized{"stage": {len(stage), MaxNameBytes}}); err != nil {
 		return fmt.Errorf("store: set stage of run %q: %w", id, err)
 	}
-	err := s.inTx(ctx, "set_stage", id, func(tx *txn) error {
+	err := s.inStatement(ctx, "set_stage", id, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, setStageRun, stage, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})
