@@ -53,8 +53,13 @@ const capabilityRules = "capability-rules"
 // outsized prompt does not stay allocated.
 const maxKeptBuffer = 1 << 20
 
+// templateFuncs are the functions the prompts' templates call.
+func templateFuncs() template.FuncMap {
+	return template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList, "relatedLabel": relatedLabel, "helperLabel": helperLabel}
+}
+
 func loadPrompts() (*prompts, error) {
-	funcs := template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList, "relatedLabel": relatedLabel, "helperLabel": helperLabel}
+	funcs := templateFuncs()
 	rules, err := capabilityRulesText(funcs)
 	if err != nil {
 		return nil, err
