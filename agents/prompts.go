@@ -1,11 +1,13 @@
 package agents
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	refactor "github.com/pharo-refactor/refactord"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/pharo-refactor/refactord/smalltalk/capability"
@@ -36,25 +38,76 @@ func fence(label, text string) string {
 // prompts holds one parsed template set per role.
 type prompts struct {
 	byRole map[refactor.Role]*template.Template
+	// buffers are the renders' output buffers, reused from one render to
+	// the next: a prompt is tens of kilobytes, which a fresh buffer would
+	// reach by growing (and copying) a dozen times.
+	buffers sync.Pool
+}
+
+// capabilityRules is the shared template that lists the capability
+// policy: the same text in every prompt, rendered once when the prompts
+// load (capabilityRulesText).
+const capabilityRules = "capability-rules"
+
+// maxKeptBuffer bounds the buffers kept for the next render, so that one
+// outsized prompt does not stay allocated.
+const maxKeptBuffer = 1 << 20
+
+// templateFuncs are the functions the prompts' templates call.
+func templateFuncs() template.FuncMap {
+	return template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList, "relatedLabel": relatedLabel, "helperLabel": helperLabel}
 }
 
 func loadPrompts() (*prompts, error) {
-	funcs := template.FuncMap{"fence": fence, "join": strings.Join, "selectorList": selectorList, "relatedLabel": relatedLabel, "helperLabel": helperLabel}
+	funcs := templateFuncs()
+	rules, err := capabilityRulesText(funcs)
+	if err != nil {
+		return nil, err
+	}
+	funcs["capabilityRules"] = func() string { return rules }
 	p := &prompts{byRole: make(map[refactor.Role]*template.Template, 4)}
+	p.buffers.New = func() any { return new(bytes.Buffer) }
 	for _, role := range refactor.AllRoles() {
-		t, err := template.New(string(role)).Funcs(funcs).Option("missingkey=error").
-			ParseFS(promptFS, "prompts/shared.md", "prompts/"+string(role)+".md")
+		t, err := parseRole(role, funcs)
 		if err != nil {
-			return nil, fmt.Errorf("parsing the %s prompt: %w", role, err)
+			return nil, err
 		}
-		for _, name := range []string{"system", "user"} {
-			if t.Lookup(name) == nil {
-				return nil, fmt.Errorf("the %s prompt defines no %q template", role, name)
-			}
+		// The rules' template answers its text rendered at load.
+		if _, err := t.New(capabilityRules).Parse("{{capabilityRules}}"); err != nil {
+			return nil, fmt.Errorf("the %s prompt's capability rules: %w", role, err)
 		}
 		p.byRole[role] = t
 	}
 	return p, nil
+}
+
+// parseRole parses the shared templates and role's own.
+func parseRole(role refactor.Role, funcs template.FuncMap) (*template.Template, error) {
+	t, err := template.New(string(role)).Funcs(funcs).Option("missingkey=error").
+		ParseFS(promptFS, "prompts/shared.md", "prompts/"+string(role)+".md")
+	if err != nil {
+		return nil, fmt.Errorf("parsing the %s prompt: %w", role, err)
+	}
+	for _, name := range []string{"system", "user"} {
+		if t.Lookup(name) == nil {
+			return nil, fmt.Errorf("the %s prompt defines no %q template", role, name)
+		}
+	}
+	return t, nil
+}
+
+// capabilityRulesText renders the shared capability rules, which read
+// nothing of a run: only the policy's lists (promptData.Capabilities).
+func capabilityRulesText(funcs template.FuncMap) (string, error) {
+	t, err := template.New("shared").Funcs(funcs).Option("missingkey=error").ParseFS(promptFS, "prompts/shared.md")
+	if err != nil {
+		return "", fmt.Errorf("parsing the shared prompt: %w", err)
+	}
+	var b strings.Builder
+	if err := t.ExecuteTemplate(&b, capabilityRules, promptData{}); err != nil {
+		return "", fmt.Errorf("rendering the capability rules: %w", err)
+	}
+	return b.String(), nil
 }
 
 // promptData is what the templates see: the method's names, its inputs as
@@ -132,14 +185,31 @@ func helperLabel(h refactor.Helper) string {
 // render returns the system instruction and the first user message of role.
 func (p *prompts) render(role refactor.Role, d promptData) (system, user string, err error) {
 	t := p.byRole[role]
-	var sb, ub strings.Builder
-	if err := t.ExecuteTemplate(&sb, "system", d); err != nil {
+	buf := p.buffers.Get().(*bytes.Buffer)
+	defer p.keep(buf)
+	if system, err = execute(t, "system", d, buf); err != nil {
 		return "", "", fmt.Errorf("rendering the %s system prompt: %w", role, err)
 	}
-	if err := t.ExecuteTemplate(&ub, "user", d); err != nil {
+	if user, err = execute(t, "user", d, buf); err != nil {
 		return "", "", fmt.Errorf("rendering the %s user prompt: %w", role, err)
 	}
-	return strings.TrimSpace(sb.String()), strings.TrimSpace(ub.String()), nil
+	return system, user, nil
+}
+
+// execute renders t's template name into buf and answers it trimmed.
+func execute(t *template.Template, name string, d promptData, buf *bytes.Buffer) (string, error) {
+	buf.Reset()
+	if err := t.ExecuteTemplate(buf, name, d); err != nil {
+		return "", err
+	}
+	return string(bytes.TrimSpace(buf.Bytes())), nil
+}
+
+// keep gives buf back for the next render, unless it grew outsized.
+func (p *prompts) keep(buf *bytes.Buffer) {
+	if buf.Cap() <= maxKeptBuffer {
+		p.buffers.Put(buf)
+	}
 }
 
 // reviewText renders a review for the other roles' prompts.

@@ -114,3 +114,32 @@ func TestPromptsCarryTheCapabilityRules(t *testing.T) {
 		assert.Contains(t, system, "<primitive: …>", role)
 	}
 }
+
+// TestPromptsRenderTheSameWithTheRulesRenderedOnce: the capability rules
+// are rendered once when the prompts load; every role's prompts are what
+// the templates as written render, with the rules rendered in place, and
+// a render in a reused buffer is the same as the first.
+func TestPromptsRenderTheSameWithTheRulesRenderedOnce(t *testing.T) {
+	t.Parallel()
+	p, err := loadPrompts()
+	require.NoError(t, err)
+	in := refactor.Input{MethodRef: refactor.MethodRef{Class: "Foo", Selector: "bar:"}, Source: "bar: x\n\t^ x", ClassComment: "A foo.", Selectors: []string{"bar:"}}
+	for _, role := range refactor.AllRoles() {
+		t.Run(string(role), func(t *testing.T) {
+			asWritten, err := parseRole(role, templateFuncs())
+			require.NoError(t, err)
+			data := newPromptData(in, DefaultBudget().cut(in), CandidateSchema())
+			data.Candidate, data.Feedback, data.ReviewText = "bar: x\n\t^ x + 0", "keep it", "Severity: low"
+			data.Tools, data.ToolNames, data.MaxToolRounds = true, ToolNames(), 2
+			for range 2 {
+				system, user, err := p.render(role, data)
+				require.NoError(t, err)
+				for name, got := range map[string]string{"system": system, "user": user} {
+					var want strings.Builder
+					require.NoError(t, asWritten.ExecuteTemplate(&want, name, data))
+					assert.Equal(t, strings.TrimSpace(want.String()), got, name)
+				}
+			}
+		})
+	}
+}

@@ -44,6 +44,26 @@ type Config struct {
 type Roles struct {
 	cfg     Config
 	prompts *prompts
+	shapes  answerShapes
+}
+
+// answerShapes are the roles' answer schemas, their renderings for the
+// prompts and the tools offered, built once: they are the same for every
+// run, and the providers only read them.
+type answerShapes struct {
+	review, candidate, verdict *Schema
+	formats                    map[*Schema]string
+	tools                      []ToolDecl
+	toolNames                  []string
+}
+
+func newAnswerShapes() answerShapes {
+	a := answerShapes{review: ReviewSchema(), candidate: CandidateSchema(), verdict: VerdictSchema(), tools: ToolDecls(), toolNames: ToolNames()}
+	a.formats = map[*Schema]string{}
+	for _, s := range []*Schema{a.review, a.candidate, a.verdict} {
+		a.formats[s] = s.Format()
+	}
+	return a
 }
 
 // New checks cfg, fills defaults and loads the prompts.
@@ -69,7 +89,7 @@ func newRoles(cfg Config) (*Roles, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agents: %w", err)
 	}
-	return &Roles{cfg: cfg, prompts: p}, nil
+	return &Roles{cfg: cfg, prompts: p, shapes: newAnswerShapes()}, nil
 }
 
 // model returns the Model of role.
@@ -143,33 +163,33 @@ func (r *Roles) reviewing(in refactor.Input) conversation {
 	if r.cfg.Tools != nil {
 		rounds = r.cfg.MaxToolRounds
 	}
-	data := r.data(in, ReviewSchema())
-	data.Tools, data.ToolNames, data.MaxToolRounds = rounds > 0, ToolNames(), rounds
-	return conversation{role: refactor.RoleReviewer, in: in, data: data, schema: ReviewSchema(), toolRounds: rounds}
+	data := r.data(in, r.shapes.review)
+	data.Tools, data.ToolNames, data.MaxToolRounds = rounds > 0, r.shapes.toolNames, rounds
+	return conversation{role: refactor.RoleReviewer, in: in, data: data, schema: r.shapes.review, toolRounds: rounds}
 }
 
 func (r *Roles) writing(in refactor.Input, review refactor.Review) conversation {
-	data := r.data(in, CandidateSchema())
+	data := r.data(in, r.shapes.candidate)
 	data.ReviewText = reviewText(review)
-	return conversation{role: refactor.RoleWriter, in: in, data: data, schema: CandidateSchema()}
+	return conversation{role: refactor.RoleWriter, in: in, data: data, schema: r.shapes.candidate}
 }
 
 func (r *Roles) validating(in refactor.Input, review refactor.Review, candidate refactor.Candidate) conversation {
-	data := r.data(in, VerdictSchema())
+	data := r.data(in, r.shapes.verdict)
 	data.ReviewText, data.Candidate, data.CandidateHelpers = reviewText(review), candidate.Code, candidate.Helpers
-	return conversation{role: refactor.RoleValidator, in: in, data: data, schema: VerdictSchema()}
+	return conversation{role: refactor.RoleValidator, in: in, data: data, schema: r.shapes.verdict}
 }
 
 func (r *Roles) refining(in refactor.Input, review refactor.Review, previous refactor.Candidate, feedback string) conversation {
-	data := r.data(in, CandidateSchema())
+	data := r.data(in, r.shapes.candidate)
 	data.ReviewText, data.Candidate, data.CandidateHelpers, data.Feedback = reviewText(review), previous.Code, previous.Helpers, feedback
-	return conversation{role: refactor.RoleRefiner, in: in, data: data, schema: CandidateSchema()}
+	return conversation{role: refactor.RoleRefiner, in: in, data: data, schema: r.shapes.candidate}
 }
 
 // data is what the templates of a role answering in schema's shape see:
 // in, cut to the budget.
 func (r *Roles) data(in refactor.Input, schema *Schema) promptData {
-	return newPromptData(in, r.cfg.Budget.cut(in), schema)
+	return promptData{MethodRef: in.MethodRef, Subject: in.String(), In: r.cfg.Budget.cut(in), Format: r.shapes.formats[schema]}
 }
 
 // conversation is one role invocation.
@@ -199,7 +219,7 @@ func (r *Roles) opening(c conversation) (Request, error) {
 func (r *Roles) request(c conversation, system string, msgs []Message, offerTools bool) Request {
 	req := Request{Role: c.role, Subject: c.in.String(), System: system, Messages: msgs}
 	if offerTools {
-		req.Tools = ToolDecls()
+		req.Tools = r.shapes.tools
 	} else {
 		req.Schema = c.schema
 	}

@@ -39,7 +39,7 @@ type tracedModel struct {
 }
 
 func (t *tracedModel) Generate(ctx context.Context, req Request) (Response, error) {
-	if !trace.SpanContextFromContext(ctx).IsValid() {
+	if !spans.Recording(ctx) {
 		return t.next.Generate(ctx, req)
 	}
 	attrs := []attribute.KeyValue{

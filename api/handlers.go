@@ -129,14 +129,12 @@ func (s *Server) refusal(c echo.Context, err error) error {
 func (s *Server) busyProblem(c echo.Context, err error) error {
 	retryAfter := s.pipe.RetryAfter()
 	if r := s.busyRendered.Load(); r != nil && r.retryAfter == retryAfter {
-		p := *r.problem
-		p.RequestID = requestID(c)
-		return &problemError{p: &p, rendered: r}
+		return &problemError{p: r.problem, rendered: r, requestID: requestID(c)}
 	}
 	p := s.problem(c, err)
 	p.RetryAfter = retryAfter
 	p.Detail = "Agent is busy processing another request. Please try again later."
-	return &problemError{p: p, rendered: s.busyBody(p)}
+	return &problemError{p: p, rendered: s.busyBody(p), requestID: p.RequestID}
 }
 
 // runFailure answers a failed run with what the client needs to act.
@@ -183,8 +181,11 @@ func (s *Server) failureProblem(c echo.Context, res *refactor.Result, err error)
 type problemError struct {
 	p *wire.Problem
 	// rendered is p already encoded but for its request id, when p is
-	// an answer given too often to encode each time; nil otherwise.
-	rendered *renderedProblem
+	// an answer given too often to encode each time; nil otherwise. p is
+	// then the rendered problem, shared by every answer and never
+	// changed, and requestID is this answer's.
+	rendered  *renderedProblem
+	requestID string
 }
 
 func (e *problemError) Error() string { return e.p.Detail }

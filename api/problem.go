@@ -256,9 +256,11 @@ func writeProblemError(c echo.Context, pe *problemError) error {
 	if pe.rendered == nil {
 		return writeProblem(c, pe.p)
 	}
-	body, ok := pe.rendered.body(pe.p.RequestID)
+	body, ok := pe.rendered.body(pe.requestID)
 	if !ok {
-		return writeProblem(c, pe.p)
+		p := *pe.p
+		p.RequestID = pe.requestID
+		return writeProblem(c, &p)
 	}
 	if pe.p.RetryAfter > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(pe.p.RetryAfter))

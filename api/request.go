@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/go-playground/validator/v10"
@@ -39,14 +40,24 @@ var errBodyTooLarge = errors.New("body too large")
 
 // readBody reads at most limit bytes.
 func readBody(r *http.Request, limit int64) ([]byte, error) {
-	var buf bytes.Buffer
+	size := bytes.MinRead
 	if r.ContentLength > 0 && r.ContentLength <= limit {
-		buf.Grow(int(r.ContentLength) + bytes.MinRead) // one allocation, room to see EOF
+		size = int(r.ContentLength) + 1 // the body and room to see EOF: one allocation
 	}
-	_, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1))
-	body := buf.Bytes()
-	if err != nil {
-		return nil, fmt.Errorf("reading the body: %w", err)
+	body := make([]byte, 0, size)
+	src := io.LimitedReader{R: r.Body, N: limit + 1}
+	for {
+		if len(body) == cap(body) {
+			body = slices.Grow(body, bytes.MinRead)
+		}
+		n, err := src.Read(body[len(body):cap(body)])
+		body = body[:len(body)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the body: %w", err)
+		}
 	}
 	if int64(len(body)) > limit {
 		return nil, errBodyTooLarge

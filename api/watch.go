@@ -48,7 +48,9 @@ type runTap struct {
 	followers map[*eventQueue]struct{}
 }
 
-func newRunTap() *runTap { return &runTap{followers: map[*eventQueue]struct{}{}} }
+// newRunTap makes a tap; its followers' set is made for the first one
+// (most runs have none, and a refused run never gets that far).
+func newRunTap() *runTap { return &runTap{} }
 
 // observe is the run's observer (it never blocks the run).
 func (t *runTap) observe(e refactor.Event) {
@@ -68,6 +70,9 @@ func (t *runTap) observe(e refactor.Event) {
 func (t *runTap) follow(q *eventQueue) []refactor.Event {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.followers == nil {
+		t.followers = map[*eventQueue]struct{}{}
+	}
 	t.followers[q] = struct{}{}
 	return append([]refactor.Event(nil), t.events...)
 }

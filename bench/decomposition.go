@@ -7,30 +7,31 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-
 	"github.com/pharo-refactor/refactord/bench/internal/measure"
 )
 
 // The overhead of a run is set beside the sum of its parts' floors:
 //
-//	HTTP     1 request                × the echo server's p50 for a body and an answer of the run's sizes
-//	MCP      K tool calls             × mcp-go's floor p50 (its client to its stdio server answering at once)
+//	HTTP     1 request                  × the echo server's p50 for a body and an answer of the run's sizes
 //	SQLite   S synced + U other commits × the p50 of a synced and of an unsynced commit of a row that size
-//	image    the simulated image's own time answering those K calls (pharo-sim's compile writes and
-//	         fsyncs a file, a test run runs the oracle, a search walks its index)
+//	image    the run's K tool calls made again, directly, on a pharo-sim subprocess of the same binary
+//	         serving its own copy of the image, through mcp-go's own client, one after another
+//	         (replay.go): the image's own work (test runs, comparisons, compiles, searches) and the
+//	         MCP transport's, so MCP round trips are not counted a second time
 //
-// K, S, U and the image's time are counted on the same pipeline in this
-// process (inprocess.go): the tool calls as pharo-sim logs them, the
-// commits as the store is asked for them. The model is scripted and
-// answers at once, so it has no part. What the sum leaves out is the
-// service's own work: routing, checks, prompts, parsing, logging, and the
-// scheduling of its goroutines and of the processes on the shared cores.
+// The calls, S and U are taken from the same pipeline run in this process
+// (inprocess.go), each run's calls replayed right after it, so that the
+// replay's image goes through the same changes: the tool calls as
+// pharo-sim logs them, the commits as the store is asked for them. The
+// model is scripted and answers at once, so it has no part. What the sum
+// leaves out is the service's own work: routing, checks, prompts,
+// parsing, logging, its side of each MCP call, and the scheduling of its
+// goroutines and of the processes on the shared cores.
 
 // parts are the floors' programs, running through the overhead rounds.
 type parts struct {
 	inProcess *inProcess
-	mcpFloor  *client.Client
+	replay    *imageReplay
 	http      *floorHTTP
 	httpBody  []byte
 	client    *http.Client
@@ -47,11 +48,15 @@ func startParts(e env, result []byte) (p *parts, err error) {
 			p.close()
 		}
 	}()
-	image, ex, err := imageWithExchange(e, "parts-image")
+	image, err := copyImage(e, "parts-image")
 	if err != nil {
 		return p, err
 	}
-	if p.mcpFloor, err = startMCPFloor(e, ex.result); err != nil {
+	replayImage, err := copyImage(e, "replay-image")
+	if err != nil {
+		return p, err
+	}
+	if p.replay, err = startImageReplay(e.ctx, e.pharoSim, replayImage); err != nil {
 		return p, err
 	}
 	script, err := scriptFile(filepath.Join(e.tmp, "parts"))
@@ -79,8 +84,8 @@ func (p *parts) close() {
 	if p.inProcess != nil {
 		p.inProcess.close()
 	}
-	if p.mcpFloor != nil {
-		_ = p.mcpFloor.Close()
+	if p.replay != nil {
+		_ = p.replay.close()
 	}
 	if p.http != nil {
 		p.http.stop()
@@ -94,32 +99,34 @@ func (p *parts) close() {
 
 // decomposition is every part of every round.
 type decomposition struct {
-	p99, refactordCPU, simCPU                           []float64 // ms per run
-	httpFloor, mcpFloor, syncedFloor, plainFloor, image []float64 // ms
-	roundTrips, commits, synced, reads                  []float64 // per run
-	partHTTP, partMCP, partSQLite, partImage            []float64 // ms
-	tools                                               string
-	inProcessRun                                        []float64 // ms
+	p99, refactordCPU, simCPU                  []float64 // ms per run
+	httpFloor, syncedFloor, plainFloor, replay []float64 // ms
+	imageInProcess                             []float64 // ms: the image's own time on the calls, in process
+	roundTrips, commits, synced, reads         []float64 // per run
+	partHTTP, partSQLite, partImage            []float64 // ms
+	tools                                      string
+	inProcessRun                               []float64 // ms
 }
 
-// measure counts a run's parts and times their floors; it answers the sum
-// of the floors.
+// measure counts a run's parts, replays its image calls and times the
+// other parts' floors; it answers the sum of the floors.
 func (p *parts) measure(ctx context.Context, d *decomposition) (time.Duration, error) {
 	var trips, commits, synced, reads []float64
-	var image measure.Samples
+	var replays, inProcess measure.Samples
 	for range countedRuns {
 		c, err := p.inProcess.run(ctx, benchMethod)
 		if err != nil {
 			return 0, err
 		}
-		trips, commits, synced, reads = append(trips, float64(c.roundTrip)), append(commits, float64(c.commits)), append(synced, float64(c.synced)), append(reads, float64(c.reads))
-		image = append(image, c.imageTime)
+		took, err := p.replay.replay(ctx, c.calls)
+		if err != nil {
+			return 0, fmt.Errorf("the image's floor: %w", err)
+		}
+		replays, inProcess = append(replays, took), append(inProcess, c.imageTime)
+		trips = append(trips, float64(c.roundTrip))
+		commits, synced, reads = append(commits, float64(c.commits)), append(synced, float64(c.synced)), append(reads, float64(c.reads))
 		d.inProcessRun = append(d.inProcessRun, measure.Millis(c.took))
 		d.tools = toolList(c.tools)
-	}
-	mcpFloor, err := p50(ctx, floorCalls, func(ctx context.Context) error { return floorCall(ctx, p.mcpFloor) })
-	if err != nil {
-		return 0, fmt.Errorf("mcp-go floor: %w", err)
 	}
 	httpFloor, err := p50(ctx, floorCalls, func(ctx context.Context) error { return p.http.result(ctx, p.client, p.httpBody) })
 	if err != nil {
@@ -133,18 +140,17 @@ func (p *parts) measure(ctx context.Context, d *decomposition) (time.Duration, e
 	if err != nil {
 		return 0, err
 	}
-	imageTime, _ := measure.Summarize(image)
-	k, s, u := median(trips), median(synced), median(commits)-median(synced)
-	partMCP := time.Duration(k * float64(mcpFloor))
+	replayed, _ := measure.Summarize(replays)
+	own, _ := measure.Summarize(inProcess)
+	s, u := median(synced), median(commits)-median(synced)
 	partSQLite := time.Duration(s*float64(syncedFloor) + u*float64(plainFloor))
-	sum := httpFloor + partMCP + partSQLite + imageTime.P50
+	sum := httpFloor + partSQLite + replayed.P50
 
-	d.httpFloor, d.mcpFloor = append(d.httpFloor, measure.Millis(httpFloor)), append(d.mcpFloor, measure.Millis(mcpFloor))
+	d.httpFloor, d.replay, d.imageInProcess = append(d.httpFloor, measure.Millis(httpFloor)), append(d.replay, measure.Millis(replayed.P50)), append(d.imageInProcess, measure.Millis(own.P50))
 	d.syncedFloor, d.plainFloor = append(d.syncedFloor, measure.Millis(syncedFloor)), append(d.plainFloor, measure.Millis(plainFloor))
-	d.image = append(d.image, measure.Millis(imageTime.P50))
-	d.roundTrips, d.commits, d.synced, d.reads = append(d.roundTrips, k), append(d.commits, median(commits)), append(d.synced, s), append(d.reads, median(reads))
-	d.partHTTP, d.partMCP = append(d.partHTTP, measure.Millis(httpFloor)), append(d.partMCP, measure.Millis(partMCP))
-	d.partSQLite, d.partImage = append(d.partSQLite, measure.Millis(partSQLite)), append(d.partImage, measure.Millis(imageTime.P50))
+	d.roundTrips = append(d.roundTrips, median(trips))
+	d.commits, d.synced, d.reads = append(d.commits, median(commits)), append(d.synced, s), append(d.reads, median(reads))
+	d.partHTTP, d.partSQLite, d.partImage = append(d.partHTTP, measure.Millis(httpFloor)), append(d.partSQLite, measure.Millis(partSQLite)), append(d.partImage, measure.Millis(replayed.P50))
 	return sum, nil
 }
 
@@ -154,13 +160,13 @@ func (d *decomposition) into(c *comparison) {
 	c.detail("refactord_cpu_ms_per_run", d.refactordCPU)
 	c.detail("pharo_sim_cpu_ms_per_run", d.simCPU)
 	c.detail("part_http_ms", d.partHTTP)
-	c.detail("part_mcp_ms", d.partMCP)
 	c.detail("part_sqlite_ms", d.partSQLite)
-	c.detail("part_image_ms", d.partImage)
+	c.detail("part_image_calls_ms", d.partImage)
 	c.detail("floor_http_request_ms", d.httpFloor)
-	c.detail("floor_mcp_round_trip_ms", d.mcpFloor)
 	c.detail("floor_synced_commit_ms", d.syncedFloor)
 	c.detail("floor_commit_ms", d.plainFloor)
+	c.detail("image_calls_replayed_ms", d.replay)
+	c.detail("image_own_time_in_process_ms", d.imageInProcess)
 	c.detail("mcp_round_trips", d.roundTrips)
 	c.detail("sqlite_commits", d.commits)
 	c.detail("sqlite_synced_commits", d.synced)

@@ -83,7 +83,8 @@ type runCounts struct {
 	took      time.Duration
 	tools     map[string]int // MCP tool calls by tool
 	roundTrip int            // every MCP tool call
-	imageTime time.Duration  // the simulated image's time answering them
+	imageTime time.Duration  // the simulated image's time answering them, in this process
+	calls     []imageCall    // the calls, with their arguments, to make again (replay.go)
 	commits   int            // audit transactions committed
 	synced    int            // of which synced to stable storage on commit
 	reads     int            // audit rows read back
@@ -110,24 +111,19 @@ func (p *inProcess) run(ctx context.Context, ref refactor.MethodRef) (runCounts,
 	for _, call := range p.calls.take() {
 		c.tools[call.tool]++
 		c.roundTrip++
-		c.imageTime += call.took
+		c.imageTime += call.end.Sub(call.start)
+		c.calls = append(c.calls, call)
 	}
 	c.commits, c.synced, c.reads = p.audit.counts()
 	return c, nil
 }
 
-// toolCall is one tool call pharo-sim logged.
-type toolCall struct {
-	tool string
-	took time.Duration
-}
-
 // toolLog is a slog handler that keeps pharo-sim's "tool call" records
-// (pharosim logs every call at debug level, with its duration) and drops
-// the rest.
+// (pharosim logs every call at debug level, with its arguments and its
+// duration, when it answers) and drops the rest.
 type toolLog struct {
 	mu    sync.Mutex
-	calls []toolCall
+	calls []imageCall
 }
 
 func (l *toolLog) Enabled(context.Context, slog.Level) bool { return true }
@@ -136,16 +132,20 @@ func (l *toolLog) Handle(_ context.Context, r slog.Record) error {
 	if r.Message != "tool call" {
 		return nil
 	}
-	var c toolCall
+	c := imageCall{end: r.Time}
+	var took time.Duration
 	r.Attrs(func(a slog.Attr) bool {
 		switch a.Key {
 		case "tool":
 			c.tool = a.Value.String()
+		case "arguments":
+			c.arguments = a.Value.Any()
 		case "duration":
-			c.took = a.Value.Duration()
+			took = a.Value.Duration()
 		}
 		return true
 	})
+	c.start = c.end.Add(-took)
 	l.mu.Lock()
 	l.calls = append(l.calls, c)
 	l.mu.Unlock()
@@ -157,7 +157,7 @@ func (l *toolLog) WithGroup(string) slog.Handler      { return l }
 
 func (l *toolLog) reset() { l.take() }
 
-func (l *toolLog) take() []toolCall {
+func (l *toolLog) take() []imageCall {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := l.calls

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	refactor "github.com/pharo-refactor/refactord"
@@ -151,25 +150,9 @@ func startMCPFloor(e env, answer json.RawMessage) (*client.Client, error) {
 	if err := os.WriteFile(file, answer, 0o644); err != nil {
 		return nil, err
 	}
-	// The transport and the client as mcpclient's session sets them up.
-	// The process lives as long as the context Start is given.
-	tr := transport.NewStdio(e.floor, nil, "mcp", "-answer", file)
-	if err := tr.Start(e.ctx); err != nil {
-		return nil, fmt.Errorf("starting the mcp-go floor: %w", err)
-	}
-	ctx, cancel := context.WithTimeout(e.ctx, 30*time.Second)
-	defer cancel()
-	c := client.NewClient(tr, client.WithLegacyProtocolOnly())
-	if err := c.Start(ctx); err != nil {
-		_ = c.Close()
-		return nil, fmt.Errorf("starting the mcp-go floor's client: %w", err)
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		_ = c.Close()
-		return nil, fmt.Errorf("the mcp-go floor's handshake: %w", err)
+	c, err := startMCPGo(e.ctx, e.floor, "mcp", "-answer", file)
+	if err != nil {
+		return nil, fmt.Errorf("the mcp-go floor: %w", err)
 	}
 	return c, nil
 }

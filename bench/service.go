@@ -158,8 +158,9 @@ func pipelineOverhead(e env, client *http.Client, svc *service, first released) 
 	c := &comparison{Unit: "ms", Goal: "p50 ≤ 5 ms, ratio ≤ 1.3",
 		What: fmt.Sprintf("p50 of full runs over HTTP, %d a round, every one 200 released (prefetch, 3 instant model calls, checks, dry compile, release; %s)",
 			overheadRuns, first.gate),
-		FloorIs: "the sum of the floors of its parts: 1 HTTP request × the echo server's p50, its MCP round trips × mcp-go's floor p50, " +
-			"its synced and unsynced SQLite commits × their floors' p50, and the simulated image's own time answering its calls"}
+		FloorIs: "the sum of the floors of its parts: 1 HTTP request × the echo server's p50, " +
+			"its synced and unsynced SQLite commits × their floors' p50, and the run's own image calls (test runs and comparisons included) " +
+			"made again directly on a pharo-sim subprocess of the same binary and image through mcp-go's client, one after another (p50)"}
 	var d decomposition
 	for r := range rounds {
 		cpuBefore, err := cpuOf(svc)

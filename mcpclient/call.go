@@ -27,7 +27,7 @@ type imageError struct {
 // call invokes a tool and decodes the `result` of its answer into into, or
 // answers a classified error.
 func (c *Client) call(ctx context.Context, tool string, args map[string]any, into any) (err error) {
-	if trace.SpanContextFromContext(ctx).IsValid() {
+	if spans.Recording(ctx) {
 		var span trace.Span
 		ctx, span = c.startCallSpan(ctx, tool)
 		defer func() { spans.End(span, err) }()

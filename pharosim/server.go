@@ -195,12 +195,14 @@ func skippedNote(skipped []SkippedFile) string {
 // Close stops the image's watch of the disk.
 func (s *Server) Close() error { return s.img.Close() }
 
-// logCalls logs every tool call at debug level.
+// logCalls logs every tool call at debug level, with its arguments: the
+// record says what was asked, so that a call can be made again (the
+// bench replays a run's calls on a pharo-sim of its own).
 func (s *Server) logCalls(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		res, err := next(ctx, req)
-		s.log.Debug("tool call", "tool", req.Params.Name, "duration", time.Since(start), "error", err)
+		s.log.Debug("tool call", "tool", req.Params.Name, "arguments", req.Params.Arguments, "duration", time.Since(start), "error", err)
 		return res, err
 	}
 }

@@ -203,17 +203,28 @@ func (r *run) stage(ctx context.Context, name string, iteration int, do func(con
 	r.recordStage(ctx, name) // first: whoever hears of the stage finds it in the row
 	r.emit(refactor.EventStage, refactor.StageEvent{Name: name, Status: "started", Iteration: iteration})
 	callsBefore := r.res.Usage.ModelCalls
-	ctx, span := r.p.tracer.Start(ctx, "stage "+name, trace.WithAttributes(
-		attribute.String("refactor.stage", name), attribute.Int("refactor.iteration", iteration)))
 	start := time.Now()
-	err := do(ctx)
-	span.SetAttributes(attribute.Int("refactor.model_calls", r.res.Usage.ModelCalls-callsBefore))
-	spans.End(span, err)
+	err := r.traceStage(ctx, name, iteration, do)
 	d := time.Since(start)
 	calls := r.res.Usage.ModelCalls - callsBefore
 	r.res.Stages = append(r.res.Stages, refactor.StageStat{Name: name, DurationMS: d.Milliseconds(), ModelCalls: calls})
 	r.log.Debug("stage finished", zap.String("stage", name), zap.Duration("duration", d), zap.Int("model_calls", calls), zap.Bool("ok", err == nil))
 	r.emit(refactor.EventStage, refactor.StageEvent{Name: name, Status: "finished", Iteration: iteration, DurationMS: d.Milliseconds()})
+	return err
+}
+
+// traceStage runs do within the stage's span when the run's span records
+// (an exporter): without one nothing would read it.
+func (r *run) traceStage(ctx context.Context, name string, iteration int, do func(context.Context) error) error {
+	if !spans.Recording(ctx) {
+		return do(ctx)
+	}
+	callsBefore := r.res.Usage.ModelCalls
+	ctx, span := r.p.tracer.Start(ctx, "stage "+name, trace.WithAttributes(
+		attribute.String("refactor.stage", name), attribute.Int("refactor.iteration", iteration)))
+	err := do(ctx)
+	span.SetAttributes(attribute.Int("refactor.model_calls", r.res.Usage.ModelCalls-callsBefore))
+	spans.End(span, err)
 	return err
 }
 

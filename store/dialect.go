@@ -92,21 +92,27 @@ func isConnectionError(err error) bool {
 type txn struct {
 	q querier
 	d dialect
-	// tx and stmts: on SQLite, the transaction and the statements prepared
-	// for it (a statement prepared at open is reused in tx).
+	// tx and stmts: on SQLite, the transaction (nil for a write of one
+	// statement: Store.inStatement) and the statements prepared at open,
+	// reused in tx.
 	tx    *sql.Tx
 	stmts *statements
 }
 
-// prepared is q's prepared statement in t's transaction, or nil.
+// prepared is q's prepared statement, in t's transaction when it has
+// one, or nil.
 func (t *txn) prepared(ctx context.Context, q string) *sql.Stmt {
-	if t.tx == nil || t.stmts == nil {
+	if t.stmts == nil {
 		return nil
 	}
-	if stmt, ok := t.stmts.writes[q]; ok {
-		return t.tx.StmtContext(ctx, stmt)
+	stmt, ok := t.stmts.writes[q]
+	switch {
+	case !ok:
+		return nil
+	case t.tx == nil:
+		return stmt
 	}
-	return nil
+	return t.tx.StmtContext(ctx, stmt)
 }
 
 type querier interface {

@@ -88,3 +88,23 @@ func TestSyncedCommitsLeaveTheWriterAtNormal(t *testing.T) {
 	assert.Equal(t, syncFull, during)
 	require.NoError(t, checkSynchronous(ctx, s.w, syncNormal))
 }
+
+// TestAnIDTakenAfterTheCheckIsADuplicate: Create's insert runs without a
+// transaction around its check, so an id taken in between is refused by
+// the primary key, and that refusal is ErrDuplicate like the check's.
+func TestAnIDTakenAfterTheCheckIsADuplicate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "refactord.db"))
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, s.Close()) }()
+	r := refactor.Run{ID: "taken", Kind: refactor.RunKindRefactor, ClassName: "Calculator", Selector: "sum:with:", Status: refactor.StatusRunning}
+	require.NoError(t, s.Create(ctx, r))
+	values, err := insertValues(r)
+	require.NoError(t, err)
+	err = s.inStatement(ctx, "create", r.ID, func(tx *txn) error {
+		_, err := tx.ExecContext(ctx, insertRun, values...) // as if the check had found the id free
+		return duplicate(err)
+	})
+	assert.ErrorIs(t, err, ErrDuplicate)
+}

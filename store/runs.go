@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
 )
 
 // runColumns is the column order of insertRun and scanRun.
@@ -40,7 +41,10 @@ func (s *Store) Create(ctx context.Context, r refactor.Run) error {
 	if err != nil {
 		return fmt.Errorf("store: create run %q: %w", r.ID, err)
 	}
-	err = s.inTx(ctx, "create", r.ID, func(tx *txn) error {
+	// One INSERT: the reads before it only explain a refusal (rows are
+	// never deleted, so a revert_of found stays found), and an id taken
+	// between the check and the insert is refused by the primary key.
+	err = s.inStatement(ctx, "create", r.ID, func(tx *txn) error {
 		if err := checkAbsent(ctx, tx, r.ID); err != nil {
 			return err
 		}
@@ -80,12 +84,20 @@ func insertArgs(r refactor.Run) []any {
 		nullableTime(r.ReleasedAt), nullableTime(r.RevertedAt), r.Worker, r.Image, nullableTime(r.StartedAt), r.TraceID}
 }
 
+// sqlitePrimaryKey is SQLite's extended result code of a primary key
+// violation (SQLITE_CONSTRAINT_PRIMARYKEY).
+const sqlitePrimaryKey = 1555
+
 // duplicate names a primary key taken between the check and the insert
-// (PostgreSQL: two statements, no transaction around them).
+// (two statements, no transaction around them: Store.inStatement).
 func duplicate(err error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		return fmt.Errorf("%w: %s", ErrDuplicate, pgErr.Message)
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code() == sqlitePrimaryKey {
+		return fmt.Errorf("%w: %s", ErrDuplicate, se.Error())
 	}
 	return err
 }
@@ -135,7 +147,7 @@ func (s *Store) Update(ctx context.Context, r refactor.Run) error {
 	if err != nil {
 		return fmt.Errorf("store: update run %q: %w", r.ID, err)
 	}
-	err = s.inTx(ctx, "update", r.ID, func(tx *txn) error {
+	err = s.inStatement(ctx, "update", r.ID, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, updateRun,
 			r.RequestID, r.ClassName, r.Selector, r.IsClassMethod, r.DryRun, r.Verify, r.RunTests,
 			string(r.Status), r.Stage, r.ErrorCode, r.ErrorMessage, r.OriginalSource, r.OriginalProtocol, r.FinalSource,
@@ -196,7 +208,7 @@ func (s *Store) SetStage(ctx context.Context, id, stage string) error {
 	if err := checkSizes(map[string]sized{"stage": {len(stage), MaxNameBytes}}); err != nil {
 		return fmt.Errorf("store: set stage of run %q: %w", id, err)
 	}
-	err := s.inTx(ctx, "set_stage", id, func(tx *txn) error {
+	err := s.inStatement(ctx, "set_stage", id, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, setStageRun, stage, formatTime(time.Now()), id)
 		return explainMiss(ctx, tx, id, res, err, ErrWrongStatus)
 	})

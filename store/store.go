@@ -162,9 +162,10 @@ func (s *Store) Close() error {
 // reads before it only explain a refusal or check what the schema's
 // constraints enforce anyway (a duplicate id, an unknown revert_of).
 //
-// Within a trace (a run's), each is a span named by op, for the run id.
+// Within a trace that records (a run's, with an exporter), each is a span
+// named by op, for the run id.
 func (s *Store) inTx(ctx context.Context, op, id string, fn func(*txn) error) (err error) {
-	if trace.SpanContextFromContext(ctx).IsValid() {
+	if trace.SpanFromContext(ctx).IsRecording() {
 		var span trace.Span
 		ctx, span = s.startTxSpan(ctx, op, id)
 		defer func() { endTxSpan(span, err) }()
@@ -175,6 +176,28 @@ func (s *Store) inTx(ctx context.Context, op, id string, fn func(*txn) error) (e
 		return err
 	}
 	return s.runTx(ctx, s.w, fn)
+}
+
+// inStatement runs fn, a write of one conditional statement (and, when it
+// changes no row, the read that says why), without a transaction around
+// it: the statement commits by itself, as atomically as in one. On SQLite
+// that spares a BEGIN and a COMMIT per write; the statement takes the write
+// lock when it starts, as BEGIN IMMEDIATE would, so busy_timeout still
+// applies. The read runs after the commit: it only explains a refusal,
+// and a run's status only moves forward. On PostgreSQL it is inTx, whose
+// statements run on their own already.
+func (s *Store) inStatement(ctx context.Context, op, id string, fn func(*txn) error) (err error) {
+	if s.d == postgresDialect {
+		return s.inTx(ctx, op, id, fn)
+	}
+	if trace.SpanFromContext(ctx).IsRecording() {
+		var span trace.Span
+		ctx, span = s.startTxSpan(ctx, op, id)
+		defer func() { endTxSpan(span, err) }()
+	}
+	err = storageRefused(fn(&txn{q: s.w, d: s.d, stmts: s.stmts}))
+	s.writes.note(err)
+	return err
 }
 
 // beginner is a pool or one connection of it.

@@ -58,7 +58,7 @@ func (s *Store) inSyncedTx(ctx context.Context, op, id string, fn func(*txn) err
 	if s.d == postgresDialect {
 		return s.inTx(ctx, op, id, fn)
 	}
-	if trace.SpanContextFromContext(ctx).IsValid() {
+	if trace.SpanFromContext(ctx).IsRecording() {
 		var span trace.Span
 		ctx, span = s.startTxSpan(ctx, op, id)
 		span.SetAttributes(attribute.Bool("refactor.synced_commit", true))

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -23,6 +24,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Exporters OTEL_TRACES_EXPORTER names.
@@ -77,6 +79,19 @@ func FromEnv(lookup func(string) (string, bool)) (Settings, error) {
 type Tracing struct {
 	*sdktrace.TracerProvider
 	Settings Settings
+	// idOnly: no exporter and the default sampler, so no span is ever
+	// read; Tracer then gives spans that carry their ids only (idTracer).
+	idOnly bool
+}
+
+// Tracer is the SDK's tracer, or, when no span is exported and the
+// sampler is the default, one that makes the same span contexts without
+// recording the spans (idTracer).
+func (t *Tracing) Tracer(name string, opts ...trace.TracerOption) trace.Tracer {
+	if t.idOnly {
+		return idTracer{}
+	}
+	return t.TracerProvider.Tracer(name, opts...)
 }
 
 // Setup builds the tracer provider for s. With the exporter none, spans
@@ -100,7 +115,10 @@ func Setup(ctx context.Context, s Settings, serviceVersion string, console io.Wr
 	if exporter != nil {
 		opts = append(opts, sdktrace.WithBatcher(exporter))
 	}
-	return &Tracing{TracerProvider: sdktrace.NewTracerProvider(opts...), Settings: s}, nil
+	// The SDK reads OTEL_TRACES_SAMPLER itself; any sampler but its
+	// default keeps the SDK's own spans.
+	idOnly := exporter == nil && os.Getenv("OTEL_TRACES_SAMPLER") == ""
+	return &Tracing{TracerProvider: sdktrace.NewTracerProvider(opts...), Settings: s, idOnly: idOnly}, nil
 }
 
 func newExporter(ctx context.Context, s Settings, console io.Writer) (sdktrace.SpanExporter, error) {

@@ -4,6 +4,8 @@
 package spans
 
 import (
+	"context"
+
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -26,4 +28,12 @@ func MarkError(span trace.Span, err error) {
 func End(span trace.Span, err error) {
 	MarkError(span, err)
 	span.End()
+}
+
+// Recording says whether ctx's span records what is added to it. A span
+// of a run made within a span that records nothing (no exporter: the
+// run's span only carries its trace id) would record nothing either, so
+// callers skip it, and the attributes they would format for it.
+func Recording(ctx context.Context) bool {
+	return trace.SpanFromContext(ctx).IsRecording()
 }

@@ -45,3 +45,29 @@ func TestEndMarksTheErrorKind(t *testing.T) {
 		})
 	}
 }
+
+func TestRecordingSaysWhetherTheContextsSpanRecords(t *testing.T) {
+	recording := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(tracetest.NewSpanRecorder()))
+	dropping := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.NeverSample()))
+	cases := []struct {
+		name string
+		ctx  func() context.Context
+		want bool
+	}{
+		{"no span", context.Background, false},
+		{"a recording span", func() context.Context {
+			ctx, _ := recording.Tracer("test").Start(context.Background(), "run")
+			return ctx
+		}, true},
+		{"a span that records nothing, with its trace id", func() context.Context {
+			ctx, span := dropping.Tracer("test").Start(context.Background(), "run")
+			require.True(t, span.SpanContext().HasTraceID())
+			return ctx
+		}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, Recording(tc.ctx()))
+		})
+	}
+}
