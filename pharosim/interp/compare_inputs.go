@@ -655,8 +655,8 @@ var kindValues = map[kind][]string{
 	kindDate: {"(Date year: 2024 month: 2 day: 29)", "(Date year: 2023 month: 12 day: 31)", "(Date year: 2024 month: 1 day: 1)",
 		"(Date year: 2024 month: 1 day: 2)", "(Date year: 2024 month: 1 day: 3)", "(Date year: 2024 month: 1 day: 4)",
 		"(Date year: 2024 month: 1 day: 5)", "(Date year: 2024 month: 1 day: 6)", "(Date year: 2024 month: 1 day: 7)"},
-	kindStream:     {"(WriteStream on: String new)", "(ReadStream on: 'abc 12')", "(ReadStream on: '')", "(ReadStream on: #(1 2 3))"},
-	kindObject:     {"nil", "0", "1", "-1", "'abc'", "#(1 2 3)", "true", "#foo", "(3/4)", "$a"},
+	kindStream: {"(WriteStream on: String new)", "(ReadStream on: 'abc 12')", "(ReadStream on: '')", "(ReadStream on: #(1 2 3))"},
+	kindObject: {"nil", "0", "1", "-1", "'abc'", "#(1 2 3)", "true", "#foo", "(3/4)", "$a"},
 }
 
 // blockValues are the blocks made for a block argument, by how many
