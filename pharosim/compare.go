@@ -31,7 +31,7 @@ func (s *Server) compareTool() toolSpec {
 			mcp.Description("New helper methods the candidate sends, of the same class and side")),
 		mcp.WithString("test_classes", mcp.Description("Space-separated TestCase classes whose tests run to record the method's inputs")),
 		mcp.WithInteger("max_inputs", mcp.DefaultNumber(interp.DefaultMaxInputs), mcp.Min(1), mcp.Max(interp.MaxMaxInputs),
-			mcp.Description("At most this many recorded inputs, and this many generated ones"))),
+			mcp.Description("At most this many recorded inputs, this many generated ones and this many follow-ups"))),
 		s.compareMethod}
 }
 

@@ -77,7 +77,9 @@ func TestPromptsShowTheClassAndItsRelatedMethods(t *testing.T) {
 	assert.Contains(t, review, `label="ShoppingCart class>>taxRate, sent to self"`)
 	assert.NotContains(t, review, "Cut to fit the context budget")
 
-	r = newRig(t, rigOpts{script: script("sum: a with: b\n\t^ self memory * 0 + a + b", []scripted.Answer{approvedAnswer()})})
+	// (memory * 0 + a + b would not do: with a Float in memory it answers
+	// a Float, and the comparison says so)
+	r = newRig(t, rigOpts{script: script("sum: a with: b\n\tself memory.\n\t^ a + b", []scripted.Answer{approvedAnswer()})})
 	_, err = r.run(sumWith, func(req *refactor.Request) { req.DryRun = true })
 	require.NoError(t, err)
 	assert.NotContains(t, r.model.prompt(refactor.RoleWriter, 0), "Calculator>>memory,", "the original sends nothing to self")
