@@ -216,9 +216,12 @@ func (cmp *comparison) compare() Verdict {
 		return v
 	}
 	// the variations that took the method elsewhere, each varied again at
-	// a second place (see generator.followUps)
-	if !t.timedOut {
-		more := gen.followUps(t.took)
+	// a second place (see generator.followUps); those that took it
+	// elsewhere again, once more
+	for round, from := 0, 0; round < followUpRounds && !t.timedOut && from < len(t.took); round++ {
+		took := t.took[from:]
+		from = len(t.took)
+		more := gen.followUps(took)
 		inputs = append(inputs, more...)
 		if cmp.runAll(w, more, &instant, &v, t) {
 			v.Generated = len(gen.out)
@@ -251,6 +254,9 @@ func (cmp *comparison) compare() Verdict {
 	}
 	return v
 }
+
+// followUpRounds bounds the rounds of follow-ups (within their budget).
+const followUpRounds = 3
 
 // tally is what the runs of a comparison's inputs came to so far.
 type tally struct {

@@ -388,8 +388,9 @@ func (g *generator) collectionVariants(x *Instance) []Object {
 const maxGrownSize = 100
 
 // elementLists answers the element lists of collectionVariants, the
-// likeliest to cross a boundary first: an element dropped, none, one, the
-// sizes around the method's literals, then the rest.
+// likeliest to cross a boundary first: an element dropped, none, one, a
+// pair's number changed, the sizes around the method's literals, then the
+// rest.
 func (g *generator) elementLists(es []Object) [][]Object {
 	n := len(es)
 	var lists [][]Object
@@ -399,6 +400,19 @@ func (g *generator) elementLists(es []Object) [][]Object {
 	lists = append(lists, nil)
 	if n > 1 {
 		lists = append(lists, es[:1])
+	}
+	for _, at := range []int{0, n - 1} {
+		// a pair's number (a product and its quantity) one more, negated
+		if at < 0 || at >= n || (at == n-1 && n == 1) {
+			continue
+		}
+		if a, ok := es[at].(*Instance); ok && a != nil && a.class.name == "Association" && len(a.vars) == 2 && isNumber(a.vars[1]) {
+			for _, v := range []Object{numAdd(a.vars[1], 1), numNeg(a.vars[1])} {
+				changed := append([]Object{}, es...)
+				changed[at] = &Instance{class: a.class, vars: []Object{a.vars[0], v}}
+				lists = append(lists, changed)
+			}
+		}
 	}
 	fill := es
 	if n == 0 {
@@ -446,19 +460,6 @@ func (g *generator) elementLists(es []Object) [][]Object {
 	lists = append(lists, append(append([]Object{}, es...), extra))
 	if negated {
 		lists = append(lists, append(append([]Object{}, es...), neg...))
-	}
-	for _, at := range []int{0, n - 1} {
-		// a pair's number (a product and its quantity) one more, negated
-		if at < 0 || at >= n || (at == n-1 && n == 1) {
-			continue
-		}
-		if a, ok := es[at].(*Instance); ok && a != nil && a.class.name == "Association" && len(a.vars) == 2 && isNumber(a.vars[1]) {
-			for _, v := range []Object{numAdd(a.vars[1], 1), numNeg(a.vars[1])} {
-				changed := append([]Object{}, es...)
-				changed[at] = &Instance{class: a.class, vars: []Object{a.vars[0], v}}
-				lists = append(lists, changed)
-			}
-		}
 	}
 	if n == 0 || isNumber(es[n-1]) {
 		for _, l := range g.lits {

@@ -347,7 +347,7 @@ func (g *generator) ivarPlaces(ps []place, seed *input, arg int, v Object, path 
 		// variations (the items of another cart, grown)
 		for _, o := range g.observed[observedAt{x.class, i}] {
 			vs = append(vs, o)
-			if o != nil && o != own && g.valueKey(o) != g.valueKey(x.vars[i]) {
+			if o != nil && o != own && !g.isEmptyCollection(o) && g.valueKey(o) != g.valueKey(x.vars[i]) {
 				vs = append(vs, g.variants(o, false, near)...)
 			}
 		}
@@ -405,10 +405,7 @@ func (g *generator) nilAfterNew(c *Class, i int) bool {
 // its class observed at the same place; nil otherwise.
 func (g *generator) fuller(at observedAt, v Object) Object {
 	x, ok := v.(*Instance)
-	if !ok || x == nil || x.str != nil || !inheritsFrom(x.class, "Collection") {
-		return nil
-	}
-	if n, ok := g.send(x, "size"); !ok || n != int64(0) {
+	if !ok || !g.isEmptyCollection(x) {
 		return nil
 	}
 	for _, o := range g.observed[at] {
@@ -421,6 +418,16 @@ func (g *generator) fuller(at observedAt, v Object) Object {
 		}
 	}
 	return nil
+}
+
+// isEmptyCollection tells an empty collection (not a string).
+func (g *generator) isEmptyCollection(v Object) bool {
+	x, ok := v.(*Instance)
+	if !ok || x == nil || x.str != nil || !inheritsFrom(x.class, "Collection") {
+		return false
+	}
+	n, ok := g.send(x, "size")
+	return ok && n == int64(0)
 }
 
 // with answers a copy of seed with v at a place.
