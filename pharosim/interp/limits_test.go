@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -274,5 +275,53 @@ func TestWhatTestsLeaveBehindIsBounded(t *testing.T) {
 			assert.Equal(t, leftBehind, o.Detail, "%s runs after one that could not", o.Selector)
 		}
 		stopped = stopped || o.Outcome == Errored
+	}
+}
+
+// TestATestsBudgetIsTime: a test's budget is its call's time, as on
+// Pharo; the step guard is far above what legitimate work takes. Under
+// the budget the real runs give (StepGuard and a deadline), a loop of
+// fifty million sends completes, and an endless loop ends at the
+// deadline; with no deadline, the guard still ends it.
+func TestATestsBudgetIsTime(t *testing.T) {
+	t.Parallel()
+	const (
+		heavyLoop   = "| n |\n\tn := 0.\n\t1 to: 50000000 do: [ :i | n := n + self one ].\n\tself assert: n equals: 50000000"
+		endlessLoop = "| n |\n\tn := 0.\n\t[ n := n + self one ] repeat"
+	)
+	cases := []struct {
+		name     string
+		body     string
+		steps    int64
+		deadline time.Duration // from the run's start; 0: none
+		outcome  Outcome
+		detail   string
+	}{
+		{"fifty million sends complete under the real budget", heavyLoop, StepGuard, 10 * time.Minute, Passed, ""},
+		{"an endless loop ends at the deadline", endlessLoop, StepGuard, 300 * time.Millisecond, Errored, "the time limit ran out"},
+		{"an endless loop without a deadline ends at the guard", endlessLoop, 10_000_000, 0, Errored, "the step budget ran out (an endless loop?)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			program := &Program{
+				Classes: []tonel.Definition{{Kind: tonel.KindClass, Name: "BudgetTest", Superclass: "TestCase", Category: "Budget-Tests"}},
+				Methods: []MethodSource{
+					{Class: "BudgetTest", Source: "one\n\t^ 1"},
+					{Class: "BudgetTest", Source: "testLoop\n\t" + tc.body},
+				},
+			}
+			limits := Limits{Steps: tc.steps}
+			if tc.deadline > 0 {
+				limits.Deadline = time.Now().Add(tc.deadline)
+			}
+			in, err := New(program, limits)
+			require.NoError(t, err)
+			out, err := in.RunTestClass("BudgetTest", tc.steps)
+			require.NoError(t, err)
+			require.Len(t, out, 1)
+			assert.Equal(t, tc.outcome, out[0].Outcome, out[0].Detail)
+			assert.Equal(t, tc.detail, out[0].Detail)
+		})
 	}
 }

@@ -37,7 +37,7 @@ func TestPublicSuite(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	in, err := New(ReadProgram(files), Limits{Steps: 50_000_000, Deadline: time.Now().Add(time.Minute)})
+	in, err := New(ReadProgram(files), Limits{Steps: StepGuard, Deadline: time.Now().Add(time.Minute)})
 	require.NoError(t, err)
 	for _, failure := range in.InitializeFailures() {
 		fmt.Printf("load: %s\n", failure)
@@ -55,7 +55,9 @@ func TestPublicSuite(t *testing.T) {
 	ran, passed := 0, 0
 	for _, name := range classes {
 		t0 := time.Now()
-		out, err := in.RunTestClass(name, 20_000_000)
+		// each class gets a call's time limit, as run_class_test gives it
+		in.deadline = t0.Add(30 * time.Second)
+		out, err := in.RunTestClass(name, StepGuard)
 		if d := time.Since(t0); d > 200*time.Millisecond {
 			fmt.Printf("slow: %s %s\n", name, d)
 		}
