@@ -30,6 +30,20 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"[ 3 inform: 'Should not see this' ] valueSuppressingMessages: #('*see*')", "3"},
 		{"ProvideAnswerNotification signal: 'unanswered'", "nil"},
 		{"ProvideAnswerNotification superclass", "Notification"},
+		// Network-Tests' UUIDTest and STONWriteReadTest>>#testUUIDs: a UUID
+		// prints and reads 8-4-4-4-12 lowercase hex, compares byte by
+		// byte, and a new one is random (version 4, RFC 4122's variant).
+		{"(UUID fromString: '0608b9dc-02e4-4dd0-9f8a-ea45160df641') printString", "'0608b9dc-02e4-4dd0-9f8a-ea45160df641'"},
+		{"UUID nilUUID asString", "'00000000-0000-0000-0000-000000000000'"},
+		{"(UUID fromString: '00000000-0000-0000-0000-000000000000') = UUID nilUUID", "true"},
+		{"UUID nilUUID asString36", "'0'"},
+		{"(UUID fromString: '0608b9dc-02e4-4dd0-9f8a-ea45160df641') < (UUID fromString: 'e85ae7ba-3ca3-4bae-9f62-cc2ce51c525e')", "true"},
+		{"(UUID fromString: 'e85ae7ba-3ca3-4bae-9f62-cc2ce51c525e') <= (UUID fromString: '0608b9dc-02e4-4dd0-9f8a-ea45160df641')", "false"},
+		{"(UUID fromString: '0608b9dc-02e4-4dd0-9f8a-ea45160df641') = #nonUUIDObject", "false"},
+		{"| u | u := UUID new. { u isNilUUID. u = UUID new. u isRandomBased. u printString size. (UUID fromString36: u asString36) = u }", "#(false false true 36 true)"},
+		{"(UUID fromString: 'd720e41c-06cf-11ee-b6e8-2eb5a363657c') clockSequence", "14056"},
+		{"(UUID fromString: 'd720e41c-06cf-11ee-b6e8-2eb5a363657c') timestamp = (DateAndTime year: 2023 month: 6 day: 9 hour: 14 minute: 13 second: 43 nanoSecond: 231798000 offset: 0 hours)", "true"},
+		{"[ UUID fromString: 'short' ] on: Error do: [ :e | e messageText ]", "'a UUID should be 36 characters'"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
