@@ -60,6 +60,12 @@ func primInstVarAt(in *Interp, r Object, a []Object) (Object, bool) {
 	if !ok || !ok2 || i < 1 || i > int64(len(o.vars)) {
 		return nil, false
 	}
+	if view, isView := hashedStorageVariable(o, int(i-1)); isView {
+		return in.hashedStorageAt(o, view), true
+	}
+	if view, isView := orderedStorageVariable(o, int(i-1)); isView {
+		return in.orderedStorageAt(o, view), true
+	}
 	return o.vars[i-1], true
 }
 
@@ -68,6 +74,12 @@ func primInstVarAtPut(in *Interp, r Object, a []Object) (Object, bool) {
 	o, ok2 := r.(*Instance)
 	if !ok || !ok2 || i < 1 || i > int64(len(o.vars)) {
 		return nil, false
+	}
+	if view, isView := hashedStorageVariable(o, int(i-1)); isView {
+		return a[1], in.hashedStorageAtPut(o, view, a[1])
+	}
+	if view, isView := orderedStorageVariable(o, int(i-1)); isView {
+		return a[1], in.orderedStorageAtPut(o, view, a[1])
 	}
 	o.vars[i-1] = a[1]
 	return a[1], true
