@@ -42,6 +42,11 @@ type Interp struct {
 	// heap's objects when it began, heapAtNew when the interpreter was
 	// built
 	memory, charged, recountAt, heapAtStart, heapAtNew int64
+	// coroutines are the Generators whose blocks are under way, by
+	// generator; runningCoroutine is the one running, nil for the
+	// computation's own stack (prims_generators.go)
+	coroutines       map[*Instance]*coroutine
+	runningCoroutine *coroutine
 	// initFailures says which class-side initialize failed while the
 	// program loaded, and why (Pharo would show it at load).
 	initFailures []string

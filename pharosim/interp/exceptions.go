@@ -1,5 +1,7 @@
 package interp
 
+import "slices"
+
 // handler is an active on:do:.
 type handler struct {
 	selector Object // an exception class or an ExceptionSet: it answers handles:
@@ -40,6 +42,16 @@ func (in *Interp) protected(body *Block, h *handler) (result Object, again bool,
 	in.handlerLimit = len(in.handlers)
 	depth := in.depth
 	defer func() {
+		if idx >= len(in.handlers) || in.handlers[idx] != h {
+			// a generator's block: its handlers stand above whatever
+			// its consumer had when it was last resumed
+			moved := slices.Index(in.handlers, h)
+			if moved < 0 {
+				moved = len(in.handlers)
+			}
+			limit += moved - idx
+			idx = moved
+		}
 		clear(in.handlers[idx:])
 		in.handlers = in.handlers[:idx]
 		in.handlerLimit = limit

@@ -30,6 +30,12 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"[ 3 inform: 'Should not see this' ] valueSuppressingMessages: #('*see*')", "3"},
 		{"ProvideAnswerNotification signal: 'unanswered'", "nil"},
 		{"ProvideAnswerNotification superclass", "Notification"},
+		// ExceptionTest>>#testResumablePass: pass (and outer) with no
+		// handler left runs the default action and resumes; the handler
+		// still holds the exception afterwards.
+		{"[ Notification signal. 4 ] on: Notification do: [ :ex | ex pass. ex return: 5 ]", "4"},
+		{"[ Notification signal. 4 ] on: Notification do: [ :ex | ex outer. ex return: 5 ]", "5"},
+		{"[ (Notification signal: 'x') ifNil: [ 6 ] ] on: Notification do: [ :ex | ex resume: ex outer ]", "6"},
 		// Network-Tests' UUIDTest and STONWriteReadTest>>#testUUIDs: a UUID
 		// prints and reads 8-4-4-4-12 lowercase hex, compares byte by
 		// byte, and a new one is random (version 4, RFC 4122's variant).
@@ -62,6 +68,24 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| o | o := OrderedCollection new. o add: 5; add: 6. (o instVarNamed: 'array') copyFrom: (o instVarNamed: 'firstIndex') to: (o instVarNamed: 'lastIndex')", "#(5 6)"},
 		{"| o | o := OrderedCollection new. o instVarNamed: 'array' put: #(nil nil 7 8 nil); instVarNamed: 'firstIndex' put: 3; instVarNamed: 'lastIndex' put: 4. o", "an OrderedCollection(7 8)"},
 		{"| o | o := #(3 1 2) asSortedCollection. o instVarNamed: 'array' put: (o instVarNamed: 'array'). o asArray", "#(1 2 3)"},
+		// Collections-Streams-Tests' GeneratorTest: a Generator's block
+		// runs as a coroutine, one value at a time, and may never end;
+		// close runs its ensure: blocks; an error in it reaches the
+		// consumer's handler.
+		{"(Generator on: [ :g | 1 to: 3 do: [ :i | g yield: i ] ]) contents", "#(1 2 3)"},
+		{"| a b | (Generator on: [ :g | a := 0. b := 1. [ a := b + (b := a). g yield: a ] repeat ]) next: 10", "#(1 1 2 3 5 8 13 21 34 55)"},
+		{"| g | g := Generator on: [ :x | ]. { g atEnd. g peek. g next }", "#(true nil nil)"},
+		{"| g | g := Generator on: [ :x | 1 to: 3 do: [ :i | x yield: i ] ]. { g peek. g peek. g next. g peek. g next. g atEnd. g next. g atEnd. g next }", "#(1 1 1 2 2 false 3 true nil)"},
+		{"| g | g := Generator on: [ :x | 1 to: 3 do: [ :i | x yield: i ] ]. g next; next. g reset. { g next. g next. g next. g next }", "#(1 2 3 nil)"},
+		{"(Generator on: [ :g | [ g yield: 1; yield: 2 ] ensure: [ g yield: 3 ] ]) upToEnd asArray", "#(1 2 3)"},
+		{"| g done | done := 0. g := Generator on: [ :x | [ x yield: 1; yield: 2 ] ensure: [ done := done + 1 ] ]. { done. g peek. (g close; yourself) atEnd. done }", "#(0 1 true 1)"},
+		{"| g | g := Generator on: [ :x | x yield: 1. x error: 'yo' ]. [ g next; next ] on: Error do: [ :e | e messageText ]", "'yo'"},
+		{"| g | g := Generator onDo: [ :each | Integer primesUpTo: 10000000 do: each ]. { g next. g next. g next }", "#(2 3 5)"},
+		{"| g h | g := Generator on: [ :x | 1 to: 3 do: [ :i | x yield: i * 10 ] ]. h := Generator on: [ :y | [ g atEnd ] whileFalse: [ y yield: g next + 1 ] ]. h contents", "#(11 21 31)"},
+		{"| g | g := Generator on: [ :x | [ 1 to: 3 do: [ :i | x yield: i ] ] on: ZeroDivide do: [ :e | e return: 0 ] ]. g next. [ g next. 1 / 0 ] on: ZeroDivide do: [ :e | #consumer ]", "#consumer"},
+		{"| g | g := Generator on: [ :x | [ x yield: 1. 1 / 0. x yield: 2 ] on: ZeroDivide do: [ :e | x yield: #handled ] ]. g contents", "#(1 #handled)"},
+		{"Integer primesUpTo: 30", "#(2 3 5 7 11 13 17 19 23 29)"},
+		{"| c | c := OrderedCollection new. Integer primesUpTo: 25100 do: [ :p | p > 24900 ifTrue: [ c add: p ] ]. c asArray", "#(24907 24917 24919 24923 24943 24953 24967 24971 24977 24979 24989 25013 25031 25033 25037 25057 25073 25087 25097)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {

@@ -3,6 +3,7 @@ package interp
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -324,4 +325,57 @@ func TestATestsBudgetIsTime(t *testing.T) {
 			assert.Equal(t, tc.detail, out[0].Detail)
 		})
 	}
+}
+
+// TestGeneratorsEndWithTheirTest: a Generator's block runs on a goroutine
+// of its own; one left suspended, one that loops or recurses without
+// end, and one that a limit ends inside its block all end with their
+// test — the limit errors the test, the next test runs — and no
+// goroutine outlives the run. Not parallel: it counts the process's
+// goroutines.
+func TestGeneratorsEndWithTheirTest(t *testing.T) {
+	tests := []struct{ selector, body, detail string }{
+		{"testEndlessRecursionInside", "| g | g := Generator on: [ :x | x yield: 1. self down: x ]. g next; next", "the stack grew too deep (an endless recursion?)"},
+		{"testEndlessLoopInside", "| g | g := Generator on: [ :x | x yield: 1. [ true ] whileTrue ]. g next; next", "the step budget ran out (an endless loop?)"},
+		{"testLeftSuspended", "| g | g := Generator on: [ :x | [ x yield: 1 ] repeat ]. self assert: g next equals: 1", ""},
+		{"testManySuspended", "1 to: 50 do: [ :i | (Generator on: [ :x | [ x yield: i; yield: i ] ensure: [ Smalltalk at: #Reached put: true ] ]) next ]", ""},
+		{"testNothingOfTheEarlierRuns", "self assert: (Smalltalk at: #Reached ifAbsent: [ false ]) equals: false", ""},
+	}
+	methods := []MethodSource{
+		{Class: "GeneratorLimitsTest", Source: "down: x\n\t^ 1 + (self down: x)"},
+	}
+	for _, tc := range tests {
+		methods = append(methods, MethodSource{Class: "GeneratorLimitsTest", Source: tc.selector + "\n\t" + tc.body})
+	}
+	program := &Program{
+		Classes: []tonel.Definition{{Kind: tonel.KindClass, Name: "GeneratorLimitsTest", Superclass: "TestCase", Category: "Hostile-Tests"}},
+		Methods: methods,
+	}
+	before := runtime.NumGoroutine()
+	in, err := New(program, Limits{Steps: realSteps})
+	require.NoError(t, err)
+	out, err := in.RunTestClass("GeneratorLimitsTest", realSteps)
+	require.NoError(t, err)
+	require.Len(t, out, len(tests))
+	ran := map[string]TestOutcome{}
+	for _, o := range out {
+		ran[o.Selector] = o
+	}
+	for _, tc := range tests {
+		o := ran[tc.selector]
+		if tc.detail == "" {
+			assert.Equal(t, Passed, o.Outcome, "%s: %s", tc.selector, o.Detail)
+			continue
+		}
+		assert.Equal(t, Errored, o.Outcome, tc.selector)
+		assert.Equal(t, tc.detail, o.Detail, tc.selector)
+	}
+	// a goroutine that has reported its end may take a moment to exit;
+	// polled here, not by assert.Eventually, whose own goroutine counts
+	left := runtime.NumGoroutine()
+	for wait := 0; left > before && wait < 1000; wait++ {
+		time.Sleep(10 * time.Millisecond)
+		left = runtime.NumGoroutine()
+	}
+	assert.LessOrEqual(t, left, before, "a generator's goroutine outlived its test")
 }

@@ -229,6 +229,8 @@ func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 // outside the image's exceptions (a limit, something the kernel lacks, an
 // unhandled exception) is reported to failed.
 func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
+	in.endCoroutines()
+	defer in.endCoroutines() // after what ended f is reported
 	in.budget = steps
 	in.depth = 0
 	in.aborting = false

@@ -1,0 +1,193 @@
+package interp
+
+import "fmt"
+
+// generatorPrimitives run a Generator's block as a coroutine: the block
+// runs on a goroutine of its own, and only one of it and its consumer
+// runs at a time, handing control over at each yield: and each next —
+// the one process of the image, with the generator's stack beside the
+// consumer's as Pharo's contexts have it.
+var generatorPrimitives = map[string]primitive{
+	// generatorResume runs the receiver's block (the argument) until it
+	// yields — answering true — or ends — answering false; what leaves
+	// the block otherwise (an exception handled by the consumer, a limit)
+	// travels on in the consumer.
+	"generatorResume": func(in *Interp, r Object, a []Object) (Object, bool) {
+		gen, ok := asInstance(r)
+		b, isBlock := asBlock(a[0])
+		if !ok || !isBlock || len(b.node.Args) != 1 {
+			return nil, false
+		}
+		return in.resumeCoroutine(gen, b, false), true
+	},
+	// generatorYield hands control back to the consumer of the receiver,
+	// whose block is running; it answers when the consumer asks for the
+	// next value.
+	"generatorYield": func(in *Interp, r Object, a []Object) (Object, bool) {
+		gen, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
+		co := in.coroutines[gen]
+		if co == nil || co != in.runningCoroutine {
+			return nil, false // not inside the receiver's block
+		}
+		if co.terminating {
+			return nil, true // an ensure: block run by close: nobody asks for its values
+		}
+		co.toCaller <- coroutineReport{yielded: true}
+		if (<-co.toGenerator).terminate {
+			co.terminating = true
+			panic(&coroutineEnd{})
+		}
+		return nil, true
+	},
+	// generatorClose ends the receiver's block where it stands, running
+	// its ensure: blocks, as Pharo's unwinding does.
+	"generatorClose": func(in *Interp, r Object, a []Object) (Object, bool) {
+		gen, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
+		if co := in.coroutines[gen]; co != nil && !co.finished {
+			in.resumeCoroutine(gen, nil, true)
+		}
+		delete(in.coroutines, gen)
+		return r, true
+	},
+}
+
+// coroutine is a Generator's block running on its own goroutine.
+type coroutine struct {
+	toGenerator chan coroutineCommand
+	toCaller    chan coroutineReport
+	// the generator's own part of the interpreter's stacks while its
+	// consumer runs: the handlers its block pushed (above the
+	// consumer's, which it sees while it runs), the arguments of its
+	// primitives under way, the Go stack its goroutine uses
+	handlers    []*handler
+	limitOffset int
+	argStack    []Object
+	depth       int
+	// base is where the generator's own handlers start while it runs
+	base              int
+	started, finished bool
+	terminating       bool
+	previous          *coroutine // the coroutine that resumed it, if any
+}
+
+// maxCoroutines bounds the generators a computation may have under way:
+// each holds a goroutine and its stack.
+const maxCoroutines = 1000
+
+// coroutineBytes is what a generator under way is charged: the smallest
+// stack of its goroutine.
+const coroutineBytes = 8 << 10
+
+type coroutineCommand struct{ terminate bool }
+
+// coroutineReport is what the generator's goroutine hands back: a value
+// yielded, or its end — with what left the block, if anything did.
+type coroutineReport struct {
+	yielded bool
+	escaped any
+}
+
+// coroutineEnd unwinds a generator's goroutine that is closed.
+type coroutineEnd struct{}
+
+// resumeCoroutine runs gen's block until it yields (true) or ends
+// (false); terminate ends it where it stands instead.
+func (in *Interp) resumeCoroutine(gen *Instance, b *Block, terminate bool) bool {
+	co := in.coroutines[gen]
+	if co == nil {
+		if terminate || b == nil {
+			return false
+		}
+		if len(in.coroutines) >= maxCoroutines {
+			in.overLimit(fmt.Sprintf("more than %d generators under way at once (an endless creation?)", maxCoroutines))
+		}
+		in.charge(coroutineBytes)
+		co = &coroutine{toGenerator: make(chan coroutineCommand), toCaller: make(chan coroutineReport)}
+		in.coroutines[gen] = co
+	}
+	if co.finished {
+		return false
+	}
+	if terminate && !co.started {
+		co.finished = true
+		return false
+	}
+	// the generator runs on top of its consumer: it sees the consumer's
+	// handlers below its own, and uses stacks of its own
+	callerHandlers, callerLimit := in.handlers, in.handlerLimit
+	callerArgs, callerDepth := in.argStack, in.depth
+	visible := callerHandlers[:min(len(callerHandlers), callerLimit)]
+	co.base = len(visible)
+	in.handlers = append(append(make([]*handler, 0, len(visible)+len(co.handlers)), visible...), co.handlers...)
+	in.handlerLimit = co.base + co.limitOffset
+	in.argStack, in.depth = co.argStack, co.depth
+	co.previous, in.runningCoroutine = in.runningCoroutine, co
+	if !co.started {
+		co.started = true
+		in.handlerLimit = len(in.handlers)
+		go in.runCoroutine(co, gen, b)
+	}
+	co.toGenerator <- coroutineCommand{terminate: terminate}
+	report := <-co.toCaller
+	if report.yielded {
+		co.handlers = append([]*handler{}, in.handlers[co.base:]...)
+		co.limitOffset = in.handlerLimit - co.base
+		co.argStack, co.depth = in.argStack, in.depth
+	} else {
+		co.finished = true
+		co.handlers, co.argStack = nil, nil
+	}
+	in.runningCoroutine = co.previous
+	in.handlers, in.handlerLimit = callerHandlers, callerLimit
+	in.argStack, in.depth = callerArgs, callerDepth
+	if report.escaped != nil {
+		panic(report.escaped)
+	}
+	return report.yielded
+}
+
+// runCoroutine is the generator's goroutine: it waits for the first
+// command, runs the block, and reports its end with what left it.
+func (in *Interp) runCoroutine(co *coroutine, gen *Instance, b *Block) {
+	var report coroutineReport
+	defer func() {
+		if r := recover(); r != nil {
+			if _, closed := r.(*coroutineEnd); !closed {
+				report.escaped = r
+			}
+		}
+		co.toCaller <- report
+	}()
+	if (<-co.toGenerator).terminate {
+		return
+	}
+	in.callBlock(b, []Object{gen})
+}
+
+// endCoroutines ends every generator still suspended when a guarded
+// computation ends: as Pharo's collector would drop it, none of its
+// ensure: blocks runs, and no goroutine outlives the computation.
+func (in *Interp) endCoroutines() {
+	if len(in.coroutines) == 0 {
+		return
+	}
+	aborting := in.aborting
+	in.aborting = true // nothing of the image runs on the way out
+	for gen, co := range in.coroutines {
+		if co.started && !co.finished {
+			func() {
+				defer func() { _ = recover() }() // what leaves it has nobody to reach
+				in.resumeCoroutine(gen, nil, true)
+			}()
+		}
+	}
+	clear(in.coroutines)
+	in.runningCoroutine = nil
+	in.aborting = aborting
+}
