@@ -85,6 +85,14 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| g | g := Generator on: [ :x | [ 1 to: 3 do: [ :i | x yield: i ] ] on: ZeroDivide do: [ :e | e return: 0 ] ]. g next. [ g next. 1 / 0 ] on: ZeroDivide do: [ :e | #consumer ]", "#consumer"},
 		{"| g | g := Generator on: [ :x | [ x yield: 1. 1 / 0. x yield: 2 ] on: ZeroDivide do: [ :e | x yield: #handled ] ]. g contents", "#(1 #handled)"},
 		{"Integer primesUpTo: 30", "#(2 3 5 7 11 13 17 19 23 29)"},
+		// DelayTest>>#testBounds, #testMultiSchedule, SUnitTest>>#testRunning:
+		// a Delay's wait suspends the one process for its time (it sleeps).
+		{"[ Delay forMilliseconds: -1 ] on: Error do: [ :e | e messageText ]", "'delay times cannot be negative'"},
+		{"(Delay forMilliseconds: Float pi) millisecondDelayDuration", "3"},
+		{"(Delay forSeconds: 2) printString", "'a Delay(2000 msecs)'"},
+		{"| d | d := Delay forSeconds: 1. d schedule. [ d schedule ] on: Error do: [ :e | e messageText ]", "'This Delay has already been scheduled.'"},
+		{"| d | d := Delay forMilliseconds: 3. d wait. d wait. d beingWaitedOn", "false"},
+		{"1 second asDelay millisecondDelayDuration", "1000"},
 		{"| c | c := OrderedCollection new. Integer primesUpTo: 25100 do: [ :p | p > 24900 ifTrue: [ c add: p ] ]. c asArray", "#(24907 24917 24919 24923 24943 24953 24967 24971 24977 24979 24989 25013 25031 25033 25037 25057 25073 25087 25097)"},
 	}
 	for _, tc := range cases {

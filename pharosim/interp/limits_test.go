@@ -379,3 +379,36 @@ func TestGeneratorsEndWithTheirTest(t *testing.T) {
 	}
 	assert.LessOrEqual(t, left, before, "a generator's goroutine outlived its test")
 }
+
+// TestADelayEndsByTheDeadline: a Delay's wait sleeps, but never past the
+// computation's deadline, and with no deadline never longer than a
+// minute: a wait too long ends as the time limit or an endless wait,
+// not as a hang.
+func TestADelayEndsByTheDeadline(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		expr     string
+		deadline time.Duration // from the start; 0: none
+		want     string
+	}{
+		{"a short wait completes", "(Delay forMilliseconds: 5) wait; beingWaitedOn", time.Minute, "false"},
+		{"a wait past the deadline ends at it", "(Delay forSeconds: 3600) wait", 200 * time.Millisecond, "ERROR: the time limit ran out"},
+		{"a wait of an hour with no deadline is refused", "1 hour wait", 0, "ERROR: a wait of 3600000 ms with no time limit to end it (an endless wait?)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			limits := Limits{Steps: realSteps}
+			if tc.deadline > 0 {
+				limits.Deadline = time.Now().Add(tc.deadline)
+			}
+			p := &Program{Methods: []MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + tc.expr + " ] value printString"}}}
+			in, err := New(p, limits)
+			require.NoError(t, err)
+			var out string
+			in.guard(realSteps, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+			assert.Equal(t, tc.want, out)
+		})
+	}
+}
