@@ -93,6 +93,20 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| d | d := Delay forSeconds: 1. d schedule. [ d schedule ] on: Error do: [ :e | e messageText ]", "'This Delay has already been scheduled.'"},
 		{"| d | d := Delay forMilliseconds: 3. d wait. d wait. d beingWaitedOn", "false"},
 		{"1 second asDelay millisecondDelayDuration", "1000"},
+		// BehaviorTest>>#testHasProperty, #testPropertyValueAtPut,
+		// #testRemoveProperty: a class's properties; Pharo 13's
+		// propertyAt:put: keeps a value already there.
+		{"Point propertyAt: #k41 put: 42. { Point hasProperty: #k41. Point propertyAt: #k41. Point removeProperty: #k41. Point hasProperty: #k41. Point propertyAt: #k41 }", "#(true 42 42 false nil)"},
+		{"Point propertyAt: #k41 put: 1. Point propertyAt: #k41 put: 2. [ Point propertyAt: #k41 ] ensure: [ Point removeProperty: #k41 ]", "1"},
+		{"Point removeProperty: #absentK41", "nil"},
+		// UndefinedObjectTest>>#testVeryDeepCopyWith, WeakMessageSendTest's
+		// two without a collection to wait for, BlockClosureTest>>#testOnFork…:
+		// on:fork: answers nil once the handler (its fork, run to its end
+		// in one process) has run.
+		{"nil veryDeepCopyWith: nil", "nil"},
+		{"(WeakMessageSend receiver: Array selector: #with:with: arguments: { 1. 2 }) value; yourself. Smalltalk garbageCollectMost isInteger", "true"},
+		{"| r | r := nil. { [ 1 / 0 ] on: ZeroDivide fork: [ :e | r := e class name ]. r }", "#(nil #ZeroDivide)"},
+		{"| r | r := nil. { [ 1 ] on: Error fork: [ r := 2 ]. r }", "#(1 nil)"},
 		{"| c | c := OrderedCollection new. Integer primesUpTo: 25100 do: [ :p | p > 24900 ifTrue: [ c add: p ] ]. c asArray", "#(24907 24917 24919 24923 24943 24953 24967 24971 24977 24979 24989 25013 25031 25033 25037 25057 25073 25087 25097)"},
 	}
 	for _, tc := range cases {
