@@ -104,6 +104,12 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		// on:fork: answers nil once the handler (its fork, run to its end
 		// in one process) has run.
 		{"nil veryDeepCopyWith: nil", "nil"},
+		// BehaviorTest>>#testIncludesBehavior, #testInheritsFrom,
+		// #testIsInClassHierarchyOf: Protocol, a named category of selectors.
+		{"{ Protocol includesBehavior: Behavior. Behavior inheritsFrom: Protocol. Protocol isInClassHierarchyOf: Behavior }", "#(false false false)"},
+		{"(Protocol named: 'accessing') addMethodSelector: #x; addMethodSelector: #y; addMethodSelector: #x; yourself", "Protocol (accessing) - 2 selector(s)"},
+		{"| p | p := Protocol new. { p name. p isUnclassifiedProtocol. p isEmpty. (Protocol named: '*Foo') isExtensionProtocol }", "#(#'as yet unclassified' true true true)"},
+		{"((Protocol name: #x methodSelectors: #(#a #b)) removeMethodSelector: #a; yourself) methodSelectors", "#(#b)"},
 		{"(WeakMessageSend receiver: Array selector: #with:with: arguments: { 1. 2 }) value; yourself. Smalltalk garbageCollectMost isInteger", "true"},
 		{"| r | r := nil. { [ 1 / 0 ] on: ZeroDivide fork: [ :e | r := e class name ]. r }", "#(nil #ZeroDivide)"},
 		{"| r | r := nil. { [ 1 ] on: Error fork: [ r := 2 ]. r }", "#(1 nil)"},
