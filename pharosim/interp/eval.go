@@ -22,13 +22,17 @@ type Interp struct {
 	// handlerLimit hides the handlers at and above it while a handler
 	// block runs: a signal inside a handler searches below it.
 	handlerLimit int
-	// depth is the stack in use, in units (see maxDepth)
-	depth    int
-	nextHash int64
-	hashes   map[*Instance]int64
-	states   map[*Instance]*excState
-	known    knownClasses
-	free     []*frame // frames released for reuse
+	// depth is the stack in use, in units (see maxDepth), on the running
+	// goroutine; depthLimit is maxDepth less what the other goroutines of
+	// the computation hold (a generator's consumer, suspended generators:
+	// see resumeCoroutine), so that all their stacks together stay
+	// within maxDepth
+	depth, depthLimit int
+	nextHash          int64
+	hashes            map[*Instance]int64
+	states            map[*Instance]*excState
+	known             knownClasses
+	free              []*frame // frames released for reuse
 	// argStack holds the arguments of primitive calls: a primitive reads
 	// them while it runs and keeps none, so they need no slice of their own.
 	argStack []Object
@@ -77,6 +81,8 @@ type Limits struct {
 // method of a ^, on:do:, a resumed handler, a test's guard) puts back the
 // depth it had. While a panic travels the depth stays where it was: an
 // ensure: block run on the way runs on top of the stack Go still holds.
+// A Generator's block runs on a goroutine of its own: the stacks of all
+// the computation's goroutines count together (depthLimit).
 const maxDepth = 40000
 
 // tooDeep ends a computation whose stack grew past maxDepth. The depth is
@@ -226,7 +232,7 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 			return in.signalError("Error", "unknown primitive "+m.primitive)
 		}
 		in.depth++
-		if in.depth > maxDepth {
+		if in.depth > in.depthLimit {
 			in.tooDeep()
 		}
 		v, ok := m.prim(in, rcv, args)
@@ -281,7 +287,7 @@ func (in *Interp) run(f *frame) (result Object) {
 	m, rcv := f.m, f.self
 	saved := in.depth
 	in.depth += m.cost
-	if in.depth > maxDepth {
+	if in.depth > in.depthLimit {
 		in.tooDeep()
 	}
 	defer func() { f.dead = true }()
@@ -336,7 +342,7 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 		copy(bf.vars, args)
 	}
 	in.depth += bc.cost
-	if in.depth > maxDepth {
+	if in.depth > in.depthLimit {
 		in.tooDeep()
 	}
 	v, returned := bc.body(in, bf)

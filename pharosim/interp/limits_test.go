@@ -331,18 +331,22 @@ func TestATestsBudgetIsTime(t *testing.T) {
 // of its own; one left suspended, one that loops or recurses without
 // end, and one that a limit ends inside its block all end with their
 // test — the limit errors the test, the next test runs — and no
-// goroutine outlives the run. Not parallel: it counts the process's
+// goroutine outlives the run. The stack a suspended generator holds
+// counts with its consumer's toward the one depth limit. Not parallel: it counts the process's
 // goroutines.
 func TestGeneratorsEndWithTheirTest(t *testing.T) {
 	tests := []struct{ selector, body, detail string }{
 		{"testEndlessRecursionInside", "| g | g := Generator on: [ :x | x yield: 1. self down: x ]. g next; next", "the stack grew too deep (an endless recursion?)"},
 		{"testEndlessLoopInside", "| g | g := Generator on: [ :x | x yield: 1. [ true ] whileTrue ]. g next; next", "the step budget ran out (an endless loop?)"},
 		{"testLeftSuspended", "| g | g := Generator on: [ :x | [ x yield: 1 ] repeat ]. self assert: g next equals: 1", ""},
+		{"testSuspendedStacksCount", "| g | g := Generator on: [ :x | self nest: 25000 then: [ x yield: 1; yield: 2 ] ]. g next. self nest: 25000 then: [ 0 ]", "the stack grew too deep (an endless recursion?)"},
+		{"testStacksOneAtATime", "self nest: 25000 then: [ 0 ]. (Generator on: [ :x | self nest: 25000 then: [ x yield: 1 ] ]) contents", ""},
 		{"testManySuspended", "1 to: 50 do: [ :i | (Generator on: [ :x | [ x yield: i; yield: i ] ensure: [ Smalltalk at: #Reached put: true ] ]) next ]", ""},
 		{"testNothingOfTheEarlierRuns", "self assert: (Smalltalk at: #Reached ifAbsent: [ false ]) equals: false", ""},
 	}
 	methods := []MethodSource{
 		{Class: "GeneratorLimitsTest", Source: "down: x\n\t^ 1 + (self down: x)"},
+		{Class: "GeneratorLimitsTest", Source: "nest: n then: aBlock\n\t^ n = 0 ifTrue: [ aBlock value ] ifFalse: [ self nest: n - 1 then: aBlock ]"},
 	}
 	for _, tc := range tests {
 		methods = append(methods, MethodSource{Class: "GeneratorLimitsTest", Source: tc.selector + "\n\t" + tc.body})

@@ -121,13 +121,17 @@ func (in *Interp) resumeCoroutine(gen *Instance, b *Block, terminate bool) bool 
 	// the generator runs on top of its consumer: it sees the consumer's
 	// handlers below its own, and uses stacks of its own
 	callerHandlers, callerLimit := in.handlers, in.handlerLimit
-	callerArgs, callerDepth := in.argStack, in.depth
+	callerArgs, callerDepth, callerDepthLimit := in.argStack, in.depth, in.depthLimit
 	visible := callerHandlers[:min(len(callerHandlers), callerLimit)]
 	co.base = len(visible)
 	in.handlers = append(append(make([]*handler, 0, len(visible)+len(co.handlers)), visible...), co.handlers...)
 	in.handlerLimit = co.base + co.limitOffset
 	in.argStack, in.depth = co.argStack, co.depth
+	// the generator's own stack, counted against its consumer's while
+	// it was suspended, is live again; the consumer's now waits
+	in.depthLimit = callerDepthLimit + co.depth - callerDepth
 	co.previous, in.runningCoroutine = in.runningCoroutine, co
+	held := co.depth // what the generator's stack held while suspended
 	if !co.started {
 		co.started = true
 		in.handlerLimit = len(in.handlers)
@@ -141,11 +145,14 @@ func (in *Interp) resumeCoroutine(gen *Instance, b *Block, terminate bool) bool 
 		co.argStack, co.depth = in.argStack, in.depth
 	} else {
 		co.finished = true
-		co.handlers, co.argStack = nil, nil
+		co.handlers, co.argStack, co.depth = nil, nil, 0
 	}
 	in.runningCoroutine = co.previous
 	in.handlers, in.handlerLimit = callerHandlers, callerLimit
 	in.argStack, in.depth = callerArgs, callerDepth
+	// a suspended generator's goroutine keeps its stack: the consumer
+	// has that much less
+	in.depthLimit = callerDepthLimit + held - co.depth
 	if report.escaped != nil {
 		panic(report.escaped)
 	}

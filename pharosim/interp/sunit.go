@@ -232,7 +232,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	in.endCoroutines()
 	defer in.endCoroutines() // after what ended f is reported
 	in.budget = steps
-	in.depth = 0
+	in.depth, in.depthLimit = 0, maxDepth
 	in.aborting = false
 	// no handler runs between two guarded computations: what their
 	// exceptions knew of their handling is over
