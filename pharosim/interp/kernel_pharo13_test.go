@@ -84,6 +84,8 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| g h | g := Generator on: [ :x | 1 to: 3 do: [ :i | x yield: i * 10 ] ]. h := Generator on: [ :y | [ g atEnd ] whileFalse: [ y yield: g next + 1 ] ]. h contents", "#(11 21 31)"},
 		{"| g | g := Generator on: [ :x | [ 1 to: 3 do: [ :i | x yield: i ] ] on: ZeroDivide do: [ :e | e return: 0 ] ]. g next. [ g next. 1 / 0 ] on: ZeroDivide do: [ :e | #consumer ]", "#consumer"},
 		{"| g | g := Generator on: [ :x | [ x yield: 1. 1 / 0. x yield: 2 ] on: ZeroDivide do: [ :e | x yield: #handled ] ]. g contents", "#(1 #handled)"},
+		{"| g out | g := Generator on: [ :x | [ 1 / 0 ] on: ZeroDivide do: [ :e | x yield: #inHandler. x yield: (e signalerContext; return: #returned) ]. x yield: #after ]. out := OrderedCollection new. out add: g next. [ [ out add: g next ] on: Error do: [ :e | e pass ] ] on: Warning do: [ :w | w resume ]. out add: g next. out asArray", "#(#inHandler #after nil)"},
+		{"| g | g := Generator on: [ :x | [ [ Warning signal: 'w' ] on: ZeroDivide do: [ :e | 0 ] ] on: Warning do: [ :w | x yield: 1. w pass ] ]. [ [ g next; next ] on: Warning do: [ :w | w return: #outer ] ] on: Error do: [ :e | #error ]", "#outer"},
 		{"Integer primesUpTo: 30", "#(2 3 5 7 11 13 17 19 23 29)"},
 		// DelayTest>>#testBounds, #testMultiSchedule, SUnitTest>>#testRunning:
 		// a Delay's wait suspends the one process for its time (it sleeps).

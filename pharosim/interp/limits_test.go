@@ -416,3 +416,20 @@ func TestADelayEndsByTheDeadline(t *testing.T) {
 		})
 	}
 }
+
+// TestAGeneratorCannotWaitForItself: a generator's block that asks its
+// own generator to go on (next, reset, close) would wait for its own
+// goroutine forever: it is an Error instead, which the block may handle.
+func TestAGeneratorCannotWaitForItself(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ expr, want string }{
+		{"| g | g := Generator on: [ :x | x yield: 1. x yield: ([ g next ] on: Error do: [ :e | e messageText ]) ]. g next; next", "'a generator''s block asks its own generator to go on (next, reset or close inside its block)'"},
+		{"| g | g := Generator on: [ :x | x yield: 1. [ x close ] on: Error do: [ :e | x yield: #refused ] ]. g next; next", "#refused"},
+		{"| g h | g := Generator on: [ :x | x yield: 1. x yield: ([ h next ] on: Error do: [ :e | #refused ]) ]. h := Generator on: [ :y | y yield: g next; yield: g next ]. h next; next", "#refused"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
+		})
+	}
+}

@@ -114,6 +114,14 @@ func (in *Interp) resumeCoroutine(gen *Instance, b *Block, terminate bool) bool 
 	if co.finished {
 		return false
 	}
+	for running := in.runningCoroutine; running != nil; running = running.previous {
+		if running == co {
+			// its goroutine is the one asking, or waits for the one
+			// asking: handing over to it would wait forever
+			in.signalError("Error", "a generator's block asks its own generator to go on (next, reset or close inside its block)")
+			return false
+		}
+	}
 	if terminate && !co.started {
 		co.finished = true
 		return false
