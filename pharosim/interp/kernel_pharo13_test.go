@@ -106,6 +106,11 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		// on:fork: answers nil once the handler (its fork, run to its end
 		// in one process) has run.
 		{"nil veryDeepCopyWith: nil", "nil"},
+		// SmallIntegerTest>>#testMaxVal, #testMinVal, #testPrintString,
+		// IntegerTest's byte tests (skipped on a 64-bit VM): Smalltalk vm
+		// is a 64-bit VM.
+		{"{ Smalltalk vm wordSize. Smalltalk vm is64bit. Smalltalk vm is32bit }", "#(8 true false)"},
+		{"[ Smalltalk vm maxOldSpaceSize ] on: MessageNotUnderstood do: [ :e | #dnu ]", "ERROR: pharo-sim's kernel lacks Smalltalk vm (the virtual machine: maxOldSpaceSize)"},
 		// BehaviorTest>>#testIncludesBehavior, #testInheritsFrom,
 		// #testIsInClassHierarchyOf: Protocol, a named category of selectors.
 		{"{ Protocol includesBehavior: Behavior. Behavior inheritsFrom: Protocol. Protocol isInClassHierarchyOf: Behavior }", "#(false false false)"},
