@@ -106,6 +106,18 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		// on:fork: answers nil once the handler (its fork, run to its end
 		// in one process) has run.
 		{"nil veryDeepCopyWith: nil", "nil"},
+		// LargePositiveIntegerTest's and LargeNegativeIntegerTest's
+		// #testDigitAtPut, #testEmptyTemplate, #testDenormalizedPrintString,
+		// #testReplaceFromToWithStartingAt, #testNew: a large integer built
+		// byte by byte stands for the integer its bytes make.
+		{"| i | i := LargePositiveInteger new: 20. 1 to: 20 do: [ :k | i byteAt: k put: k ]. { i = 114605103402541699037609980192546360895434064385. 114605103402541699037609980192546360895434064385 = i }", "#(true true)"},
+		{"| i | i := LargePositiveInteger new: 4. { i size. i printString. i normalize }", "#(4 '0' 0)"},
+		{"| i | i := LargePositiveInteger new: 4. i basicAt: 2 put: 255. { i printString. i normalize. i normalize class name }", "#('65280' 65280 #SmallInteger)"},
+		{"| i | i := LargeNegativeInteger new: 4. i basicAt: 2 put: 255. { i printString. i normalize }", "#('-65280' -65280)"},
+		{"(LargeNegativeInteger new: 0) printString", "'-0'"},
+		{"| a b | a := LargePositiveInteger new: 4. 1 to: 4 do: [ :k | a byteAt: k put: k ]. b := LargePositiveInteger new: 3. 1 to: 3 do: [ :k | b byteAt: k put: 10 + k ]. a replaceFrom: 2 to: 3 with: b startingAt: 2. (1 to: 4) collect: [ :k | a byteAt: k ]", "#(1 12 13 4)"},
+		{"LargePositiveInteger new printString", "'0'"},
+		{"{ (2 raisedTo: 100) = (2 raisedTo: 100). (2 raisedTo: 100) hash = (2 raisedTo: 100) hash. (2 raisedTo: 64) byteAt: 9. (2 raisedTo: 64) bytesCount }", "#(true true 1 9)"},
 		// SmallIntegerTest>>#testMaxVal, #testMinVal, #testPrintString,
 		// IntegerTest's byte tests (skipped on a 64-bit VM): Smalltalk vm
 		// is a 64-bit VM.

@@ -9,27 +9,31 @@ import (
 
 // numberPrimitives are the Go primitives of the kernel's numbers.
 var numberPrimitives = map[string]primitive{
-	"add":       arith((*Interp).chargeSum, smallAdd, func(x, y *big.Int) *big.Int { return new(big.Int).Add(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }, func(x, y float64) float64 { return x + y }),
-	"sub":       arith((*Interp).chargeSum, smallSub, func(x, y *big.Int) *big.Int { return new(big.Int).Sub(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y float64) float64 { return x - y }),
-	"mul":       arith((*Interp).chargeProduct, smallMul, func(x, y *big.Int) *big.Int { return new(big.Int).Mul(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y float64) float64 { return x * y }),
-	"div":       primDivide,
-	"intDiv":    primIntDiv(true),
-	"intMod":    primIntMod,
-	"quo":       primIntDiv(false),
-	"rem":       primRem,
-	"lt":        compare(func(c int) bool { return c < 0 }),
-	"gt":        compare(func(c int) bool { return c > 0 }),
-	"le":        compare(func(c int) bool { return c <= 0 }),
-	"ge":        compare(func(c int) bool { return c >= 0 }),
-	"numEq":     primNumEq,
-	"bitAnd":    bitop(func(x, y *big.Int) *big.Int { return new(big.Int).And(x, y) }),
-	"bitOr":     bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Or(x, y) }),
-	"bitXor":    bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Xor(x, y) }),
-	"bitShift":  primBitShift,
-	"asFloat":   func(in *Interp, r Object, a []Object) (Object, bool) { f, ok := toFloat(r); return f, ok },
-	"truncated": primTruncated,
-	"floor":     primFloatFn(math.Floor),
-	"ceiling":   primFloatFn(math.Ceil),
+	// normalizeBytes answers the integer a LargePositiveInteger or
+	// LargeNegativeInteger built byte by byte (new:, byteAt:put:) stands
+	// for, its bytes least significant first; an integer answers itself.
+	"normalizeBytes": primNormalizeBytes,
+	"add":            arith((*Interp).chargeSum, smallAdd, func(x, y *big.Int) *big.Int { return new(big.Int).Add(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }, func(x, y float64) float64 { return x + y }),
+	"sub":            arith((*Interp).chargeSum, smallSub, func(x, y *big.Int) *big.Int { return new(big.Int).Sub(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y float64) float64 { return x - y }),
+	"mul":            arith((*Interp).chargeProduct, smallMul, func(x, y *big.Int) *big.Int { return new(big.Int).Mul(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y float64) float64 { return x * y }),
+	"div":            primDivide,
+	"intDiv":         primIntDiv(true),
+	"intMod":         primIntMod,
+	"quo":            primIntDiv(false),
+	"rem":            primRem,
+	"lt":             compare(func(c int) bool { return c < 0 }),
+	"gt":             compare(func(c int) bool { return c > 0 }),
+	"le":             compare(func(c int) bool { return c <= 0 }),
+	"ge":             compare(func(c int) bool { return c >= 0 }),
+	"numEq":          primNumEq,
+	"bitAnd":         bitop(func(x, y *big.Int) *big.Int { return new(big.Int).And(x, y) }),
+	"bitOr":          bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Or(x, y) }),
+	"bitXor":         bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Xor(x, y) }),
+	"bitShift":       primBitShift,
+	"asFloat":        func(in *Interp, r Object, a []Object) (Object, bool) { f, ok := toFloat(r); return f, ok },
+	"truncated":      primTruncated,
+	"floor":          primFloatFn(math.Floor),
+	"ceiling":        primFloatFn(math.Ceil),
 	"sqrt": func(in *Interp, r Object, a []Object) (Object, bool) {
 		f, ok := toFloat(r)
 		return math.Sqrt(f), ok
@@ -441,4 +445,29 @@ func binaryLiteral(f float64) string {
 		lead, exp = "0", 1 // subnormal: 0.fraction times 2^-1022
 	}
 	return sign + "2r" + lead + "." + fraction + "e" + strconv.Itoa(exp-1023)
+}
+
+func primNormalizeBytes(in *Interp, r Object, a []Object) (Object, bool) {
+	switch v := r.(type) {
+	case int64, *big.Int:
+		return v, true
+	}
+	o, ok := r.(*Instance)
+	if !ok || o.class.kind != "bytes" || !inheritsFrom(o.class, "LargePositiveInteger") {
+		return nil, false
+	}
+	bytes := make([]byte, len(o.indexed))
+	for i, b := range o.indexed {
+		v, isInt := b.(int64)
+		if !isInt || v < 0 || v > 255 {
+			return nil, false
+		}
+		bytes[len(bytes)-1-i] = byte(v) // big.Int reads the most significant first
+	}
+	in.chargeBits(8 * len(bytes))
+	n := new(big.Int).SetBytes(bytes)
+	if inheritsFrom(o.class, "LargeNegativeInteger") {
+		n.Neg(n)
+	}
+	return normInt(n), true
 }
