@@ -117,6 +117,11 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"(LargeNegativeInteger new: 0) printString", "'-0'"},
 		{"| a b | a := LargePositiveInteger new: 4. 1 to: 4 do: [ :k | a byteAt: k put: k ]. b := LargePositiveInteger new: 3. 1 to: 3 do: [ :k | b byteAt: k put: 10 + k ]. a replaceFrom: 2 to: 3 with: b startingAt: 2. (1 to: 4) collect: [ :k | a byteAt: k ]", "#(1 12 13 4)"},
 		{"LargePositiveInteger new printString", "'0'"},
+		// IntegerTest>>#testBitString (on a 64-bit VM).
+		{"2 bitString", "'0000000000000000000000000000000000000000000000000000000000010'"},
+		{"-1 bitString", "'1111111111111111111111111111111111111111111111111111111111111'"},
+		{"-2 bitString", "'1111111111111111111111111111111111111111111111111111111111110'"},
+		{"{ 2 bitStringLength. (2 raisedTo: 70) bitStringLength. (2 raisedTo: 70) negated bitStringLength }", "#(61 73 72)"},
 		{"{ (2 raisedTo: 100) = (2 raisedTo: 100). (2 raisedTo: 100) hash = (2 raisedTo: 100) hash. (2 raisedTo: 64) byteAt: 9. (2 raisedTo: 64) bytesCount }", "#(true true 1 9)"},
 		// SmallIntegerTest>>#testMaxVal, #testMinVal, #testPrintString,
 		// IntegerTest's byte tests (skipped on a 64-bit VM): Smalltalk vm
