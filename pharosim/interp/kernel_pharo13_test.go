@@ -117,6 +117,13 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"(LargeNegativeInteger new: 0) printString", "'-0'"},
 		{"| a b | a := LargePositiveInteger new: 4. 1 to: 4 do: [ :k | a byteAt: k put: k ]. b := LargePositiveInteger new: 3. 1 to: 3 do: [ :k | b byteAt: k put: 10 + k ]. a replaceFrom: 2 to: 3 with: b startingAt: 2. (1 to: 4) collect: [ :k | a byteAt: k ]", "#(1 12 13 4)"},
 		{"LargePositiveInteger new printString", "'0'"},
+		// BecomeTest>>#testBecome, #testBecomeHash, #testBecomeIdentityHash,
+		// ObjectTest>>#testBecome: become: swaps every reference.
+		{"| a b c d | a := 'ab' copy. b := 'cd' copy. c := a. d := b. a become: b. { a. b. c. d }", "#('cd' 'ab' 'cd' 'ab')"},
+		{"| a b ha hb | a := 'ab' copy. b := 'cd' copy. ha := a identityHash. hb := b identityHash. a become: b. { a identityHash = hb. b identityHash = ha }", "#(true true)"},
+		{"| p q | p := 1 @ 2. q := OrderedCollection with: 3. p become: q. { p class name. q class name. q x }", "#(#OrderedCollection #Point 1)"},
+		{"| a | a := Array with: 'x' copy with: 'y' copy. a first become: a last. a", "#('y' 'x')"},
+		{"[ 3 become: 4 ] on: Error do: [ :e | #refused ]", "#refused"},
 		// IntegerTest>>#testBitString (on a 64-bit VM).
 		{"2 bitString", "'0000000000000000000000000000000000000000000000000000000000010'"},
 		{"-1 bitString", "'1111111111111111111111111111111111111111111111111111111111111'"},

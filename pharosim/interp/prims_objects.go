@@ -18,6 +18,7 @@ var objectPrimitives = map[string]primitive{
 		return in.classOf(r).lookup(symOf(a[0])) != nil, true
 	},
 	"becomeForward": func(in *Interp, r Object, a []Object) (Object, bool) { return nil, false },
+	"become":        primBecome,
 	"missing": func(in *Interp, r Object, a []Object) (Object, bool) {
 		panic(&Missing{What: str(a[0])})
 	},
@@ -248,4 +249,29 @@ func primVeryDeepCopy(in *Interp, r Object, a []Object) (Object, bool) {
 		}
 	}
 	return copied, true
+}
+
+// primBecome swaps the receiver and the argument, two objects of the
+// heap: every reference to one is then a reference to the other, as
+// Pharo's become: makes it. A reference here is a pointer to the
+// object's Instance, so the two Instances exchange what they hold — class,
+// variables, elements — and their identity hashes.
+func primBecome(in *Interp, r Object, a []Object) (Object, bool) {
+	x, ok := r.(*Instance)
+	y, ok2 := a[0].(*Instance)
+	if !ok || !ok2 || x == y {
+		return nil, false
+	}
+	*x, *y = *y, *x
+	hx, hasX := in.hashes[x]
+	hy, hasY := in.hashes[y]
+	delete(in.hashes, x)
+	delete(in.hashes, y)
+	if hasY {
+		in.hashes[x] = hy
+	}
+	if hasX {
+		in.hashes[y] = hx
+	}
+	return r, true
 }
