@@ -124,6 +124,15 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| p q | p := 1 @ 2. q := OrderedCollection with: 3. p become: q. { p class name. q class name. q x }", "#(#OrderedCollection #Point 1)"},
 		{"| a | a := Array with: 'x' copy with: 'y' copy. a first become: a last. a", "#('y' 'x')"},
 		{"[ 3 become: 4 ] on: Error do: [ :e | #refused ]", "#refused"},
+		// ObjectTest>>#testAdoptInstance, #testPrimitiveChangeClassTo: a
+		// class's format (Pharo's instance specification << 16 + its
+		// instance size), and an instance that changes class to one laid
+		// out alike.
+		{"{ Point format. Object format. Array format. ByteArray format. SmallInteger format. Point format = Association format }", "#(65538 0 131072 1048576 458752 true)"},
+		{"| p | p := 10 @ 20. Association adoptInstance: p. { p class name. p printString. (Point adoptInstance: p; yourself) == Point. p printString }", "#(#Association '10->20' true '(10@20)')"},
+		{"| p | p := 10 @ 20. p primitiveChangeClassTo: Association new. p printString", "'10->20'"},
+		{"[ (1 @ 2) primitiveChangeClassTo: Object new ] on: PrimitiveFailed do: [ :e | #refused ]", "#refused"},
+		{"[ Object adoptInstance: 1 @ 2 ] on: PrimitiveFailed do: [ :e | #refused ]", "#refused"},
 		// IntegerTest>>#testBitString (on a 64-bit VM).
 		{"2 bitString", "'0000000000000000000000000000000000000000000000000000000000010'"},
 		{"-1 bitString", "'1111111111111111111111111111111111111111111111111111111111111'"},

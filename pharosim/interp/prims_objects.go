@@ -19,6 +19,7 @@ var objectPrimitives = map[string]primitive{
 	},
 	"becomeForward": func(in *Interp, r Object, a []Object) (Object, bool) { return nil, false },
 	"become":        primBecome,
+	"changeClass":   primChangeClass,
 	"missing": func(in *Interp, r Object, a []Object) (Object, bool) {
 		panic(&Missing{What: str(a[0])})
 	},
@@ -273,5 +274,18 @@ func primBecome(in *Interp, r Object, a []Object) (Object, bool) {
 	if hasX {
 		in.hashes[y] = hx
 	}
+	return r, true
+}
+
+// primChangeClass makes the receiver an instance of the argument's class,
+// when both classes lay their instances out alike (the same kind and the
+// same number of named variables), as Pharo's primitiveChangeClassTo:.
+func primChangeClass(in *Interp, r Object, a []Object) (Object, bool) {
+	o, ok := r.(*Instance)
+	model, ok2 := a[0].(*Instance)
+	if !ok || !ok2 || o.class.kind != model.class.kind || len(o.vars) != len(model.class.ivarNames) {
+		return nil, false
+	}
+	o.class = model.class
 	return r, true
 }
