@@ -46,6 +46,8 @@ type Interp struct {
 	// heap's objects when it began, heapAtNew when the interpreter was
 	// built
 	memory, charged, recountAt, heapAtStart, heapAtNew int64
+	// timeouts are the valueWithin:onTimeout: under way (prims_clock.go)
+	timeouts []timeout
 	// coroutines are the Generators whose blocks are under way, by
 	// generator; runningCoroutine is the one running, nil for the
 	// computation's own stack (prims_generators.go)
@@ -96,9 +98,20 @@ func (in *Interp) step() {
 	if in.budget < 0 {
 		in.overLimit("the step budget ran out (an endless loop?)")
 	}
-	if in.budget&0xfff == 0 && !in.deadline.IsZero() && time.Now().After(in.deadline) {
+	if in.budget&0xfff == 0 && (!in.deadline.IsZero() || len(in.timeouts) > 0) {
+		in.checkClock()
+	}
+}
+
+// checkClock ends a computation past its deadline, and signals the
+// TimedOut of a valueWithin:onTimeout: whose time has come
+// (prims_clock.go).
+func (in *Interp) checkClock() {
+	now := time.Now()
+	if !in.deadline.IsZero() && now.After(in.deadline) {
 		in.overLimit("the time limit ran out")
 	}
+	in.fireTimeout(now)
 }
 
 // classOf answers the class of any object.

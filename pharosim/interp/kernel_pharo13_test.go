@@ -95,6 +95,17 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| d | d := Delay forSeconds: 1. d schedule. [ d schedule ] on: Error do: [ :e | e messageText ]", "'This Delay has already been scheduled.'"},
 		{"| d | d := Delay forMilliseconds: 3. d wait. d wait. d beingWaitedOn", "false"},
 		{"1 second asDelay millisecondDelayDuration", "1000"},
+		// BlockClosureValueWithinTest, BlockClosureValueWithinDurationTest:
+		// valueWithin:onTimeout: signals TimedOut where the block stands
+		// once its time has come, in a wait or a loop; nested ones end
+		// each at its own time; a block that ends, or leaves by ^, ends
+		// its timeout.
+		{"[ 3 + 4 ] valueWithin: 1 second onTimeout: [ #late ]", "7"},
+		{"[ (Delay forSeconds: 5) wait. #done ] valueWithin: 20 milliSeconds onTimeout: [ #late ]", "#late"},
+		{"[ [ (Delay forSeconds: 5) wait ] valueWithin: 20 milliSeconds onTimeout: [ #inner ] ] valueWithin: 2 seconds onTimeout: [ #outer ]", "#inner"},
+		{"[ [ (Delay forSeconds: 5) wait ] valueWithin: 2 seconds onTimeout: [ #inner ] ] valueWithin: 20 milliSeconds onTimeout: [ #outer ]", "#outer"},
+		{"[ #early ] valueWithin: 0 seconds onTimeout: [ #zero ]", "#zero"},
+		{"[ 5 ] valueWithinMilliseconds: 100 onTimeout: [ #late ]", "5"},
 		// BehaviorTest>>#testHasProperty, #testPropertyValueAtPut,
 		// #testRemoveProperty: a class's properties; Pharo 13's
 		// propertyAt:put: keeps a value already there.

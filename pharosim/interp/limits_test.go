@@ -433,3 +433,26 @@ func TestAGeneratorCannotWaitForItself(t *testing.T) {
 		})
 	}
 }
+
+// TestValueWithinEndsTheBlockInTime: valueWithin:onTimeout: ends a block
+// that loops as one that waits, by a TimedOut signalled where it stands;
+// a block that leaves by ^ ends its timeout, which then never fires.
+func TestValueWithinEndsTheBlockInTime(t *testing.T) {
+	t.Parallel()
+	extra := []MethodSource{
+		{Class: "UndefinedObject", Source: "leave\n\t[ ^ #left ] valueWithin: 20 milliSeconds onTimeout: [ #late ].\n\t^ #stayed"},
+	}
+	cases := []struct{ name, expr, want string }{
+		{"a loop is cut", "[ [ true ] whileTrue ] valueWithin: 20 milliSeconds onTimeout: [ #late ]", "#late"},
+		{"a wait is cut", "[ (Delay forSeconds: 30) wait ] valueWithin: 20 milliSeconds onTimeout: [ #late ]", "#late"},
+		{"a block left by ^ ends its timeout", "[ nil leave. [ (Delay forMilliseconds: 60) wait. #calm ] valueWithin: 5 seconds onTimeout: [ #cut ] ] on: TimedOut do: [ :e | #stale ]", "#calm"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out, next := evalThenNextWithin(t, Limits{Steps: realSteps, Deadline: time.Now().Add(time.Minute)}, extra, tc.expr)
+			assert.Equal(t, tc.want, out)
+			assert.Equal(t, "7", next)
+		})
+	}
+}

@@ -233,6 +233,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	defer in.endCoroutines() // after what ended f is reported
 	in.budget = steps
 	in.depth, in.depthLimit = 0, maxDepth
+	in.timeouts = in.timeouts[:0]
 	in.aborting = false
 	// no handler runs between two guarded computations: what their
 	// exceptions knew of their handling is over
