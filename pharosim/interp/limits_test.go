@@ -342,6 +342,8 @@ func TestGeneratorsEndWithTheirTest(t *testing.T) {
 		{"testSuspendedStacksCount", "| g | g := Generator on: [ :x | self nest: 25000 then: [ x yield: 1; yield: 2 ] ]. g next. self nest: 25000 then: [ 0 ]", "the stack grew too deep (an endless recursion?)"},
 		{"testStacksOneAtATime", "self nest: 25000 then: [ 0 ]. (Generator on: [ :x | self nest: 25000 then: [ x yield: 1 ] ]) contents", ""},
 		{"testManySuspended", "1 to: 50 do: [ :i | (Generator on: [ :x | [ x yield: i; yield: i ] ensure: [ Smalltalk at: #Reached put: true ] ]) next ]", ""},
+		{"testManyRunToTheirEnd", "1 to: 1500 do: [ :i | self assert: (Generator on: [ :x | x yield: i ]) contents equals: { i } ]", ""},
+		{"testTooManyUnderWay", "| keep | keep := OrderedCollection new. 1 to: 1500 do: [ :i | keep add: ((Generator on: [ :x | x yield: i; yield: i ]) next; yourself) ]", "more than 1000 generators under way at once (an endless creation?)"},
 		{"testNothingOfTheEarlierRuns", "self assert: (Smalltalk at: #Reached ifAbsent: [ false ]) equals: false", ""},
 	}
 	methods := []MethodSource{

@@ -1,6 +1,9 @@
 package interp
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+)
 
 // generatorPrimitives run a Generator's block as a coroutine: the block
 // runs on a goroutine of its own, and only one of it and its consumer
@@ -104,50 +107,89 @@ func (in *Interp) resumeCoroutine(gen *Instance, b *Block, terminate bool) bool 
 		if terminate || b == nil {
 			return false
 		}
-		if len(in.coroutines) >= maxCoroutines {
-			in.overLimit(fmt.Sprintf("more than %d generators under way at once (an endless creation?)", maxCoroutines))
-		}
-		in.charge(coroutineBytes)
-		co = &coroutine{toGenerator: make(chan coroutineCommand), toCaller: make(chan coroutineReport)}
-		in.coroutines[gen] = co
+		co = in.newCoroutine(gen)
 	}
-	if co.finished {
+	if in.waitsFor(co) {
+		in.signalError("Error", "a generator's block asks its own generator to go on (next, reset or close inside its block)")
 		return false
-	}
-	for running := in.runningCoroutine; running != nil; running = running.previous {
-		if running == co {
-			// its goroutine is the one asking, or waits for the one
-			// asking: handing over to it would wait forever
-			in.signalError("Error", "a generator's block asks its own generator to go on (next, reset or close inside its block)")
-			return false
-		}
 	}
 	if terminate && !co.started {
-		co.finished = true
+		delete(in.coroutines, gen)
 		return false
 	}
-	// the generator runs on top of its consumer: it sees the consumer's
-	// handlers below its own, and uses stacks of its own
-	callerHandlers, callerLimit := in.handlers, in.handlerLimit
-	callerArgs, callerDepth, callerDepthLimit := in.argStack, in.depth, in.depthLimit
-	visible := callerHandlers[:min(len(callerHandlers), callerLimit)]
-	co.base = len(visible)
-	in.handlers = append(append(make([]*handler, 0, len(visible)+len(co.handlers)), visible...), co.handlers...)
-	in.handlerLimit = co.base + co.limitOffset
-	in.argStack, in.depth = co.argStack, co.depth
-	// the generator's own stack, counted against its consumer's while
-	// it was suspended, is live again; the consumer's now waits
-	in.depthLimit = callerDepthLimit + co.depth - callerDepth
-	co.previous, in.runningCoroutine = in.runningCoroutine, co
-	held := co.depth // what the generator's stack held while suspended
+	consumer := in.enterCoroutine(co)
 	if !co.started {
 		co.started = true
-		in.handlerLimit = len(in.handlers)
 		go in.runCoroutine(co, gen, b)
 	}
 	co.toGenerator <- coroutineCommand{terminate: terminate}
 	report := <-co.toCaller
-	if report.yielded {
+	in.leaveCoroutine(co, consumer, report.yielded)
+	if !report.yielded {
+		delete(in.coroutines, gen) // its goroutine has ended
+	}
+	if report.escaped != nil {
+		panic(report.escaped)
+	}
+	return report.yielded
+}
+
+// newCoroutine makes gen's coroutine, its goroutine not started yet.
+func (in *Interp) newCoroutine(gen *Instance) *coroutine {
+	if len(in.coroutines) >= maxCoroutines {
+		in.overLimit(fmt.Sprintf("more than %d generators under way at once (an endless creation?)", maxCoroutines))
+	}
+	in.charge(coroutineBytes)
+	co := &coroutine{toGenerator: make(chan coroutineCommand), toCaller: make(chan coroutineReport)}
+	in.coroutines[gen] = co
+	return co
+}
+
+// waitsFor: co's goroutine is the one running, or waits for it (it
+// resumed the one running): handing over to co would wait forever.
+func (in *Interp) waitsFor(co *coroutine) bool {
+	for running := in.runningCoroutine; running != nil; running = running.previous {
+		if running == co {
+			return true
+		}
+	}
+	return false
+}
+
+// consumerState is what the interpreter's stacks were for the consumer
+// while a generator it resumed runs.
+type consumerState struct {
+	handlers                    []*handler
+	handlerLimit                int
+	argStack                    []Object
+	depth, depthLimit, genDepth int
+}
+
+// enterCoroutine makes the interpreter's stacks co's: it runs on top of
+// its consumer, seeing the consumer's handlers below its own, with an
+// argument stack and a Go stack of its own.
+func (in *Interp) enterCoroutine(co *coroutine) consumerState {
+	c := consumerState{handlers: in.handlers, handlerLimit: in.handlerLimit, argStack: in.argStack,
+		depth: in.depth, depthLimit: in.depthLimit, genDepth: co.depth}
+	visible := c.handlers[:min(len(c.handlers), c.handlerLimit)]
+	co.base = len(visible)
+	in.handlers = append(append(make([]*handler, 0, len(visible)+len(co.handlers)), visible...), co.handlers...)
+	in.handlerLimit = co.base + co.limitOffset
+	if !co.started {
+		in.handlerLimit = len(in.handlers)
+	}
+	in.argStack, in.depth = co.argStack, co.depth
+	// the generator's own stack, counted against its consumer's while
+	// it was suspended, is live again; the consumer's now waits
+	in.depthLimit = c.depthLimit + co.depth - c.depth
+	co.previous, in.runningCoroutine = in.runningCoroutine, co
+	return c
+}
+
+// leaveCoroutine gives the interpreter's stacks back to co's consumer,
+// keeping co's own part if it only yielded.
+func (in *Interp) leaveCoroutine(co *coroutine, c consumerState, yielded bool) {
+	if yielded {
 		co.handlers = append([]*handler{}, in.handlers[co.base:]...)
 		co.limitOffset = in.handlerLimit - co.base
 		co.argStack, co.depth = in.argStack, in.depth
@@ -156,15 +198,11 @@ func (in *Interp) resumeCoroutine(gen *Instance, b *Block, terminate bool) bool 
 		co.handlers, co.argStack, co.depth = nil, nil, 0
 	}
 	in.runningCoroutine = co.previous
-	in.handlers, in.handlerLimit = callerHandlers, callerLimit
-	in.argStack, in.depth = callerArgs, callerDepth
+	in.handlers, in.handlerLimit = c.handlers, c.handlerLimit
+	in.argStack, in.depth = c.argStack, c.depth
 	// a suspended generator's goroutine keeps its stack: the consumer
 	// has that much less
-	in.depthLimit = callerDepthLimit + held - co.depth
-	if report.escaped != nil {
-		panic(report.escaped)
-	}
-	return report.yielded
+	in.depthLimit = c.depthLimit + c.genDepth - co.depth
 }
 
 // runCoroutine is the generator's goroutine: it waits for the first
@@ -194,10 +232,12 @@ func (in *Interp) endCoroutines() {
 	}
 	aborting := in.aborting
 	in.aborting = true // nothing of the image runs on the way out
-	for gen, co := range in.coroutines {
+	for gen, co := range maps.Clone(in.coroutines) {
 		if co.started && !co.finished {
 			func() {
-				defer func() { _ = recover() }() // what leaves it has nobody to reach
+				// what leaves a generator ended so has nobody to reach: the
+				// computation is over (a limit skips its ensure: blocks)
+				defer func() { _ = recover() }()
 				in.resumeCoroutine(gen, nil, true)
 			}()
 		}
