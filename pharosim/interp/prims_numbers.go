@@ -9,31 +9,27 @@ import (
 
 // numberPrimitives are the Go primitives of the kernel's numbers.
 var numberPrimitives = map[string]primitive{
-	// normalizeBytes answers the integer a LargePositiveInteger or
-	// LargeNegativeInteger built byte by byte (new:, byteAt:put:) stands
-	// for, its bytes least significant first; an integer answers itself.
-	"normalizeBytes": primNormalizeBytes,
-	"add":            arith((*Interp).chargeSum, smallAdd, func(x, y *big.Int) *big.Int { return new(big.Int).Add(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }, func(x, y float64) float64 { return x + y }),
-	"sub":            arith((*Interp).chargeSum, smallSub, func(x, y *big.Int) *big.Int { return new(big.Int).Sub(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y float64) float64 { return x - y }),
-	"mul":            arith((*Interp).chargeProduct, smallMul, func(x, y *big.Int) *big.Int { return new(big.Int).Mul(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y float64) float64 { return x * y }),
-	"div":            primDivide,
-	"intDiv":         primIntDiv(true),
-	"intMod":         primIntMod,
-	"quo":            primIntDiv(false),
-	"rem":            primRem,
-	"lt":             compare(func(c int) bool { return c < 0 }),
-	"gt":             compare(func(c int) bool { return c > 0 }),
-	"le":             compare(func(c int) bool { return c <= 0 }),
-	"ge":             compare(func(c int) bool { return c >= 0 }),
-	"numEq":          primNumEq,
-	"bitAnd":         bitop(func(x, y *big.Int) *big.Int { return new(big.Int).And(x, y) }),
-	"bitOr":          bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Or(x, y) }),
-	"bitXor":         bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Xor(x, y) }),
-	"bitShift":       primBitShift,
-	"asFloat":        func(in *Interp, r Object, a []Object) (Object, bool) { f, ok := toFloat(r); return f, ok },
-	"truncated":      primTruncated,
-	"floor":          primFloatFn(math.Floor),
-	"ceiling":        primFloatFn(math.Ceil),
+	"add":       arith((*Interp).chargeSum, smallAdd, func(x, y *big.Int) *big.Int { return new(big.Int).Add(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }, func(x, y float64) float64 { return x + y }),
+	"sub":       arith((*Interp).chargeSum, smallSub, func(x, y *big.Int) *big.Int { return new(big.Int).Sub(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Sub(x, y) }, func(x, y float64) float64 { return x - y }),
+	"mul":       arith((*Interp).chargeProduct, smallMul, func(x, y *big.Int) *big.Int { return new(big.Int).Mul(x, y) }, func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }, func(x, y float64) float64 { return x * y }),
+	"div":       primDivide,
+	"intDiv":    primIntDiv(true),
+	"intMod":    primIntMod,
+	"quo":       primIntDiv(false),
+	"rem":       primRem,
+	"lt":        compare(func(c int) bool { return c < 0 }),
+	"gt":        compare(func(c int) bool { return c > 0 }),
+	"le":        compare(func(c int) bool { return c <= 0 }),
+	"ge":        compare(func(c int) bool { return c >= 0 }),
+	"numEq":     primNumEq,
+	"bitAnd":    bitop(func(x, y *big.Int) *big.Int { return new(big.Int).And(x, y) }),
+	"bitOr":     bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Or(x, y) }),
+	"bitXor":    bitop(func(x, y *big.Int) *big.Int { return new(big.Int).Xor(x, y) }),
+	"bitShift":  primBitShift,
+	"asFloat":   func(in *Interp, r Object, a []Object) (Object, bool) { f, ok := toFloat(r); return f, ok },
+	"truncated": primTruncated,
+	"floor":     primFloatFn(math.Floor),
+	"ceiling":   primFloatFn(math.Ceil),
 	"sqrt": func(in *Interp, r Object, a []Object) (Object, bool) {
 		f, ok := toFloat(r)
 		return math.Sqrt(f), ok
@@ -362,6 +358,10 @@ var numberPrimitives = map[string]primitive{
 		}
 		return normInt(inv), true
 	},
+	// normalizeBytes answers the integer a LargePositiveInteger or
+	// LargeNegativeInteger built byte by byte (new:, byteAt:put:) stands
+	// for, its bytes least significant first; an integer answers itself.
+	"normalizeBytes": primNormalizeBytes,
 }
 
 // exactValue is the exact value of an Integer, a Fraction or a finite
