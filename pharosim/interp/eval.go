@@ -422,7 +422,7 @@ func (in *Interp) undeclared(name string, from *Class) Object {
 var lacking = map[string]string{
 	"FileSystem": "files", "FileReference": "files", "FileStream": "files", "File": "files", "FileLocator": "files",
 	"Socket": "network", "ZnClient": "network", "ZnServer": "network", "ZnUrl": "network", "NetNameResolver": "network",
-	"Processor": "processes", "Process": "processes", "SharedQueue": "processes",
+	"Process": "processes", "SharedQueue": "processes",
 	"World":     "UI",
 	"UIManager": "UI", "Morph": "UI", "SpPresenter": "UI", "Display": "UI",
 }

@@ -117,6 +117,9 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		// on:fork: answers nil once the handler (its fork, run to its end
 		// in one process) has run.
 		{"nil veryDeepCopyWith: nil", "nil"},
+		// BlockClosureTest>>#testOnFork: Processor in one process.
+		{"{ Processor activePriority. Processor userInterruptPriority > Processor activePriority. Processor userBackgroundPriority. Processor timingPriority. Processor yield == Processor }", "#(40 true 30 80 true)"},
+		{"Processor activeProcess", "ERROR: pharo-sim's kernel lacks Processor (processes: activeProcess)"},
 		// LargePositiveIntegerTest's and LargeNegativeIntegerTest's
 		// #testDigitAtPut, #testEmptyTemplate, #testDenormalizedPrintString,
 		// #testReplaceFromToWithStartingAt, #testNew: a large integer built

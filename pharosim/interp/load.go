@@ -140,6 +140,7 @@ func New(program *Program, limits Limits) (*Interp, error) {
 	}
 	in.globals["Smalltalk"] = &Binding{Name: "Smalltalk", Value: in.newInstance(in.classes["SmalltalkImage"])}
 	in.globals["Transcript"] = &Binding{Name: "Transcript", Value: in.newInstance(in.classes["TranscriptStream"])}
+	in.globals["Processor"] = &Binding{Name: "Processor", Value: in.newInstance(in.classes["ProcessorScheduler"])}
 	// what the interpreter holds from here on is what its computations
 	// leave behind (see startMemory)
 	in.heapAtNew = heapObjects()
