@@ -125,10 +125,10 @@
 //
 // run_class_test and run_package_test run a test class on the interpreter
 // (package interp; docs/interpreter.md) unless the oracle declares the
-// class: then the oracle decides, as below. A run that uses up a test's
-// step budget or the call's time limit, or that reaches for what the
-// kernel lacks (files, network, processes, UI), errors that
-// test; pharo-sim logs why.
+// class: then the oracle decides, as below. A run that reaches the call's
+// time limit (or the step guard against an endless loop, interp.StepGuard),
+// or that reaches for what the kernel lacks (files, network, processes,
+// UI), errors that test; pharo-sim logs why.
 //
 // # Test oracle
 //

@@ -10,10 +10,10 @@ import (
 	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
-// stepsPerTest bounds one test's run on the interpreter: far above what a
-// unit test takes (NeoJSON's slowest takes well under a million), low
-// enough that an endless loop errors in about a second.
-const stepsPerTest = 20_000_000
+// stepsPerTest guards one test's run on the interpreter against an
+// endless loop run without a deadline: a test's budget is its call's
+// time limit, as on Pharo, and no legitimate test reaches the guard.
+const stepsPerTest = interp.StepGuard
 
 // programFor answers what an interpreter needs to run the named test
 // classes: the classes and traits of the tree they reach — their

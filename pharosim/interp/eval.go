@@ -22,13 +22,17 @@ type Interp struct {
 	// handlerLimit hides the handlers at and above it while a handler
 	// block runs: a signal inside a handler searches below it.
 	handlerLimit int
-	// depth is the stack in use, in units (see maxDepth)
-	depth    int
-	nextHash int64
-	hashes   map[*Instance]int64
-	states   map[*Instance]*excState
-	known    knownClasses
-	free     []*frame // frames released for reuse
+	// depth is the stack in use, in units (see maxDepth), on the running
+	// goroutine; depthLimit is maxDepth less what the other goroutines of
+	// the computation hold (a generator's consumer, suspended generators:
+	// see resumeCoroutine), so that all their stacks together stay
+	// within maxDepth
+	depth, depthLimit int
+	nextHash          int64
+	hashes            map[*Instance]int64
+	states            map[*Instance]*excState
+	known             knownClasses
+	free              []*frame // frames released for reuse
 	// argStack holds the arguments of primitive calls: a primitive reads
 	// them while it runs and keeps none, so they need no slice of their own.
 	argStack []Object
@@ -42,6 +46,13 @@ type Interp struct {
 	// heap's objects when it began, heapAtNew when the interpreter was
 	// built
 	memory, charged, recountAt, heapAtStart, heapAtNew int64
+	// timeouts are the valueWithin:onTimeout: under way (prims_clock.go)
+	timeouts []timeout
+	// coroutines are the Generators whose blocks are under way, by
+	// generator; runningCoroutine is the one running, nil for the
+	// computation's own stack (prims_generators.go)
+	coroutines       map[*Instance]*coroutine
+	runningCoroutine *coroutine
 	// initFailures says which class-side initialize failed while the
 	// program loaded, and why (Pharo would show it at load).
 	initFailures []string
@@ -89,6 +100,8 @@ type Limits struct {
 // method of a ^, on:do:, a resumed handler, a test's guard) puts back the
 // depth it had. While a panic travels the depth stays where it was: an
 // ensure: block run on the way runs on top of the stack Go still holds.
+// A Generator's block runs on a goroutine of its own: the stacks of all
+// the computation's goroutines count together (depthLimit).
 const maxDepth = 40000
 
 // tooDeep ends a computation whose stack grew past maxDepth. The depth is
@@ -102,9 +115,20 @@ func (in *Interp) step() {
 	if in.budget < 0 {
 		in.overLimit("the step budget ran out (an endless loop?)")
 	}
-	if in.budget&0xfff == 0 && !in.deadline.IsZero() && time.Now().After(in.deadline) {
+	if in.budget&0xfff == 0 && (!in.deadline.IsZero() || len(in.timeouts) > 0) {
+		in.checkClock()
+	}
+}
+
+// checkClock ends a computation past its deadline, and signals the
+// TimedOut of a valueWithin:onTimeout: whose time has come
+// (prims_clock.go).
+func (in *Interp) checkClock() {
+	now := time.Now()
+	if !in.deadline.IsZero() && now.After(in.deadline) {
 		in.overLimit("the time limit ran out")
 	}
+	in.fireTimeout(now)
 }
 
 // classOf answers the class of any object.
@@ -238,7 +262,7 @@ func (in *Interp) invoke(m *Method, rcv Object, args []Object) (result Object) {
 			return in.signalError("Error", "unknown primitive "+m.primitive)
 		}
 		in.depth++
-		if in.depth > maxDepth {
+		if in.depth > in.depthLimit {
 			in.tooDeep()
 		}
 		v, ok := m.prim(in, rcv, args)
@@ -293,7 +317,7 @@ func (in *Interp) run(f *frame) (result Object) {
 	m, rcv := f.m, f.self
 	saved := in.depth
 	in.depth += m.cost
-	if in.depth > maxDepth {
+	if in.depth > in.depthLimit {
 		in.tooDeep()
 	}
 	defer func() { f.dead = true }()
@@ -351,7 +375,7 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 		copy(bf.vars, args)
 	}
 	in.depth += bc.cost
-	if in.depth > maxDepth {
+	if in.depth > in.depthLimit {
 		in.tooDeep()
 	}
 	v, returned := bc.body(in, bf)
@@ -448,7 +472,7 @@ func (in *Interp) signalUndeclaredRead(name string) Object {
 var lacking = map[string]string{
 	"FileSystem": "files", "FileReference": "files", "FileStream": "files", "File": "files", "FileLocator": "files",
 	"Socket": "network", "ZnClient": "network", "ZnServer": "network", "ZnUrl": "network", "NetNameResolver": "network",
-	"Processor": "processes", "Process": "processes", "Delay": "processes", "SharedQueue": "processes",
+	"Process": "processes", "SharedQueue": "processes",
 	"World":     "UI",
 	"UIManager": "UI", "Morph": "UI", "SpPresenter": "UI", "Display": "UI",
 }

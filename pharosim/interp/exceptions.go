@@ -1,5 +1,7 @@
 package interp
 
+import "slices"
+
 // handler is an active on:do:.
 type handler struct {
 	selector Object // an exception class or an ExceptionSet: it answers handles:
@@ -40,6 +42,15 @@ func (in *Interp) protected(body *Block, h *handler) (result Object, again bool,
 	in.handlerLimit = len(in.handlers)
 	depth := in.depth
 	defer func() {
+		if idx >= len(in.handlers) || in.handlers[idx] != h {
+			// a generator's block that yielded since (see handlerMoved)
+			moved := in.handlerMoved(h, idx)
+			if slices.Index(in.handlers, h) < 0 {
+				moved = len(in.handlers) - idx
+			}
+			limit += moved
+			idx += moved
+		}
 		clear(in.handlers[idx:])
 		in.handlers = in.handlers[:idx]
 		in.handlerLimit = limit
@@ -69,6 +80,19 @@ func (in *Interp) protected(body *Block, h *handler) (result Object, again bool,
 	return in.callBlock(body, nil), false, nil
 }
 
+// handlerMoved answers how far h stands from index i now: 0, but for a
+// handler of a generator's block that yielded since (its handlers stand
+// above whatever its consumer had when it was last resumed).
+func (in *Interp) handlerMoved(h *handler, i int) int {
+	if i < len(in.handlers) && in.handlers[i] == h {
+		return 0
+	}
+	if j := slices.Index(in.handlers, h); j >= 0 {
+		return j - i
+	}
+	return 0
+}
+
 // signal looks for a handler of exc from the innermost visible one out.
 func (in *Interp) signal(exc *Instance) Object {
 	return in.signalFrom(exc, min(len(in.handlers), in.handlerLimit)-1)
@@ -93,7 +117,7 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 	in.handlerLimit = i
 	depth := in.depth
 	defer func() {
-		in.handlerLimit = limit
+		in.handlerLimit = limit + in.handlerMoved(h, i)
 		if prev != nil {
 			in.states[exc] = prev
 		} else {

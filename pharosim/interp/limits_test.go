@@ -3,7 +3,9 @@ package interp
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -274,5 +276,185 @@ func TestWhatTestsLeaveBehindIsBounded(t *testing.T) {
 			assert.Equal(t, leftBehind, o.Detail, "%s runs after one that could not", o.Selector)
 		}
 		stopped = stopped || o.Outcome == Errored
+	}
+}
+
+// TestATestsBudgetIsTime: a test's budget is its call's time, as on
+// Pharo; the step guard is far above what legitimate work takes. Under
+// the budget the real runs give (StepGuard and a deadline), a loop of
+// fifty million sends completes, and an endless loop ends at the
+// deadline; with no deadline, the guard still ends it.
+func TestATestsBudgetIsTime(t *testing.T) {
+	t.Parallel()
+	const (
+		heavyLoop   = "| n |\n\tn := 0.\n\t1 to: 50000000 do: [ :i | n := n + self one ].\n\tself assert: n equals: 50000000"
+		endlessLoop = "| n |\n\tn := 0.\n\t[ n := n + self one ] repeat"
+	)
+	cases := []struct {
+		name     string
+		body     string
+		steps    int64
+		deadline time.Duration // from the run's start; 0: none
+		outcome  Outcome
+		detail   string
+	}{
+		{"fifty million sends complete under the real budget", heavyLoop, StepGuard, 10 * time.Minute, Passed, ""},
+		{"an endless loop ends at the deadline", endlessLoop, StepGuard, 300 * time.Millisecond, Errored, "the time limit ran out"},
+		{"an endless loop without a deadline ends at the guard", endlessLoop, 10_000_000, 0, Errored, "the step budget ran out (an endless loop?)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			program := &Program{
+				Classes: []tonel.Definition{{Kind: tonel.KindClass, Name: "BudgetTest", Superclass: "TestCase", Category: "Budget-Tests"}},
+				Methods: []MethodSource{
+					{Class: "BudgetTest", Source: "one\n\t^ 1"},
+					{Class: "BudgetTest", Source: "testLoop\n\t" + tc.body},
+				},
+			}
+			limits := Limits{Steps: tc.steps}
+			if tc.deadline > 0 {
+				limits.Deadline = time.Now().Add(tc.deadline)
+			}
+			in, err := New(program, limits)
+			require.NoError(t, err)
+			out, err := in.RunTestClass("BudgetTest", tc.steps)
+			require.NoError(t, err)
+			require.Len(t, out, 1)
+			assert.Equal(t, tc.outcome, out[0].Outcome, out[0].Detail)
+			assert.Equal(t, tc.detail, out[0].Detail)
+		})
+	}
+}
+
+// TestGeneratorsEndWithTheirTest: a Generator's block runs on a goroutine
+// of its own; one left suspended, one that loops or recurses without
+// end, and one that a limit ends inside its block all end with their
+// test — the limit errors the test, the next test runs — and no
+// goroutine outlives the run. The stack a suspended generator holds
+// counts with its consumer's toward the one depth limit. Not parallel: it counts the process's
+// goroutines.
+func TestGeneratorsEndWithTheirTest(t *testing.T) {
+	tests := []struct{ selector, body, detail string }{
+		{"testEndlessRecursionInside", "| g | g := Generator on: [ :x | x yield: 1. self down: x ]. g next; next", "the stack grew too deep (an endless recursion?)"},
+		{"testEndlessLoopInside", "| g | g := Generator on: [ :x | x yield: 1. [ true ] whileTrue ]. g next; next", "the step budget ran out (an endless loop?)"},
+		{"testLeftSuspended", "| g | g := Generator on: [ :x | [ x yield: 1 ] repeat ]. self assert: g next equals: 1", ""},
+		{"testSuspendedStacksCount", "| g | g := Generator on: [ :x | self nest: 25000 then: [ x yield: 1; yield: 2 ] ]. g next. self nest: 25000 then: [ 0 ]", "the stack grew too deep (an endless recursion?)"},
+		{"testStacksOneAtATime", "self nest: 25000 then: [ 0 ]. (Generator on: [ :x | self nest: 25000 then: [ x yield: 1 ] ]) contents", ""},
+		{"testManySuspended", "1 to: 50 do: [ :i | (Generator on: [ :x | [ x yield: i; yield: i ] ensure: [ Smalltalk at: #Reached put: true ] ]) next ]", ""},
+		{"testManyRunToTheirEnd", "1 to: 1500 do: [ :i | self assert: (Generator on: [ :x | x yield: i ]) contents equals: { i } ]", ""},
+		{"testTooManyUnderWay", "| keep | keep := OrderedCollection new. 1 to: 1500 do: [ :i | keep add: ((Generator on: [ :x | x yield: i; yield: i ]) next; yourself) ]", "more than 1000 generators under way at once (an endless creation?)"},
+		{"testNothingOfTheEarlierRuns", "self assert: (Smalltalk at: #Reached ifAbsent: [ false ]) equals: false", ""},
+	}
+	methods := []MethodSource{
+		{Class: "GeneratorLimitsTest", Source: "down: x\n\t^ 1 + (self down: x)"},
+		{Class: "GeneratorLimitsTest", Source: "nest: n then: aBlock\n\t^ n = 0 ifTrue: [ aBlock value ] ifFalse: [ self nest: n - 1 then: aBlock ]"},
+	}
+	for _, tc := range tests {
+		methods = append(methods, MethodSource{Class: "GeneratorLimitsTest", Source: tc.selector + "\n\t" + tc.body})
+	}
+	program := &Program{
+		Classes: []tonel.Definition{{Kind: tonel.KindClass, Name: "GeneratorLimitsTest", Superclass: "TestCase", Category: "Hostile-Tests"}},
+		Methods: methods,
+	}
+	before := runtime.NumGoroutine()
+	in, err := New(program, Limits{Steps: realSteps})
+	require.NoError(t, err)
+	out, err := in.RunTestClass("GeneratorLimitsTest", realSteps)
+	require.NoError(t, err)
+	require.Len(t, out, len(tests))
+	ran := map[string]TestOutcome{}
+	for _, o := range out {
+		ran[o.Selector] = o
+	}
+	for _, tc := range tests {
+		o := ran[tc.selector]
+		if tc.detail == "" {
+			assert.Equal(t, Passed, o.Outcome, "%s: %s", tc.selector, o.Detail)
+			continue
+		}
+		assert.Equal(t, Errored, o.Outcome, tc.selector)
+		assert.Equal(t, tc.detail, o.Detail, tc.selector)
+	}
+	// a goroutine that has reported its end may take a moment to exit;
+	// polled here, not by assert.Eventually, whose own goroutine counts
+	left := runtime.NumGoroutine()
+	for wait := 0; left > before && wait < 1000; wait++ {
+		time.Sleep(10 * time.Millisecond)
+		left = runtime.NumGoroutine()
+	}
+	assert.LessOrEqual(t, left, before, "a generator's goroutine outlived its test")
+}
+
+// TestADelayEndsByTheDeadline: a Delay's wait sleeps, but never past the
+// computation's deadline, and with no deadline never longer than a
+// minute: a wait too long ends as the time limit or an endless wait,
+// not as a hang.
+func TestADelayEndsByTheDeadline(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		expr     string
+		deadline time.Duration // from the start; 0: none
+		want     string
+	}{
+		{"a short wait completes", "(Delay forMilliseconds: 5) wait; beingWaitedOn", time.Minute, "false"},
+		{"a wait past the deadline ends at it", "(Delay forSeconds: 3600) wait", 200 * time.Millisecond, "ERROR: the time limit ran out"},
+		{"a wait of an hour with no deadline is refused", "1 hour wait", 0, "ERROR: a wait of 3600000 ms with no time limit to end it (an endless wait?)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			limits := Limits{Steps: realSteps}
+			if tc.deadline > 0 {
+				limits.Deadline = time.Now().Add(tc.deadline)
+			}
+			p := &Program{Methods: []MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + tc.expr + " ] value printString"}}}
+			in, err := New(p, limits)
+			require.NoError(t, err)
+			var out string
+			in.guard(realSteps, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+			assert.Equal(t, tc.want, out)
+		})
+	}
+}
+
+// TestAGeneratorCannotWaitForItself: a generator's block that asks its
+// own generator to go on (next, reset, close) would wait for its own
+// goroutine forever: it is an Error instead, which the block may handle.
+func TestAGeneratorCannotWaitForItself(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ expr, want string }{
+		{"| g | g := Generator on: [ :x | x yield: 1. x yield: ([ g next ] on: Error do: [ :e | e messageText ]) ]. g next; next", "'a generator''s block asks its own generator to go on (next, reset or close inside its block)'"},
+		{"| g | g := Generator on: [ :x | x yield: 1. [ x close ] on: Error do: [ :e | x yield: #refused ] ]. g next; next", "#refused"},
+		{"| g h | g := Generator on: [ :x | x yield: 1. x yield: ([ h next ] on: Error do: [ :e | #refused ]) ]. h := Generator on: [ :y | y yield: g next; yield: g next ]. h next; next", "#refused"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			assert.Equal(t, tc.want, evalIn(t, tc.expr))
+		})
+	}
+}
+
+// TestValueWithinEndsTheBlockInTime: valueWithin:onTimeout: ends a block
+// that loops as one that waits, by a TimedOut signalled where it stands;
+// a block that leaves by ^ ends its timeout, which then never fires.
+func TestValueWithinEndsTheBlockInTime(t *testing.T) {
+	t.Parallel()
+	extra := []MethodSource{
+		{Class: "UndefinedObject", Source: "leave\n\t[ ^ #left ] valueWithin: 20 milliSeconds onTimeout: [ #late ].\n\t^ #stayed"},
+	}
+	cases := []struct{ name, expr, want string }{
+		{"a loop is cut", "[ [ true ] whileTrue ] valueWithin: 20 milliSeconds onTimeout: [ #late ]", "#late"},
+		{"a wait is cut", "[ (Delay forSeconds: 30) wait ] valueWithin: 20 milliSeconds onTimeout: [ #late ]", "#late"},
+		{"a block left by ^ ends its timeout", "[ nil leave. [ (Delay forMilliseconds: 60) wait. #calm ] valueWithin: 5 seconds onTimeout: [ #cut ] ] on: TimedOut do: [ :e | #stale ]", "#calm"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out, next := evalThenNextWithin(t, Limits{Steps: realSteps, Deadline: time.Now().Add(time.Minute)}, extra, tc.expr)
+			assert.Equal(t, tc.want, out)
+			assert.Equal(t, "7", next)
+		})
 	}
 }

@@ -161,7 +161,7 @@ func New(program *Program, limits Limits) (*Interp, error) {
 		return nil, err
 	}
 	in := &Interp{globals: map[string]*Binding{}, classes: map[string]*Class{}, hashes: map[*Instance]int64{},
-		states: map[*Instance]*excState{}, budget: limits.Steps, deadline: limits.Deadline, memory: limits.Memory}
+		states: map[*Instance]*excState{}, coroutines: map[*Instance]*coroutine{}, depthLimit: maxDepth, budget: limits.Steps, deadline: limits.Deadline, memory: limits.Memory}
 	if in.budget <= 0 {
 		in.budget = 1 << 62
 	}
@@ -217,6 +217,7 @@ func New(program *Program, limits Limits) (*Interp, error) {
 	}
 	in.globals["Smalltalk"] = &Binding{Name: "Smalltalk", Value: in.newInstance(in.classes["SmalltalkImage"])}
 	in.globals["Transcript"] = &Binding{Name: "Transcript", Value: in.newInstance(in.classes["TranscriptStream"])}
+	in.globals["Processor"] = &Binding{Name: "Processor", Value: in.newInstance(in.classes["ProcessorScheduler"])}
 	// what the interpreter holds from here on is what its computations
 	// leave behind (see startMemory)
 	in.heapAtNew = heapObjects()

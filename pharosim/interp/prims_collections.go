@@ -291,3 +291,145 @@ func newOfSize(r, size Object) (*Class, int64, bool) {
 	c, ok := asClass(r)
 	return c, n, ok
 }
+
+// hashedStorageVariable answers which of Pharo's HashedCollection
+// variables, tally or array, the receiver's variable at index i is: the
+// kernel keeps a Set's or a Dictionary's entries in Go (a table), and
+// shows them through those two variables to code that reads an object's
+// variables by index (a serializer's reader or writer), as Pharo's
+// layout has them.
+func hashedStorageVariable(o *Instance, i int) (string, bool) {
+	if o.class.kind != "hashed" || !inheritsFrom(o.class, "HashedCollection") {
+		return "", false
+	}
+	switch name := o.class.ivarNames[i]; name {
+	case "tally", "array":
+		return name, true
+	}
+	return "", false
+}
+
+// hashedStorageAt answers the view of a hashed collection's variable:
+// tally its size, array a new Array of its entries — a Dictionary's
+// Associations (the entries themselves: changing one changes the
+// dictionary), a Set's elements — without Pharo's empty slots.
+func (in *Interp) hashedStorageAt(o *Instance, variable string) Object {
+	_, t, _ := in.table(o)
+	if variable == "tally" {
+		return int64(t.len())
+	}
+	keys := t.keyList()
+	if !inheritsFrom(o.class, "Dictionary") {
+		return in.newArray(keys)
+	}
+	entries := make([]Object, 0, len(keys))
+	for _, k := range keys {
+		a, ok := t.association(in, k)
+		if !ok {
+			return nil
+		}
+		entries = append(entries, a)
+	}
+	return in.newArray(entries)
+}
+
+// hashedStorageAtPut writes a hashed collection's variable: array
+// becomes its entries (each Association of a Dictionary's, each element
+// of a Set's, nil slots skipped), hashed again; tally, which the table
+// counts itself, takes only its size. False when the value cannot be
+// that variable.
+func (in *Interp) hashedStorageAtPut(o *Instance, variable string, v Object) bool {
+	_, t, _ := in.table(o)
+	if variable == "tally" {
+		n, ok := v.(int64)
+		return ok && n == int64(t.len())
+	}
+	arr, ok := v.(*Instance)
+	if !ok || arr.str != nil {
+		return false
+	}
+	dictionary := inheritsFrom(o.class, "Dictionary")
+	out := newTable()
+	out.compare = t.compare
+	for _, e := range arr.indexed {
+		if e == nil {
+			continue
+		}
+		if !dictionary {
+			out.put(in, e, e)
+			continue
+		}
+		a, isInstance := e.(*Instance)
+		if !isInstance || !inheritsFrom(a.class, "Association") {
+			return false
+		}
+		out.putAssociation(in, a, in.Send(a, "key"), in.Send(a, "value"))
+	}
+	o.dict = out
+	return true
+}
+
+// orderedStorageVariable answers which of Pharo's OrderedCollection
+// variables, array, firstIndex or lastIndex, the receiver's variable at
+// index i is: the kernel keeps an OrderedCollection's elements as its
+// indexed slots, and shows them through those variables to code that
+// reads an object's variables by index (a serializer's reader or writer),
+// as Pharo's layout has them.
+func orderedStorageVariable(o *Instance, i int) (string, bool) {
+	if !inheritsFrom(o.class, "OrderedCollection") {
+		return "", false
+	}
+	switch name := o.class.ivarNames[i]; name {
+	case "array", "firstIndex", "lastIndex":
+		return name, true
+	}
+	return "", false
+}
+
+// orderedStorageAt answers the view of an OrderedCollection's variable:
+// array a new Array of its elements, firstIndex 1, lastIndex its size.
+func (in *Interp) orderedStorageAt(o *Instance, variable string) Object {
+	switch variable {
+	case "firstIndex":
+		return int64(1)
+	case "lastIndex":
+		return int64(len(o.indexed))
+	}
+	return in.newArray(append([]Object{}, o.indexed...))
+}
+
+// orderedStorageAtPut writes an OrderedCollection's variable as Pharo's
+// layout means it, for a reader that sets array, then firstIndex, then
+// lastIndex (the order of the variables): array becomes the elements,
+// firstIndex drops those before it, lastIndex those after it. The
+// variable's own slot keeps how many firstIndex dropped, so that
+// lastIndex, counted in the array's indexes, ends at the right one.
+func (in *Interp) orderedStorageAtPut(o *Instance, variable string, v Object) bool {
+	firstSlot := ivarIndex(o.class, "firstIndex")
+	dropped, _ := o.vars[firstSlot].(int64)
+	switch variable {
+	case "array":
+		arr, ok := v.(*Instance)
+		if !ok || arr.str != nil || arr.dict != nil {
+			return false
+		}
+		in.chargeSlots(len(arr.indexed))
+		o.indexed = append([]Object{}, arr.indexed...)
+		o.vars[firstSlot] = int64(0)
+	case "firstIndex":
+		first, ok := v.(int64)
+		if !ok || first < 1 || first-1 > int64(len(o.indexed)) {
+			return false
+		}
+		o.indexed = o.indexed[first-1:]
+		o.vars[firstSlot] = dropped + first - 1
+	case "lastIndex":
+		last, ok := v.(int64)
+		n := last - dropped
+		if !ok || n < 0 || n > int64(len(o.indexed)) {
+			return false
+		}
+		o.indexed = o.indexed[:n]
+	}
+	return true
+}

@@ -53,7 +53,13 @@ var exceptionPrimitives = map[string]primitive{
 		if s.h == nil {
 			return in.Send(exc, "defaultAction"), true
 		}
-		return in.signalFrom(exc, s.hidx-1), true
+		v := in.signalFrom(exc, s.hidx+in.handlerMoved(s.h, s.hidx)-1)
+		// the outer handling answered (an outer handler resumed, or no
+		// handler was left and the default action answered): the
+		// exception is in its handler's hands again, for a resume: or
+		// return: after the outer, or pass
+		in.states[exc] = s
+		return v, true
 	},
 	"exHandled": func(in *Interp, r Object, a []Object) (Object, bool) {
 		exc, ok := asInstance(r)

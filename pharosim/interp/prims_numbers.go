@@ -358,6 +358,10 @@ var numberPrimitives = map[string]primitive{
 		}
 		return normInt(inv), true
 	},
+	// normalizeBytes answers the integer a LargePositiveInteger or
+	// LargeNegativeInteger built byte by byte (new:, byteAt:put:) stands
+	// for, its bytes least significant first; an integer answers itself.
+	"normalizeBytes": primNormalizeBytes,
 }
 
 // exactValue is the exact value of an Integer, a Fraction or a finite
@@ -441,4 +445,29 @@ func binaryLiteral(f float64) string {
 		lead, exp = "0", 1 // subnormal: 0.fraction times 2^-1022
 	}
 	return sign + "2r" + lead + "." + fraction + "e" + strconv.Itoa(exp-1023)
+}
+
+func primNormalizeBytes(in *Interp, r Object, a []Object) (Object, bool) {
+	switch v := r.(type) {
+	case int64, *big.Int:
+		return v, true
+	}
+	o, ok := r.(*Instance)
+	if !ok || o.class.kind != "bytes" || !inheritsFrom(o.class, "LargePositiveInteger") {
+		return nil, false
+	}
+	bytes := make([]byte, len(o.indexed))
+	for i, b := range o.indexed {
+		v, isInt := b.(int64)
+		if !isInt || v < 0 || v > 255 {
+			return nil, false
+		}
+		bytes[len(bytes)-1-i] = byte(v) // big.Int reads the most significant first
+	}
+	in.chargeBits(8 * len(bytes))
+	n := new(big.Int).SetBytes(bytes)
+	if inheritsFrom(o.class, "LargeNegativeInteger") {
+		n.Neg(n)
+	}
+	return normInt(n), true
 }

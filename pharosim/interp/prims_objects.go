@@ -18,6 +18,8 @@ var objectPrimitives = map[string]primitive{
 		return in.classOf(r).lookup(symOf(a[0])) != nil, true
 	},
 	"becomeForward": func(in *Interp, r Object, a []Object) (Object, bool) { return nil, false },
+	"become":        primBecome,
+	"changeClass":   primChangeClass,
 	"missing": func(in *Interp, r Object, a []Object) (Object, bool) {
 		panic(&Missing{What: str(a[0])})
 	},
@@ -60,6 +62,12 @@ func primInstVarAt(in *Interp, r Object, a []Object) (Object, bool) {
 	if !ok || !ok2 || i < 1 || i > int64(len(o.vars)) {
 		return nil, false
 	}
+	if view, isView := hashedStorageVariable(o, int(i-1)); isView {
+		return in.hashedStorageAt(o, view), true
+	}
+	if view, isView := orderedStorageVariable(o, int(i-1)); isView {
+		return in.orderedStorageAt(o, view), true
+	}
 	return o.vars[i-1], true
 }
 
@@ -68,6 +76,12 @@ func primInstVarAtPut(in *Interp, r Object, a []Object) (Object, bool) {
 	o, ok2 := r.(*Instance)
 	if !ok || !ok2 || i < 1 || i > int64(len(o.vars)) {
 		return nil, false
+	}
+	if view, isView := hashedStorageVariable(o, int(i-1)); isView {
+		return a[1], in.hashedStorageAtPut(o, view, a[1])
+	}
+	if view, isView := orderedStorageVariable(o, int(i-1)); isView {
+		return a[1], in.orderedStorageAtPut(o, view, a[1])
 	}
 	o.vars[i-1] = a[1]
 	return a[1], true
@@ -236,4 +250,42 @@ func primVeryDeepCopy(in *Interp, r Object, a []Object) (Object, bool) {
 		}
 	}
 	return copied, true
+}
+
+// primBecome swaps the receiver and the argument, two objects of the
+// heap: every reference to one is then a reference to the other, as
+// Pharo's become: makes it. A reference here is a pointer to the
+// object's Instance, so the two Instances exchange what they hold — class,
+// variables, elements — and their identity hashes.
+func primBecome(in *Interp, r Object, a []Object) (Object, bool) {
+	x, ok := r.(*Instance)
+	y, ok2 := a[0].(*Instance)
+	if !ok || !ok2 || x == y {
+		return nil, false
+	}
+	*x, *y = *y, *x
+	hx, hasX := in.hashes[x]
+	hy, hasY := in.hashes[y]
+	delete(in.hashes, x)
+	delete(in.hashes, y)
+	if hasY {
+		in.hashes[x] = hy
+	}
+	if hasX {
+		in.hashes[y] = hx
+	}
+	return r, true
+}
+
+// primChangeClass makes the receiver an instance of the argument's class,
+// when both classes lay their instances out alike (the same kind and the
+// same number of named variables), as Pharo's primitiveChangeClassTo:.
+func primChangeClass(in *Interp, r Object, a []Object) (Object, bool) {
+	o, ok := r.(*Instance)
+	model, ok2 := a[0].(*Instance)
+	if !ok || !ok2 || o.class.kind != model.class.kind || len(o.vars) != len(model.class.ivarNames) {
+		return nil, false
+	}
+	o.class = model.class
+	return r, true
 }

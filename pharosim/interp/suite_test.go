@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,9 +19,6 @@ import (
 // PHARO_SIM_SUITE names Tonel package folders (separated by ':'), whose
 // TestCase classes run; the share passing and each test that does not
 // pass, with why, are printed. Unset, there is nothing to measure.
-// PHARO_SIM_TEST_STEPS sets each test's step budget (20 million, as a
-// real run's, unless set), to tell a test that needs more steps from one
-// that loops.
 func TestPublicSuite(t *testing.T) {
 	dirs := os.Getenv("PHARO_SIM_SUITE")
 	if dirs == "" {
@@ -44,7 +40,7 @@ func TestPublicSuite(t *testing.T) {
 	start := time.Now()
 	program := ReadProgram(files)
 	program.PharoDeclares = classlib.Default().Declares // as pharo-sim's runs do
-	in, err := New(program, Limits{Steps: 50_000_000, Deadline: time.Now().Add(time.Minute)})
+	in, err := New(program, Limits{Steps: StepGuard, Deadline: time.Now().Add(time.Minute)})
 	require.NoError(t, err)
 	for _, failure := range in.InitializeFailures() {
 		fmt.Printf("load: %s\n", failure)
@@ -59,16 +55,12 @@ func TestPublicSuite(t *testing.T) {
 		}
 	}
 	sort.Strings(classes)
-	stepsPerTest := int64(20_000_000)
-	if v := os.Getenv("PHARO_SIM_TEST_STEPS"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		require.NoError(t, err, "PHARO_SIM_TEST_STEPS")
-		stepsPerTest = n
-	}
 	ran, passed := 0, 0
 	for _, name := range classes {
 		t0 := time.Now()
-		out, err := in.RunTestClass(name, stepsPerTest)
+		// each class gets a call's time limit, as run_class_test gives it
+		in.deadline = t0.Add(30 * time.Second)
+		out, err := in.RunTestClass(name, StepGuard)
 		if d := time.Since(t0); d > 200*time.Millisecond {
 			fmt.Printf("slow: %s %s\n", name, d)
 		}

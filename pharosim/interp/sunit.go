@@ -39,11 +39,21 @@ type TestOutcome struct {
 	Steps int64
 }
 
+// StepGuard is the step budget a test gets when it runs as Pharo's do,
+// whose budget is time: a test ends by its call's deadline (Limits), and
+// this many steps — sends and loop turns — only guard against an endless
+// loop run without a deadline. Pharo makes a few hundred million sends a
+// second, so no test it finishes in a few seconds comes near ten billion;
+// the interpreter, at about fifty million steps a second, reaches the
+// call's deadline (30 s) long before.
+const StepGuard int64 = 10_000_000_000
+
 // RunTestClass runs the tests of a TestCase class as `suite run` does: an
 // abstract class (isAbstract) runs none of its own — its concrete
 // subclasses run them; a class inherits its superclasses' tests when
 // SUnit's shouldInheritSelectors says so. Each test gets
-// stepsPerTest steps.
+// stepsPerTest steps (StepGuard as the real runs give them) and ends by
+// the interpreter's deadline.
 func (in *Interp) RunTestClass(name string, stepsPerTest int64) ([]TestOutcome, error) {
 	c, ok := in.classes[name]
 	if !ok {
@@ -219,8 +229,11 @@ func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 // outside the image's exceptions (a limit, something the kernel lacks, an
 // unhandled exception) is reported to failed.
 func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
+	in.endCoroutines()
+	defer in.endCoroutines() // after what ended f is reported
 	in.budget = steps
-	in.depth = 0
+	in.depth, in.depthLimit = 0, maxDepth
+	in.timeouts = in.timeouts[:0]
 	in.aborting = false
 	// no handler runs between two guarded computations: what their
 	// exceptions knew of their handling is over
