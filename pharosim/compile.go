@@ -156,12 +156,13 @@ func codeError(receiver, selector, source string, se *smalltalk.SyntaxError) *Im
 }
 
 // storedSource is the form a source takes in the Tonel file: LF line
-// endings, nothing before its pattern, no spaces after its last line.
-// Blank lines at its end stay: a Tonel body keeps them before its closing
-// bracket, and get_method_source answers them, so a method compiled back as
-// it was read (a rollback's restore) leaves its file byte for byte as it was.
+// endings, nothing before its pattern. What ends it stays — blank lines,
+// and spaces after its last statement (Pharo keeps a method's source as it
+// was compiled, and its Tonel writer writes it so): get_method_source
+// answers them, so a method compiled back as it was read (a rollback's
+// restore) leaves its file byte for byte as it was.
 func storedSource(source string) string {
-	return strings.TrimRight(strings.TrimLeft(toLF(source), " \t\n\f\v"), " \t\f\v")
+	return strings.TrimLeft(toLF(source), " \t\n\f\v")
 }
 
 // Compile installs a method in a class and side and writes the class's file

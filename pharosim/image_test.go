@@ -205,31 +205,41 @@ func TestCompileReplacesOnlyTheMethodText(t *testing.T) {
 }
 
 // A method read and compiled back as it was — a rollback's restore —
-// leaves its file byte for byte as it was, blank lines before its closing
-// bracket included: get_method_source answers them, and the Tonel body
-// keeps what the source holds.
+// leaves its file byte for byte as it was, whatever ends its body: blank
+// lines before its closing bracket, spaces after its last statement (NeoCSV
+// has both); get_method_source answers them, and the Tonel body keeps
+// what the source holds.
 func TestCompilingAMethodBackAsReadKeepsItsFile(t *testing.T) {
 	t.Parallel()
-	img, root := loadTestImage(t)
-	path := fileOf(root, "Sample-Shop", "Calculator.class.st")
-	original := readFile(t, path)
-	withBlank := strings.Replace(original, "sum: a with: b [\n\n\t^ a + b\n]", "sum: a with: b [\n\n\t^ a + b\n\n]", 1)
-	require.NotEqual(t, original, withBlank)
-	require.NoError(t, os.WriteFile(path, []byte(withBlank), 0o644))
-	reloaded, err := LoadImage(root, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = reloaded.Close() })
-	_ = img
+	cases := []struct{ name, body, read string }{
+		{"a blank line before the bracket", "sum: a with: b [\n\n\t^ a + b\n\n]", "sum: a with: b\n\n\t^ a + b\n"},
+		{"a space after the last statement", "sum: a with: b [\n\n\t^ a + b \n]", "sum: a with: b\n\n\t^ a + b "},
+		{"a tab and a blank line", "sum: a with: b [\n\n\t^ a + b\t\n\n]", "sum: a with: b\n\n\t^ a + b\t\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, root := loadTestImage(t)
+			path := fileOf(root, "Sample-Shop", "Calculator.class.st")
+			original := readFile(t, path)
+			edited := strings.Replace(original, "sum: a with: b [\n\n\t^ a + b\n]", tc.body, 1)
+			require.NotEqual(t, original, edited)
+			require.NoError(t, os.WriteFile(path, []byte(edited), 0o644))
+			img, err := LoadImage(root, nil)
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = img.Close() })
 
-	key := mustKey(t, "Calculator>>sum:with:")
-	read, err := reloaded.MethodSource(key)
-	require.NoError(t, err)
-	assert.Equal(t, "sum: a with: b\n\n\t^ a + b\n", read, "the blank line is part of the source")
-	_, err = reloaded.Compile("Calculator", InstanceSide, "sum: a with: b\n\t^ a - b", "calculating")
-	require.NoError(t, err)
-	_, err = reloaded.Compile("Calculator", InstanceSide, toCR(read), "calculating")
-	require.NoError(t, err)
-	assert.Equal(t, withBlank, readFile(t, path), "the file is as it was, byte for byte")
+			key := mustKey(t, "Calculator>>sum:with:")
+			read, err := img.MethodSource(key)
+			require.NoError(t, err)
+			assert.Equal(t, tc.read, read, "what ends the body is part of the source")
+			_, err = img.Compile("Calculator", InstanceSide, "sum: a with: b\n\t^ a - b", "calculating")
+			require.NoError(t, err)
+			_, err = img.Compile("Calculator", InstanceSide, toCR(read), "calculating")
+			require.NoError(t, err)
+			assert.Equal(t, edited, readFile(t, path), "the file is as it was, byte for byte")
+		})
+	}
 }
 
 func TestCompileKeepsOrSetsTheProtocol(t *testing.T) {
