@@ -145,7 +145,7 @@ func TestCheckReportsEveryBrokenFileAndMethod(t *testing.T) {
 }
 
 // TestCheckNamesWhatTheKernelLacksAndHowPackagesLoad: on a package of
-// the project's own that names files, a Delay and a Seaside superclass,
+// the project's own that names files, a Socket and a Seaside superclass,
 // check says per package which classes and selectors of Pharo 13 it uses
 // that pharo-sim's kernel lacks, and warns of the class that did not load
 // and the class-side initialize that failed; none of it fails the check.
@@ -157,9 +157,9 @@ func TestCheckNamesWhatTheKernelLacksAndHowPackagesLoad(t *testing.T) {
 	cases := []struct{ name, line string }{
 		{"a class whose superclass is missing", core + "warning: loading Gaps-Core: GapsWidget did not load: its superclass WAComponent is missing"},
 		{"a class-side initialize that fails", core + "warning: loading Gaps-Core: GapsLog class>>#initialize: unhandled MessageNotUnderstood: Message not understood: GapsLog >> #zorkTheDefault"},
-		{"Pharo's classes the kernel lacks", core + "Gaps-Core uses classes of Pharo 13 that pharo-sim's kernel lacks: Delay, FileReference, FileSystem"},
+		{"Pharo's classes the kernel lacks", core + "Gaps-Core uses classes of Pharo 13 that pharo-sim's kernel lacks: FileReference, FileSystem, Socket"},
 		{"Pharo's selectors no kernel method defines, a stub that names a lack included (asFileReference)",
-			core + "Gaps-Core sends selectors of Pharo 13 that no method of pharo-sim's kernel defines: #asFileReference #asPath #disk #exists #fileSystem:path: #forMilliseconds: #text:"},
+			core + "Gaps-Core sends selectors of Pharo 13 that no method of pharo-sim's kernel defines: #asFileReference #asPath #connectToHostNamed:port: #disk #exists #fileSystem:path: #newTCP #text:"},
 		{"the summary counts the load problems as warnings", "9 methods, 0 errors, 2 warnings"},
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
