@@ -88,6 +88,12 @@ func (m *Method) compileBody() {
 	m.nTemps = len(sc.names)
 	c := compiler{m: m, ivars: map[string]int{}}
 	for i, n := range m.class.ivarNames {
+		if isOrderedView(m.class, n) {
+			// Pharo's array, firstIndex and lastIndex are a view for
+			// reflection (orderedStorageVariable): a method that names one
+			// reads what the kernel lacks, and says so, rather than nil
+			continue
+		}
 		c.ivars[n] = i
 	}
 	m.body = c.seq(ast.Body, sc, false)

@@ -386,6 +386,19 @@ func orderedStorageVariable(o *Instance, i int) (string, bool) {
 	return "", false
 }
 
+// isOrderedView tells whether an instance variable name of c is one of
+// the OrderedCollection variables the kernel only shows by index.
+func isOrderedView(c *Class, name string) bool {
+	if c.thisClass != nil || !inheritsFrom(c, "OrderedCollection") {
+		return false
+	}
+	switch name {
+	case "array", "firstIndex", "lastIndex":
+		return true
+	}
+	return false
+}
+
 // orderedStorageAt answers the view of an OrderedCollection's variable:
 // array a new Array of its elements, firstIndex 1, lastIndex its size.
 func (in *Interp) orderedStorageAt(o *Instance, variable string) Object {
