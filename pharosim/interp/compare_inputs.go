@@ -401,13 +401,21 @@ func (g *generator) elementLists(es []Object) [][]Object {
 	if n > 1 {
 		lists = append(lists, es[:1])
 	}
-	for _, at := range []int{0, n - 1} {
-		// a pair's number (a product and its quantity) one more, negated
-		if at < 0 || at >= n || (at == n-1 && n == 1) {
-			continue
-		}
+	ends := []int{0, n - 1}
+	if n < 2 {
+		ends = ends[:n]
+	}
+	for _, at := range ends {
+		// a pair's number (a product and its quantity) one more, negated,
+		// the method's numbers
 		if a, ok := es[at].(*Instance); ok && a != nil && a.class.name == "Association" && len(a.vars) == 2 && isNumber(a.vars[1]) {
-			for _, v := range []Object{numAdd(a.vars[1], 1), numNeg(a.vars[1])} {
+			vs := []Object{numAdd(a.vars[1], 1), numNeg(a.vars[1])}
+			if at == 0 {
+				// the first pair's number at each of the method's numbers:
+				// a total weight of exactly 5 where the method asks w < 5
+				vs = append(vs, g.lits...)
+			}
+			for _, v := range vs {
 				changed := append([]Object{}, es...)
 				changed[at] = &Instance{class: a.class, vars: []Object{a.vars[0], v}}
 				lists = append(lists, changed)
