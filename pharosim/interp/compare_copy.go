@@ -501,6 +501,84 @@ type world struct {
 	// the objects a run can change in place: only these are copied again
 	// for each run (a class or a number is put back as it is)
 	mutable []int
+	// live is set once a restore put a copy of the snapshot in place, and
+	// cleared when the globals changed: before that the world in place is
+	// the one the snapshot was taken from, not a copy of it
+	live *world
+}
+
+// maxIntactCheck bounds the objects worldIntact compares.
+const maxIntactCheck = 2000
+
+// worldIntact tells whether the world in place is the snapshot's: the
+// same globals, every variable holding the snapshot's object or, for what
+// is copied for each run, an object still equal to it (compared as a
+// tree, within a bound; a hashed collection or anything larger counts as
+// changed).
+func (in *Interp) worldIntact(w *world) bool {
+	if in.globalsVersion != w.version || w.live == nil {
+		w.live = nil
+		return false
+	}
+	budget := maxIntactCheck
+	j := 0
+	for i, b := range w.bindings {
+		if j < len(w.mutable) && w.mutable[j] == i {
+			if !sameTree(b.Value, w.values[i], &budget) {
+				return false
+			}
+			j++
+			continue
+		}
+		if b.Value != w.values[i] {
+			return false
+		}
+	}
+	i := len(w.bindings)
+	for ci, c := range w.classes {
+		for k, v := range w.civals[ci] {
+			live := c.civals[k]
+			if j < len(w.mutable) && w.mutable[j] == i {
+				if !sameTree(live, v, &budget) {
+					return false
+				}
+				j++
+			} else if live != v {
+				return false
+			}
+			i++
+		}
+	}
+	return true
+}
+
+// sameTree compares two objects as trees of instances: the same classes,
+// variables, indexed slots and characters, numbers by value, the rest by
+// identity; false past the budget, for a hashed collection, or where an
+// object is its own original (a run may have put the snapshot's object in
+// place).
+func sameTree(a, b Object, budget *int) bool {
+	x, xok := a.(*Instance)
+	y, yok := b.(*Instance)
+	if !xok || !yok || x == nil || y == nil {
+		return sameValue(a, b)
+	}
+	*budget--
+	if *budget < 0 || x == y || x.dict != nil || y.dict != nil || x.class != y.class ||
+		len(x.vars) != len(y.vars) || len(x.indexed) != len(y.indexed) || (x.str == nil) != (y.str == nil) || string(x.str) != string(y.str) {
+		return false
+	}
+	for i := range x.vars {
+		if !sameTree(x.vars[i], y.vars[i], budget) {
+			return false
+		}
+	}
+	for i := range x.indexed {
+		if !sameTree(x.indexed[i], y.indexed[i], budget) {
+			return false
+		}
+	}
+	return true
 }
 
 // valueAt answers the i-th value of the snapshot, the bindings' then the
@@ -583,8 +661,14 @@ func (in *Interp) takeWorld() (*world, bool) {
 	return w, true
 }
 
-// restoreWorld puts a fresh copy of the snapshot in place.
+// restoreWorld puts a fresh copy of the snapshot in place — unless the
+// world in place is still the snapshot's (the last run changed nothing of
+// it, as most do not): then only the hash counter goes back.
 func (in *Interp) restoreWorld(w *world) {
+	if in.worldIntact(w) {
+		in.nextHash = w.nextHash
+		return
+	}
 	var copied []Object
 	if len(w.mutable) > 0 {
 		// one copier for all: objects shared between variables stay shared
@@ -618,6 +702,7 @@ func (in *Interp) restoreWorld(w *world) {
 			i++
 		}
 	}
+	w.live = w // the world in place is a fresh copy of the snapshot
 	if in.globalsVersion != w.version {
 		for n := range in.globals {
 			if _, ok := w.globals[n]; !ok {

@@ -74,7 +74,6 @@ func newRecorder(in *Interp, max int) *recorder {
 // passes it over.
 func (r *recorder) activation(rcv Object, args []Object) {
 	r.activations++
-	r.sample(rcv)
 	if r.examined >= maxExamined {
 		return
 	}
@@ -107,9 +106,11 @@ func (r *recorder) activation(rcv Object, args []Object) {
 	r.inputs[at] = inp
 }
 
-// sample keeps a copy of a receiver of one of the class's methods.
+// sample keeps a copy of a receiver of one of the class's methods, while
+// no test has reached the method itself (the samples are the receivers of
+// a method no test reaches).
 func (r *recorder) sample(rcv Object) {
-	if len(r.receivers) >= maxReceiverSamples || r.sampled >= maxExamined {
+	if r.activations > 0 || len(r.receivers) >= maxReceiverSamples || r.sampled >= maxExamined {
 		return
 	}
 	r.sampled++
@@ -405,22 +406,25 @@ func (g *generator) elementLists(es []Object) [][]Object {
 	if n < 2 {
 		ends = ends[:n]
 	}
-	for _, at := range ends {
-		// a pair's number (a product and its quantity) one more, negated,
-		// the method's numbers
+	// a pair's number (a product and its quantity) at either end one more
+	// and negated, then the first pair's at each of the method's numbers
+	// (a total weight of exactly 5 where the method asks w < 5)
+	pair := func(at int, vs ...Object) {
 		if a, ok := es[at].(*Instance); ok && a != nil && a.class.name == "Association" && len(a.vars) == 2 && isNumber(a.vars[1]) {
-			vs := []Object{numAdd(a.vars[1], 1), numNeg(a.vars[1])}
-			if at == 0 {
-				// the first pair's number at each of the method's numbers:
-				// a total weight of exactly 5 where the method asks w < 5
-				vs = append(vs, g.lits...)
-			}
 			for _, v := range vs {
 				changed := append([]Object{}, es...)
 				changed[at] = &Instance{class: a.class, vars: []Object{a.vars[0], v}}
 				lists = append(lists, changed)
 			}
 		}
+	}
+	for _, at := range ends {
+		if a, ok := es[at].(*Instance); ok && a != nil && len(a.vars) == 2 {
+			pair(at, numAdd(a.vars[1], 1), numNeg(a.vars[1]))
+		}
+	}
+	if n > 0 {
+		pair(0, g.lits...)
 	}
 	fill := es
 	if n == 0 {

@@ -83,6 +83,17 @@ func (g *generator) fromRecorded(recorded []*input) {
 		g.places[seed] = ps
 		places = append(places, ps...)
 	}
+	// first, the first recorded inputs with every number in them negated,
+	// those in collections or those in the objects' variables (a price
+	// and its quantity both negated would make a positive line): a total
+	// whose every line is negative, a range below zero
+	for _, seed := range recorded[:min(len(recorded), maxNegatedSeeds)] {
+		for _, inCollections := range []bool{true, false} {
+			if rcv, args, ok := g.negatedEverywhere(seed, inCollections); ok && !g.add(rcv, args) {
+				return
+			}
+		}
+	}
 	var fresh, again []variation
 	tried := map[string]bool{}
 	var near, far []*place
@@ -428,6 +439,55 @@ func (g *generator) isEmptyCollection(v Object) bool {
 	}
 	n, ok := g.send(x, "size")
 	return ok && n == int64(0)
+}
+
+// maxNegatedSeeds bounds the recorded inputs negated everywhere.
+const maxNegatedSeeds = 8
+
+// negatedEverywhere answers a copy of an input whose numbers are negated:
+// the receiver and the arguments themselves, and then either those in
+// collections (elements, a pair's number) or those in the objects'
+// variables, however deep — never inside the kernel's own objects (a
+// stream's position, a date's day) nor a hashed collection's keys.
+func (g *generator) negatedEverywhere(seed *input, inCollections bool) (Object, []Object, bool) {
+	copied, ok := g.in.newCopier().copyAll(append([]Object{seed.rcv}, seed.args...))
+	if !ok {
+		return nil, nil, false
+	}
+	changed := false
+	for i, o := range copied {
+		if isNumber(o) {
+			copied[i], changed = numNeg(o), true
+		}
+	}
+	seen := map[*Instance]bool{}
+	queue := append([]Object{}, copied...)
+	for n := 0; len(queue) > 0 && n < maxHarvested; n++ {
+		x, ok := queue[0].(*Instance)
+		queue = queue[1:]
+		if !ok || x == nil || seen[x] || x.str != nil || x.dict != nil {
+			continue
+		}
+		seen[x] = true
+		pair := x.class.name == "Association"
+		if !g.isKernel(x.class) || pair {
+			for i, v := range x.vars {
+				if isNumber(v) && inCollections == pair {
+					x.vars[i], changed = numNeg(v), true
+				}
+			}
+			queue = append(queue, x.vars...)
+		}
+		if inheritsFrom(x.class, "SequenceableCollection") {
+			for i, v := range x.indexed {
+				if isNumber(v) && inCollections {
+					x.indexed[i], changed = numNeg(v), true
+				}
+			}
+			queue = append(queue, x.indexed...)
+		}
+	}
+	return copied[0], copied[1:], changed
 }
 
 // with answers a copy of seed with v at a place.
