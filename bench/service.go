@@ -155,7 +155,7 @@ func pipelineOverhead(e env, client *http.Client, svc *service, first released) 
 		return nil, err
 	}
 	defer parts.close()
-	c := &comparison{Unit: "ms", Goal: "p50 ≤ 5 ms, ratio ≤ 1.3",
+	c := &comparison{Unit: "ms", Goal: "p50 − floor ≤ 5 ms, ratio ≤ 1.3",
 		What: fmt.Sprintf("p50 of full runs over HTTP, %d a round, every one 200 released (prefetch, 3 instant model calls, checks, dry compile, release; %s)",
 			overheadRuns, first.gate),
 		FloorIs: "the sum of the floors of its parts: 1 HTTP request × the echo server's p50, " +
@@ -189,7 +189,9 @@ func pipelineOverhead(e env, client *http.Client, svc *service, first released) 
 		d.refactordCPU = append(d.refactordCPU, measure.Millis((cpuAfter[0]-cpuBefore[0])/overheadRuns))
 		d.simCPU = append(d.simCPU, measure.Millis((cpuAfter[1]-cpuBefore[1])/overheadRuns))
 	}
-	if err := c.done(func(ratio, value float64) bool { return value <= 5 && ratio <= 1.3 }); err != nil {
+	// what refactord adds to its image's own work: the floor holds the
+	// run's real test runs and comparisons, which no service can skip
+	if err := c.done(func(ratio, value float64) bool { return value-c.Floor.Median <= 5 && ratio <= 1.3 }); err != nil {
 		return nil, err
 	}
 	d.into(c)
