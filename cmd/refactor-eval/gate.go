@@ -292,3 +292,47 @@ func snapshot(dir string) (map[string][]byte, error) {
 	})
 	return files, err
 }
+
+// workspace is what a run of either mode works in: a temporary image made
+// from the corpus (never the corpus itself), the methods chosen from it,
+// and the gate around it.
+type workspace struct {
+	tmp     string
+	corpus  *Corpus
+	methods []Method
+	gate    *gate
+}
+
+func openWorkspace(ctx context.Context, c config) (*workspace, error) {
+	tmp, err := os.MkdirTemp("", "refactor-eval-")
+	if err != nil {
+		return nil, err
+	}
+	ws := &workspace{tmp: tmp}
+	imageDir := filepath.Join(tmp, "image")
+	if err := buildImage(c.Corpus, imageDir); err != nil {
+		ws.Close()
+		return nil, fmt.Errorf("EVAL_CORPUS: %w", err)
+	}
+	if ws.corpus, err = readCorpus(imageDir); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	if ws.methods, err = selectMethods(ws.corpus, c.Methods, c.Unreached, c.PerOperator); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	if ws.gate, err = openGate(ctx, imageDir, tmp, c.Equivalence); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	return ws, nil
+}
+
+// Close stops the gate and removes the temporary image.
+func (ws *workspace) Close() {
+	if ws.gate != nil {
+		ws.gate.Close()
+	}
+	_ = os.RemoveAll(ws.tmp) // a temporary directory: what is left the system cleans
+}

@@ -177,28 +177,12 @@ func gateRun(ctx context.Context, c config, progress *progress) (*Report, error)
 		report = &Report{Mode: "gate", Hash: hash, Settings: c.Settings, Methods: []MethodResult{}}
 	}
 
-	tmp, err := os.MkdirTemp("", "refactor-eval-")
+	ws, err := openWorkspace(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	imageDir := tmp + "/image"
-	if err := buildImage(c.Corpus, imageDir); err != nil {
-		return nil, fmt.Errorf("EVAL_CORPUS: %w", err)
-	}
-	corpus, err := readCorpus(imageDir)
-	if err != nil {
-		return nil, err
-	}
-	methods, err := selectMethods(corpus, c.Methods, c.Unreached, c.PerOperator)
-	if err != nil {
-		return nil, err
-	}
-	g, err := openGate(ctx, imageDir, tmp, c.Equivalence)
-	if err != nil {
-		return nil, err
-	}
-	defer g.Close()
+	defer ws.Close()
+	corpus, methods, g := ws.corpus, ws.methods, ws.gate
 
 	total := 0
 	for _, m := range methods {

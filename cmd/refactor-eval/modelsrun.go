@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"go.uber.org/zap"
@@ -39,28 +38,12 @@ func modelsRun(ctx context.Context, c config, progress *progress) (*ModelReport,
 		report = &ModelReport{Mode: "models", Hash: hash, Settings: settings, Methods: []ModelMethod{}}
 	}
 
-	tmp, err := os.MkdirTemp("", "refactor-eval-")
+	ws, err := openWorkspace(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	imageDir := tmp + "/image"
-	if err := buildImage(c.Corpus, imageDir); err != nil {
-		return nil, fmt.Errorf("EVAL_CORPUS: %w", err)
-	}
-	corpus, err := readCorpus(imageDir)
-	if err != nil {
-		return nil, err
-	}
-	methods, err := selectMethods(corpus, c.Methods, c.Unreached, c.PerOperator)
-	if err != nil {
-		return nil, err
-	}
-	g, err := openGate(ctx, imageDir, tmp, c.Equivalence)
-	if err != nil {
-		return nil, err
-	}
-	defer g.Close()
+	defer ws.Close()
+	methods, g := ws.methods, ws.gate
 	bench, err := openModelBench(ctx, g, c.Service, c.Models, c.Equivalence, prices, progress.warnings())
 	if err != nil {
 		return nil, err

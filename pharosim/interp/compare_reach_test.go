@@ -6,8 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // reachFixture: a shop whose tests are thin in the ways real tests are —
@@ -114,15 +112,23 @@ TillTest >> testPeeker [ | p | p := Peeker on: 'ab'. p peek. self assert: p next
 
 func newReachFixture(t *testing.T) *Interp {
 	t.Helper()
-	var files []*tonel.File
-	for name, src := range map[string]string{"Till": reachFixture, "Patron": reachCustomer, "Fresh": reachFresh, "Peeker": reachReader, "Sheet": reachSheet, "Rates": reachRates, "TillTest": reachTests} {
-		f, err := tonel.ParseFile(name+".class.st", []byte(src))
-		require.NoError(t, err)
-		files = append(files, f)
+	return interpOf(t, map[string]string{"Till": reachFixture, "Patron": reachCustomer, "Fresh": reachFresh,
+		"Peeker": reachReader, "Sheet": reachSheet, "Rates": reachRates, "TillTest": reachTests})
+}
+
+// compareOn compares a candidate of class ("Foo class": its class side)
+// with the method it replaces, on TillTest's inputs.
+func compareOn(t *testing.T, in *Interp, class, candidate string) Verdict {
+	t.Helper()
+	name, classSide := strings.CutSuffix(class, " class")
+	side := in.classes[name]
+	if classSide {
+		side = side.meta
 	}
-	in, err := New(ReadProgram(files), Limits{Steps: DefaultStepsPerCall})
+	v, err := in.CompareMethod(Comparison{Class: name, ClassSide: classSide, Selector: compile(side, candidate).selector,
+		Candidate: candidate, TestClasses: []string{"TillTest"}})
 	require.NoError(t, err)
-	return in
+	return v
 }
 
 // TestComparisonReachesWhatThinTestsLeaveOut: each candidate passes
@@ -161,15 +167,7 @@ func TestComparisonReachesWhatThinTestsLeaveOut(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			in := newReachFixture(t)
-			class, classSide := strings.CutSuffix(tc.class, " class")
-			side := in.classes[class]
-			if classSide {
-				side = side.meta
-			}
-			sel := compile(side, tc.candidate).selector
-			v, err := in.CompareMethod(Comparison{Class: class, ClassSide: classSide, Selector: sel, Candidate: tc.candidate, TestClasses: []string{"TillTest"}})
-			require.NoError(t, err)
+			v := compareOn(t, newReachFixture(t), tc.class, tc.candidate)
 			require.Equal(t, Changed, v.Outcome, "%+v", v)
 			require.NotNil(t, v.Witness)
 			assert.Contains(t, v.Witness.Input, tc.input)
@@ -196,15 +194,7 @@ func TestComparisonKeepsFaithfulRewritesOfTheFixture(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.candidate, func(t *testing.T) {
 			t.Parallel()
-			in := newReachFixture(t)
-			class, classSide := strings.CutSuffix(tc.class, " class")
-			side := in.classes[class]
-			if classSide {
-				side = side.meta
-			}
-			sel := compile(side, tc.candidate).selector
-			v, err := in.CompareMethod(Comparison{Class: class, ClassSide: classSide, Selector: sel, Candidate: tc.candidate, TestClasses: []string{"TillTest"}})
-			require.NoError(t, err)
+			v := compareOn(t, newReachFixture(t), tc.class, tc.candidate)
 			assert.Equal(t, Same, v.Outcome, "%+v %+v", v, v.Witness)
 		})
 	}
@@ -252,14 +242,7 @@ ColumnsTest >> testWrite [ | c | c := Columns new. c addColumn: #abs; addColumn:
 // with the arguments the tests gave it.
 func TestComparisonRunsTheBlocksAMethodStores(t *testing.T) {
 	t.Parallel()
-	var files []*tonel.File
-	for name, src := range map[string]string{"Columns": storedFixture, "ColumnsTest": storedTests} {
-		f, err := tonel.ParseFile(name+".class.st", []byte(src))
-		require.NoError(t, err)
-		files = append(files, f)
-	}
-	in, err := New(ReadProgram(files), Limits{Steps: DefaultStepsPerCall})
-	require.NoError(t, err)
+	in := interpOf(t, map[string]string{"Columns": storedFixture, "ColumnsTest": storedTests})
 	cases := []struct {
 		candidate string
 		outcome   string

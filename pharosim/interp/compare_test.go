@@ -52,8 +52,15 @@ TallyTest >> testDown [ self assert: (Tally new down: 3) equals: 0 ]
 
 func newCompareFixture(t *testing.T) *Interp {
 	t.Helper()
+	return interpOf(t, map[string]string{"Tally": compareFixture, "TallyTest": compareFixtureTest})
+}
+
+// interpOf builds an interpreter holding the classes sources names (a
+// class's name to its Tonel source).
+func interpOf(t *testing.T, sources map[string]string) *Interp {
+	t.Helper()
 	var files []*tonel.File
-	for name, src := range map[string]string{"Tally": compareFixture, "TallyTest": compareFixtureTest} {
+	for name, src := range sources {
 		f, err := tonel.ParseFile(name+".class.st", []byte(src))
 		require.NoError(t, err)
 		files = append(files, f)
