@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/pharo-refactor/refactord/smalltalk"
 )
@@ -154,7 +155,7 @@ func (in *Interp) CompareMethod(req Comparison) (Verdict, error) {
 	if req.StepsPerTest <= 0 {
 		req.StepsPerTest = 20 * DefaultStepsPerCall
 	}
-	cmp := &comparison{in: in, req: req, class: c, side: side, target: target, cand: cand, helpers: helpers}
+	cmp := &comparison{in: in, req: req, class: c, side: side, target: target, cand: cand, helpers: helpers, ran: newBlocksRan()}
 	savedDeadline := in.deadline
 	defer func() { in.deadline = savedDeadline }()
 	return cmp.compare(), nil
@@ -174,6 +175,8 @@ type comparison struct {
 	// stateClasses are made once per class receiver: the shape of its
 	// variables after a run (see stateOf)
 	stateClasses map[*Class]*Class
+	// ran notes which way each run of the original went (see path)
+	ran *blocksRan
 }
 
 func (cmp *comparison) past() bool {
@@ -228,6 +231,14 @@ func (cmp *comparison) compare() Verdict {
 			return v
 		}
 	}
+	if !t.timedOut {
+		more := gen.restOfPlaces()
+		inputs = append(inputs, more...)
+		if cmp.runAll(w, more, &instant, &v, t) {
+			v.Generated = len(gen.out)
+			return v
+		}
+	}
 	v.Generated = len(gen.out)
 	exhausted, timedOut, lacking, lacks := t.exhausted, t.timedOut, t.lacking, t.lacks
 	if v.Compared > 0 && lacking == v.Compared {
@@ -271,11 +282,65 @@ type tally struct {
 	took  []*input
 }
 
-// path tells, cheaply, which way a run of the original went: how it
-// ended and after how many steps. Another branch taken costs other
-// steps; another number in the same arithmetic does not.
+// path tells which way a run of the original went: how it ended and
+// which blocks of the image's own methods ran (the branches taken, the
+// loops entered). Another number in the same arithmetic, or a longer
+// collection through the same loop, is the same way.
 func (cmp *comparison) path(r *run) string {
-	return strconv.Itoa(int(r.kind)) + "/" + strconv.FormatInt(r.steps, 10) + "/" + r.what
+	return strconv.Itoa(int(r.kind)) + "/" + r.what + "/" + r.way
+}
+
+// blocksRan collects the blocks of the image's own methods (not the
+// kernel's) that ran in one run, each once.
+type blocksRan struct {
+	seen map[*blockCode]bool
+	own  map[*Method]bool
+	ran  []uintptr
+}
+
+func newBlocksRan() *blocksRan {
+	return &blocksRan{seen: map[*blockCode]bool{}, own: map[*Method]bool{}}
+}
+
+// note is called for each block run, m the method it is in.
+func (b *blocksRan) note(m *Method, code *blockCode) {
+	if b.seen[code] {
+		return
+	}
+	b.seen[code] = true
+	own, ok := b.own[m]
+	if !ok {
+		own = m == nil || !isKernelMethod(m)
+		b.own[m] = own
+	}
+	if own {
+		b.ran = append(b.ran, uintptr(unsafe.Pointer(code)))
+	}
+}
+
+// take answers the blocks that ran as a key and starts again.
+func (b *blocksRan) take() string {
+	slices.Sort(b.ran)
+	var sb strings.Builder
+	for _, p := range b.ran {
+		sb.WriteString(strconv.FormatUint(uint64(p), 36))
+		sb.WriteByte(' ')
+	}
+	clear(b.seen)
+	b.ran = b.ran[:0]
+	return sb.String()
+}
+
+// isKernelMethod tells whether a method is the kernel's.
+func isKernelMethod(m *Method) bool {
+	c := m.class
+	if c == nil {
+		return false
+	}
+	if c.thisClass != nil {
+		c = c.thisClass
+	}
+	return kernelClassNames()[c.name]
 }
 
 // runAll runs both methods on each input until one differs (true, with
@@ -295,7 +360,7 @@ func (cmp *comparison) runAll(w *world, inputs []*input, instant *time.Time, v *
 		}
 		if p := cmp.path(a); !t.paths[p] {
 			t.paths[p] = true
-			if inp.at != nil {
+			if inp.seed != nil {
 				t.took = append(t.took, inp)
 			}
 		}
@@ -450,6 +515,9 @@ type run struct {
 	steps  int64  // the steps it took
 	// blocks: what the blocks it stored or answered did when called
 	blocks []blockRun
+	// way: the blocks of the image's own methods that ran (see path),
+	// noted for the original only
+	way string
 	// timedOut: the comparison's deadline ended the run
 	timedOut bool
 }
@@ -473,6 +541,9 @@ func (cmp *comparison) runOnce(w *world, inp *input, candidate bool) *run {
 		defer cmp.install()()
 	}
 	in.deadline = cmp.req.Deadline
+	if !candidate {
+		in.ran = cmp.ran
+	}
 	in.guard(cmp.req.StepsPerCall, func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -488,6 +559,10 @@ func (cmp *comparison) runOnce(w *world, inp *input, candidate bool) *run {
 		}
 	})
 	r.steps = cmp.req.StepsPerCall - in.budget
+	if !candidate {
+		in.ran = nil
+		r.way = cmp.ran.take()
+	}
 	if r.kind == ranOut && cmp.past() {
 		r.timedOut = true
 	}
@@ -720,6 +795,13 @@ func (cmp *comparison) witness(inp *input, a, c *run, d *difference) *Witness {
 	w := &Witness{Input: cmp.printInput(inp), Aspect: d.aspect}
 	if d.aspect == AspectBlocks {
 		w.Original, w.Candidate = cmp.describeBlocks(a.blocks, d.block), cmp.describeBlocks(c.blocks, d.block)
+		if w.Original == w.Candidate && d.block < len(a.blocks) && d.block < len(c.blocks) {
+			// answers that print alike differ inside: say where
+			if sd := cmp.in.sameState(a.blocks[d.block].answer, c.blocks[d.block].answer); sd != nil && sd.at != nil {
+				w.Original += " (its " + sd.at.String() + ": " + cmp.print(sd.a) + ")"
+				w.Candidate += " (its " + sd.at.String() + ": " + cmp.print(sd.b) + ")"
+			}
+		}
 		return w
 	}
 	if d.state == nil {

@@ -175,7 +175,8 @@ func (cmp *comparison) describeBlocks(runs []blockRun, i int) string {
 }
 
 // namedBlockArgs makes arguments for a block no test called, as its
-// arguments are named (:object, :each, :aString): two tuples.
+// arguments are named (:object, :each, :aString) and used (sent
+// at:ifAbsent:, a dictionary): two tuples.
 func (cmp *comparison) namedBlockArgs(b *Block) [][]Object {
 	if b.node == nil {
 		return nil
@@ -184,6 +185,9 @@ func (cmp *comparison) namedBlockArgs(b *Block) [][]Object {
 	tuples := make([][]Object, 2)
 	for _, a := range b.node.Args {
 		k, _ := kindOfName(a.Name)
+		if b.m != nil && b.m.ast != nil {
+			k, _ = kindOfUse(b.m.ast, a.Name)
+		}
 		var vs []Object
 		for _, v := range g.valuesFor(k, 1) {
 			if v != nil {

@@ -23,7 +23,8 @@ type input struct {
 	args     []Object
 	key      string
 	recorded bool
-	// seed and at: a variation of a recorded input at one place
+	// seed and at: a variation of a recorded input at one place (at nil:
+	// at all its numbers, see negatedEverywhere)
 	seed *input
 	at   *place
 	// world, when set, is the world the input runs in instead of the
@@ -172,9 +173,15 @@ type generator struct {
 	lits []Object
 	strs []string
 	syms []Symbol
-	max  int
-	seen map[string]bool
-	out  []*input
+	// bounds are the method's number literals it compares with (> 10)
+	bounds []Object
+	// chars are the method's character literals, and the characters
+	// whose code points are its small integer literals (10 for a line
+	// feed compared by its code point)
+	chars []Char
+	max   int
+	seen  map[string]bool
+	out   []*input
 	// numbersMet are numbers the receivers the tests made hold: where no
 	// test reaches the method, its number arguments try them too
 	numbersMet []Object
@@ -186,13 +193,18 @@ type generator struct {
 	// same place of another recorded input
 	places map[*input][]place
 	again  []variation
+	// rest are the variations of the places that took the method
+	// another way, left for the end of the follow-ups
+	rest []variation
+	// belowTried are the inputs whose numbers were moved below zero
+	belowTried map[*input]bool
 	// fresh are instances as each class's new makes them (see
 	// nilAfterNew)
 	fresh map[*Class]*Instance
 }
 
 func newGenerator(in *Interp, m *Method, max int, recorded []*input) *generator {
-	g := &generator{in: in, m: m, max: max, seen: map[string]bool{}}
+	g := &generator{in: in, m: m, max: max, seen: map[string]bool{}, belowTried: map[*input]bool{}}
 	for _, r := range recorded {
 		g.seen[r.key] = true
 	}
@@ -207,6 +219,15 @@ func (g *generator) literals() {
 	}
 	seen := map[string]bool{}
 	smalltalk.Walk(g.m.ast, func(n smalltalk.Node) bool {
+		if msg, ok := n.(*smalltalk.Message); ok && comparisons[msg.Selector] {
+			for _, side := range append([]smalltalk.Node{msg.Receiver}, msg.Args...) {
+				if l, ok := side.(*smalltalk.Literal); ok && l.Kind == smalltalk.LitNumber {
+					if v := g.in.literalNumber(l.Value); isNumber(v) {
+						g.bounds = append(g.bounds, v)
+					}
+				}
+			}
+		}
 		l, ok := n.(*smalltalk.Literal)
 		if !ok {
 			return true
@@ -220,6 +241,13 @@ func (g *generator) literals() {
 		case smalltalk.LitNumber:
 			if v := g.in.literalNumber(l.Value); isNumber(v) {
 				g.lits = append(g.lits, v)
+				if n, ok := v.(int64); ok && n > 0 && n < 128 {
+					g.chars = append(g.chars, Char(n))
+				}
+			}
+		case smalltalk.LitCharacter:
+			if c, ok := g.in.literal(l).(Char); ok {
+				g.chars = append(g.chars, c)
 			}
 		case smalltalk.LitString:
 			g.strs = append(g.strs, l.Value)
@@ -229,6 +257,9 @@ func (g *generator) literals() {
 		return true
 	})
 }
+
+// comparisons are the selectors whose number literal is a boundary.
+var comparisons = setOf("<", ">", "<=", ">=", "=", "~=", "between:and:", "max:", "min:")
 
 func isNumber(o Object) bool {
 	switch o.(type) {
@@ -291,7 +322,10 @@ func (g *generator) variants(v Object, argument bool, near []Object) []Object {
 			out = append(out, s)
 		}
 	case Char:
-		out = []Object{Char('a'), Char(' '), Char('Z')}
+		for _, c := range g.chars {
+			out = append(out, c)
+		}
+		out = append(out, Char('a'), Char(' '), Char('Z'))
 	case *Instance:
 		switch {
 		case x.str != nil:
@@ -304,6 +338,8 @@ func (g *generator) variants(v Object, argument bool, near []Object) []Object {
 			}
 		case inheritsFrom(x.class, "Collection"):
 			out = g.collectionVariants(x)
+		case x.class == g.in.known.readStream:
+			out = g.streamVariants(x)
 		case x.class.name == "Date":
 			// every day of the week, and the day before
 			for _, n := range []int64{1, 2, 3, 4, 5, 6, -1} {
@@ -315,6 +351,37 @@ func (g *generator) variants(v Object, argument bool, near []Object) []Object {
 	}
 	if argument && v != nil {
 		out = append(out, nil)
+	}
+	return out
+}
+
+// streamVariants: a read stream over a string, with what it has read kept,
+// and next one of the method's characters (a sign before an exponent's
+// digits, a line feed), or at its end.
+func (g *generator) streamVariants(x *Instance) []Object {
+	slots := g.in.known.slots
+	s, position, limit, ok := g.in.kernelStream(x)
+	if !ok || len(x.vars) <= slots.streamCollection {
+		return nil
+	}
+	text, ok := x.vars[slots.streamCollection].(*Instance)
+	if !ok || text == nil || text.class != g.in.known.string || position < 0 || limit < position || limit > int64(len(text.str)) {
+		return nil
+	}
+	read, rest := text.str[:position], text.str[position:limit]
+	over := func(next []rune) Object {
+		t := g.stringLike(text, append(append([]rune{}, read...), next...))
+		v := &Instance{class: s.class, vars: append([]Object{}, s.vars...)}
+		v.vars[slots.streamCollection] = t
+		v.vars[slots.streamReadLimit] = int64(len(t.str))
+		return v
+	}
+	var out []Object
+	for _, c := range g.chars {
+		out = append(out, over(append([]rune{rune(c)}, rest...)))
+	}
+	if len(rest) > 0 {
+		out = append(out, over(nil))
 	}
 	return out
 }
@@ -787,7 +854,13 @@ func setOf(sels ...string) map[string]bool {
 // argKind guesses an argument's kind: its name counts, what it is sent
 // counts more, and for a block how many arguments it is given.
 func argKind(m *smalltalk.Method, i int) (kind, int) {
-	name := m.Args[i].Name
+	return kindOfUse(m, m.Args[i].Name)
+}
+
+// kindOfUse answers the kind of a method's argument, or of an argument
+// of one of its blocks, by its name and by what the method sends it,
+// and the arity of the block it is called as.
+func kindOfUse(m *smalltalk.Method, name string) (kind, int) {
 	score := map[kind]int{}
 	nameKind, named := kindOfName(name)
 	if named {
@@ -974,7 +1047,14 @@ func (g *generator) unreached(class *Class, classSide bool, samples []Object) {
 				receivers = append(receivers, v)
 			}
 		}
-		receivers = append(receivers, g.receiverVariants(receivers)...)
+		// the receiver that holds the most comes first, then its
+		// variations (a writer with a stream and an empty field's value
+		// set), then the others the tests made
+		fullestFirst(receivers)
+		if len(receivers) > 0 {
+			variants := g.receiverVariants(receivers)
+			receivers = append(append([]Object{receivers[0]}, variants...), receivers[1:]...)
+		}
 	}
 	if len(receivers) == 0 {
 		return
@@ -1006,6 +1086,32 @@ const maxReceiverVariants = 16
 // receiverVariants varies the instance variables of the receivers the
 // tests made, one at a time (see ivarPlaces): a method no test reaches
 // may read what those tests never set.
+// fullestFirst moves to the front the first of the objects with the
+// most variables that are not nil.
+func fullestFirst(objs []Object) {
+	best, most := 0, -1
+	for i, o := range objs {
+		x, ok := o.(*Instance)
+		if !ok || x == nil {
+			continue
+		}
+		n := 0
+		for _, v := range x.vars {
+			if v != nil {
+				n++
+			}
+		}
+		if n > most {
+			best, most = i, n
+		}
+	}
+	if best > 0 {
+		o := objs[best]
+		copy(objs[1:best+1], objs[:best])
+		objs[0] = o
+	}
+}
+
 func (g *generator) receiverVariants(samples []Object) []Object {
 	seeds := make([]*input, len(samples))
 	for i, s := range samples {

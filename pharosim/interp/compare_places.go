@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,12 +53,36 @@ func (g *generator) keyed(p *place) {
 	if p.keys == nil {
 		p.keys = make([]string, len(p.variants))
 		for i, v := range p.variants {
-			p.keys[i] = g.valueKey(v)
+			p.keys[i] = g.variantKey(v)
 		}
 	}
 }
 
+// variantKey tells which variations of a place are one: equal values,
+// and streams that give the same next (a reader's stream at its end,
+// whatever it read before).
+func (g *generator) variantKey(v Object) string {
+	x, ok := v.(*Instance)
+	if !ok || x == nil || x.class != g.in.known.readStream {
+		return g.valueKey(v)
+	}
+	_, position, limit, ok := g.in.kernelStream(x)
+	if !ok {
+		return g.valueKey(v)
+	}
+	if position >= limit {
+		return "a stream at its end"
+	}
+	if next, ok := g.in.element(x.vars[g.in.known.slots.streamCollection], position+1); ok {
+		return "a stream before " + g.valueKey(next)
+	}
+	return g.valueKey(v)
+}
+
 const (
+	// maxUnknownIvarValues bounds the values a nil variable takes when
+	// nothing the class does with it says of what kind they are.
+	maxUnknownIvarValues = 3
 	// maxVariedIvars bounds the instance variables varied of one object.
 	maxVariedIvars = 8
 	// maxObserved bounds the values kept of one instance variable.
@@ -89,7 +115,16 @@ func (g *generator) fromRecorded(recorded []*input) {
 	// whose every line is negative, a range below zero
 	for _, seed := range recorded[:min(len(recorded), maxNegatedSeeds)] {
 		for _, inCollections := range []bool{true, false} {
-			if rcv, args, ok := g.negatedEverywhere(seed, inCollections); ok && !g.add(rcv, args) {
+			rcv, args, ok := g.negatedEverywhere(seed, inCollections)
+			if !ok {
+				continue
+			}
+			n := len(g.out)
+			more := g.add(rcv, args)
+			if len(g.out) > n {
+				g.out[n].seed = seed
+			}
+			if !more {
 				return
 			}
 		}
@@ -204,16 +239,116 @@ func (g *generator) followUps(took []*input) []*input {
 	from := len(g.out)
 	// first the values a place that took another way held on one input,
 	// on the other recorded inputs (eleven orders for the cart that has
-	// items, not only for the empty one that met them first)
-	places := map[string]bool{}
+	// items, not only for the empty one that met them first); that
+	// place's other values later
+	values, places := map[string]bool{}, map[string]bool{}
 	for _, t := range took {
+		if t.at == nil {
+			continue
+		}
 		places[t.at.at.key()] = true
+		if v, ok := valueAt(t, t.at.at); ok {
+			values[t.at.at.key()+"="+g.valueKey(v)] = true
+		}
 	}
 	for _, t := range g.again {
-		if places[t.p.at.key()] && !g.addVariation(t, budget) {
+		switch {
+		case values[t.p.at.key()+"="+g.valueKey(t.v)]:
+			if !g.addVariation(t, budget) {
+				return g.out[from:]
+			}
+		case places[t.p.at.key()]:
+			g.rest = append(g.rest, t)
+		}
+	}
+	// then each of them, and the recorded input it varies, with all
+	// their numbers moved below zero in order (see belowZero)
+	for _, t := range took {
+		for _, o := range []*input{t.seed, t} {
+			if g.belowTried[o] {
+				continue
+			}
+			g.belowTried[o] = true
+			if rcv, args, ok := g.belowZero(o); ok && !g.addBeyond(rcv, args, budget) {
+				return g.out[from:]
+			}
+		}
+	}
+	// then a second place varied (see secondPlaces)
+	for _, p := range g.secondPlaces(took) {
+		if rcv, args, ok := g.with(p.from, p.at, p.v); ok && !g.addBeyond(rcv, args, budget) {
 			return g.out[from:]
 		}
 	}
+	return g.out[from:]
+}
+
+// restOfPlaces answers, once the follow-ups found no other way, the
+// other values of the places that took the method another way, on the
+// other recorded inputs (five orders, the boundary, for the cart with
+// items), on a budget of their own.
+func (g *generator) restOfPlaces() []*input {
+	from := len(g.out)
+	// the values at the method's boundaries first (five orders for
+	// "> 5")
+	slices.SortStableFunc(g.rest, func(a, b variation) int {
+		return cmpBool(g.atBound(b.v), g.atBound(a.v))
+	})
+	for _, t := range g.rest {
+		if !g.addVariation(t, 2*g.max+g.max/4) {
+			break
+		}
+	}
+	g.rest = nil
+	return g.out[from:]
+}
+
+// atBound tells whether a value is a number, or a collection of a size,
+// within one of a number the method compares with.
+func (g *generator) atBound(v Object) bool {
+	n, ok := toFloat(v)
+	if !ok {
+		x, isColl := v.(*Instance)
+		if !isColl || x == nil || x.str != nil || !inheritsFrom(x.class, "Collection") {
+			return false
+		}
+		size, ok := g.send(x, "size")
+		if n, ok = toFloat(size); !ok {
+			return false
+		}
+	}
+	for _, l := range g.bounds {
+		if f, ok := toFloat(l); ok && math.Abs(f-n) <= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// pairedPlace is a variation of a second place of an input that took
+// the method another way.
+type pairedPlace struct {
+	from *input
+	at   slot
+	v    Object
+}
+
+// secondPlaces lays out the variations of a second place of each input
+// that took the method another way: the nearest of each place first, for
+// every such input in turn.
+func (g *generator) secondPlaces(took []*input) []pairedPlace {
+	var out []pairedPlace
 	second := map[*input]map[int][]Object{}
 	for r := 0; r < pairedRanks; r++ {
 		more := false
@@ -224,7 +359,7 @@ func (g *generator) followUps(took []*input) []*input {
 			ps := g.places[t.seed]
 			for qi := range ps {
 				q := &ps[qi]
-				if q.far || q.at.key() == t.at.at.key() {
+				if q.far || t.at != nil && q.at.key() == t.at.at.key() {
 					continue
 				}
 				vs, ok := second[t][qi]
@@ -236,17 +371,14 @@ func (g *generator) followUps(took []*input) []*input {
 					continue
 				}
 				more = true
-				rcv, args, ok := g.with(t, q.at, vs[r])
-				if ok && !g.addBeyond(rcv, args, budget) {
-					return g.out[from:]
-				}
+				out = append(out, pairedPlace{t, q.at, vs[r]})
 			}
 		}
 		if !more {
-			break
+			return out
 		}
 	}
-	return g.out[from:]
+	return out
 }
 
 // secondValues are the values a second place takes in a follow-up: for
@@ -356,9 +488,14 @@ func (g *generator) ivarPlaces(ps []place, seed *input, arg int, v Object, path 
 		vs := g.variants(own, false, near)
 		// what another object of the class holds there, and its
 		// variations (the items of another cart, grown)
+		held := g.valueKey(x.vars[i])
 		for _, o := range g.observed[observedAt{x.class, i}] {
+			if g.valueKey(o) == held {
+				// what this object holds there already is no variation
+				continue
+			}
 			vs = append(vs, o)
-			if o != nil && o != own && !g.isEmptyCollection(o) && g.valueKey(o) != g.valueKey(x.vars[i]) {
+			if o != nil && o != own && !g.isEmptyCollection(o) {
 				vs = append(vs, g.variants(o, false, near)...)
 			}
 		}
@@ -447,9 +584,38 @@ const maxNegatedSeeds = 8
 // negatedEverywhere answers a copy of an input whose numbers are negated:
 // the receiver and the arguments themselves, and then either those in
 // collections (elements, a pair's number) or those in the objects'
+// variables (see mapNumbers).
+func (g *generator) negatedEverywhere(seed *input, inCollections bool) (Object, []Object, bool) {
+	return g.mapNumbers(seed, inCollections, numNeg)
+}
+
+// belowZero answers a copy of an input whose numbers, the receiver's and
+// the arguments' and those in the objects' variables, are all moved down
+// by one amount, so far that all are negative: every comparison between
+// them comes out as before (a temperature still below its lower bound),
+// but each lies below zero (a bound and a temperature negative at once,
+// where negating them would swap the bounds).
+func (g *generator) belowZero(seed *input) (Object, []Object, bool) {
+	highest, any := 0.0, false
+	g.mapNumbers(seed, false, func(o Object) Object {
+		if f, ok := toFloat(o); ok && (!any || f > highest) {
+			highest, any = f, true
+		}
+		return o
+	})
+	if !any || highest < 0 || highest > 1<<50 {
+		return nil, nil, false
+	}
+	by := -int64(math.Floor(highest)) - 1
+	return g.mapNumbers(seed, false, func(o Object) Object { return numAdd(o, by) })
+}
+
+// mapNumbers answers a copy of an input with f applied to its numbers:
+// the receiver and the arguments themselves, and then either those in
+// collections (elements, a pair's number) or those in the objects'
 // variables, however deep — never inside the kernel's own objects (a
 // stream's position, a date's day) nor a hashed collection's keys.
-func (g *generator) negatedEverywhere(seed *input, inCollections bool) (Object, []Object, bool) {
+func (g *generator) mapNumbers(seed *input, inCollections bool, f func(Object) Object) (Object, []Object, bool) {
 	copied, ok := g.in.newCopier().copyAll(append([]Object{seed.rcv}, seed.args...))
 	if !ok {
 		return nil, nil, false
@@ -457,7 +623,7 @@ func (g *generator) negatedEverywhere(seed *input, inCollections bool) (Object, 
 	changed := false
 	for i, o := range copied {
 		if isNumber(o) {
-			copied[i], changed = numNeg(o), true
+			copied[i], changed = f(o), true
 		}
 	}
 	seen := map[*Instance]bool{}
@@ -473,7 +639,7 @@ func (g *generator) negatedEverywhere(seed *input, inCollections bool) (Object, 
 		if !g.isKernel(x.class) || pair {
 			for i, v := range x.vars {
 				if isNumber(v) && inCollections == pair {
-					x.vars[i], changed = numNeg(v), true
+					x.vars[i], changed = f(v), true
 				}
 			}
 			queue = append(queue, x.vars...)
@@ -481,7 +647,7 @@ func (g *generator) negatedEverywhere(seed *input, inCollections bool) (Object, 
 		if inheritsFrom(x.class, "SequenceableCollection") {
 			for i, v := range x.indexed {
 				if isNumber(v) && inCollections {
-					x.indexed[i], changed = numNeg(v), true
+					x.indexed[i], changed = f(v), true
 				}
 			}
 			queue = append(queue, x.indexed...)
@@ -652,7 +818,15 @@ func (g *generator) ivarValues(c *Class, i int) []Object {
 		}
 	}
 	if best == kindObject {
-		return nil
+		// nothing says what it holds: objects of the commonest kinds, so
+		// that what compares with it (object = emptyFieldValue) meets one
+		var out []Object
+		for _, v := range g.valuesFor(kindObject, 1) {
+			if v != nil && len(out) < maxUnknownIvarValues {
+				out = append(out, v)
+			}
+		}
+		return out
 	}
 	if arity < 0 {
 		arity = 1

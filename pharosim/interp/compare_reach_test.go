@@ -1,8 +1,11 @@
 package interp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -93,6 +96,37 @@ const reachRates = `Class {
 Rates class >> rate [ ^ Rate ifNil: [ Rate := 20 ] ]
 `
 
+const reachGauge = `Class {
+	#name : #Gauge,
+	#superclass : #Object,
+	#instVars : [ #level ],
+	#category : #Reach
+}
+
+Gauge >> level: aNumber [ level := aNumber ]
+Gauge >> clampedBetween: low and: high [
+	level < low ifTrue: [ ^ low ].
+	level > high ifTrue: [ ^ high ].
+	^ level ]
+`
+
+const reachScanner = `Class {
+	#name : #Scanner,
+	#superclass : #Object,
+	#instVars : [ #stream ],
+	#category : #Reach
+}
+
+Scanner class >> on: aString [ ^ self new setStream: aString readStream ]
+Scanner >> setStream: aStream [ stream := aStream ]
+Scanner >> exponent [
+	| n negative |
+	n := 0.
+	negative := stream peekFor: $-.
+	[ stream atEnd ] whileFalse: [ n := n * 10 + stream next digitValue ].
+	^ negative ifTrue: [ n negated ] ifFalse: [ n ] ]
+`
+
 const reachTests = `Class {
 	#name : #TillTest,
 	#superclass : #TestCase,
@@ -107,13 +141,16 @@ TillTest >> testSame [ | t | t := Till new. self assert: (t sameAs: Till new) ]
 TillTest >> testTax [ | t | t := Till new. t rate: 10. self assert: (t taxOn: 100) equals: 10 ]
 TillTest >> testFresh [ self assert: Fresh new sum equals: 3 ]
 TillTest >> testRate [ self assert: Rates rate equals: 20 ]
+TillTest >> testGauge [ self assert: ((Gauge new level: 50) clampedBetween: 0 and: 40) equals: 40 ]
+TillTest >> testScanner [ self assert: (Scanner on: '12') exponent equals: 12 ]
 TillTest >> testPeeker [ | p | p := Peeker on: 'ab'. p peek. self assert: p next equals: $a. p peek. self assert: p next equals: $b ]
 `
 
 func newReachFixture(t *testing.T) *Interp {
 	t.Helper()
 	return interpOf(t, map[string]string{"Till": reachFixture, "Patron": reachCustomer, "Fresh": reachFresh,
-		"Peeker": reachReader, "Sheet": reachSheet, "Rates": reachRates, "TillTest": reachTests})
+		"Peeker": reachReader, "Sheet": reachSheet, "Rates": reachRates, "TillTest": reachTests,
+		"Gauge": reachGauge, "Scanner": reachScanner})
 }
 
 // compareOn compares a candidate of class ("Foo class": its class side)
@@ -163,6 +200,12 @@ func TestComparisonReachesWhatThinTestsLeaveOut(t *testing.T) {
 			"rate\n\t^ Rate ifNil: [ Rate := 21 ]", "Rates"},
 		{"a method no test reaches, on a receiver whose nil variable it uses as a collection", "Sheet",
 			"rowCount\n\t^ (rows ifNil: [ 0 ] ifNotNil: [ rows size ]) negated", "Sheet"},
+		{"a level below a negative lower bound: every number moved below zero in order", "Gauge",
+			"clampedBetween: low and: high\n\tlevel < low ifTrue: [ ^ low abs ].\n\tlevel > high ifTrue: [ ^ high ].\n\t^ level", "clampedBetween:"},
+		{"a negative level between negative bounds", "Gauge",
+			"clampedBetween: low and: high\n\tlevel < low ifTrue: [ ^ low ].\n\tlevel > high ifTrue: [ ^ high ].\n\t^ level abs", "clampedBetween:"},
+		{"a stream whose next character is one the method looks for", "Scanner",
+			"exponent\n\t| n negative |\n\tn := 0.\n\tnegative := stream peek = $-.\n\t[ stream atEnd ] whileFalse: [ n := n * 10 + stream next digitValue ].\n\t^ negative ifTrue: [ n negated ] ifFalse: [ n ]", "Scanner"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -190,6 +233,8 @@ func TestComparisonKeepsFaithfulRewritesOfTheFixture(t *testing.T) {
 		{"Till", "taxOn: anAmount\n\t^ (anAmount * rate) / 100"},
 		{"Fresh", "initialize\n\tb := 2.\n\ta := 1"},
 		{"Rates class", "rate\n\tRate isNil ifTrue: [ Rate := 20 ].\n\t^ Rate"},
+		{"Gauge", "clampedBetween: low and: high\n\tlevel < low ifTrue: [ ^ low ].\n\t^ level > high ifTrue: [ high ] ifFalse: [ level ]"},
+		{"Scanner", "exponent\n\t| n sign |\n\tn := 0.\n\tsign := (stream peekFor: $-) ifTrue: [ -1 ] ifFalse: [ 1 ].\n\t[ stream atEnd ] whileFalse: [ n := n * 10 + stream next digitValue ].\n\t^ n * sign"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.candidate, func(t *testing.T) {
@@ -226,6 +271,7 @@ Columns >> initialize [ columns := OrderedCollection new. out := WriteStream on:
 Columns >> addColumn: aSelector [ columns add: [ :row | out nextPutAll: (row perform: aSelector) printString ] ]
 Columns >> write: aRow [ columns do: [ :each | each value: aRow ] ]
 Columns >> contents [ ^ out contents ]
+Columns >> addKey: aKey [ columns add: [ :row | out nextPutAll: (row at: aKey ifAbsent: [ '' ]) asString ] ]
 `
 
 const storedTests = `Class {
@@ -250,15 +296,59 @@ func TestComparisonRunsTheBlocksAMethodStores(t *testing.T) {
 		{"addColumn: aSelector\n\tcolumns add: [ :row | out nextPutAll: (row perform: aSelector) displayString ]", Same},
 		{"addColumn: aSelector\n\tcolumns add: [ :row | out nextPutAll: (row perform: aSelector) negated printString ]", Changed},
 		{"addColumn: aSelector\n\tcolumns add: [ :row | row perform: aSelector ]", Changed},
+		// no test calls what addKey: stores: its row is made as the block
+		// uses it (sent at:ifAbsent:, a dictionary), one without the key
+		{"addKey: aKey\n\tcolumns add: [ :row | out nextPutAll: (row at: aKey ifAbsent: [ String new ]) asString ]", Same},
+		{"addKey: aKey\n\tcolumns add: [ :row | out nextPutAll: (row at: aKey ifAbsent: [ ]) asString ]", Changed},
 	}
 	for _, tc := range cases {
-		v, err := in.CompareMethod(Comparison{Class: "Columns", Selector: "addColumn:", Candidate: tc.candidate, TestClasses: []string{"ColumnsTest"}})
+		sel := strings.SplitN(tc.candidate, " ", 2)[0]
+		v, err := in.CompareMethod(Comparison{Class: "Columns", Selector: sel, Candidate: tc.candidate, TestClasses: []string{"ColumnsTest"}})
 		require.NoError(t, err)
 		assert.Equal(t, tc.outcome, v.Outcome, "%s: %+v", tc.candidate, v)
 		if tc.outcome == Changed {
 			require.NotNil(t, v.Witness)
 			assert.Equal(t, AspectBlocks, v.Witness.Aspect)
-			assert.Contains(t, v.Witness.Original, "a block it stored, given -3")
+			assert.Contains(t, v.Witness.Original, "a block it stored, given ")
+			if strings.HasPrefix(tc.candidate, "addColumn:") {
+				assert.Contains(t, v.Witness.Original, "given -3", "the arguments the tests gave the block")
+			}
+			assert.NotEqual(t, v.Witness.Original, v.Witness.Candidate)
 		}
+	}
+}
+
+// TestComparisonOnTheSampleShop: ShoppingCart's totals with // for / in
+// a loyalty discount. The shop's tests pass them: a discount shows a
+// remainder only for a customer of more than 5 (or 10) orders whose
+// subtotal is not a multiple of 20 (or 10), which no test makes. The
+// comparison opens the branch with the orders, then makes a line's
+// quantity odd there.
+func TestComparisonOnTheSampleShop(t *testing.T) {
+	t.Parallel()
+	tree, err := tonel.ReadTree("../../examples/sample-image/src")
+	require.NoError(t, err)
+	var files []*tonel.File
+	for _, p := range tree.Packages {
+		files = append(files, p.Files...)
+	}
+	in, err := New(ReadProgram(files), Limits{Steps: DefaultStepsPerCall})
+	require.NoError(t, err)
+	total := "total\n\t| t d x |\n\tt := 0.\n\titems do: [ :each | t := t + (each key price * each value) ].\n\td := 0.\n" +
+		"\tcustomer notNil ifTrue: [\n\t\tcustomer orders size > 10\n\t\t\tifTrue: [ d := t * 10 %s 100 ]\n\t\t\tifFalse: [\n" +
+		"\t\t\t\tcustomer orders size > 5\n\t\t\t\t\tifTrue: [ d := t * 5 %s 100 ]\n\t\t\t\t\tifFalse: [ d := 0 ] ] ].\n" +
+		"\tt := t - d.\n\tx := t * self class taxRate / 100.\n\tt := t + x.\n\t^ t"
+	cases := []struct {
+		name, candidate, outcome string
+	}{
+		{"// in the discount of more than 10 orders", fmt.Sprintf(total, "//", "/"), Changed},
+		{"// in the discount of more than 5 orders", fmt.Sprintf(total, "/", "//"), Changed},
+		{"the same arithmetic, bracketed", fmt.Sprintf(total, "/", "/"), Same},
+	}
+	for _, tc := range cases {
+		v, err := in.CompareMethod(Comparison{Class: "ShoppingCart", Selector: "total", Candidate: tc.candidate,
+			TestClasses: []string{"ShoppingCartTest", "InvoiceTest", "OrderProcessorTest", "CustomerTest"}})
+		require.NoError(t, err)
+		assert.Equal(t, tc.outcome, v.Outcome, "%s: %+v %+v", tc.name, v, v.Witness)
 	}
 }

@@ -653,6 +653,9 @@ func (c *compiler) inlineToDo(il *inlining) stmt {
 				clear(bf.vars)
 			}
 			bf.vars[0] = i
+			if in.ran != nil {
+				in.ran.note(f.m, body)
+			}
 			if v, returned := body.body(in, bf); returned {
 				in.release(bf)
 				return v, true

@@ -62,6 +62,9 @@ type Interp struct {
 	// onBlockCall, when set, sees every block called and its arguments
 	// (a comparison records what a method's blocks are given)
 	onBlockCall func(b *Block, args []Object)
+	// ran, when set, collects the blocks of the image's own methods that
+	// ran, inlined ones too (see blocksRan)
+	ran *blocksRan
 	// frozenClock, when set, is the instant the clock answers (both sides
 	// of a comparison's input see one)
 	frozenClock *time.Time
@@ -349,6 +352,9 @@ func (in *Interp) run(f *frame) (result Object) {
 // runInline runs a literal block in place: in a frame of its own when it
 // has names, else in the frame it appears in.
 func (in *Interp) runInline(b *blockCode, f *frame, args ...Object) (Object, bool) {
+	if in.ran != nil {
+		in.ran.note(f.m, b)
+	}
 	if !b.own {
 		return b.body(in, f)
 	}
@@ -364,6 +370,9 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	in.step()
 	if in.onBlockCall != nil {
 		in.onBlockCall(b, args)
+	}
+	if in.ran != nil {
+		in.ran.note(b.m, b.code)
 	}
 	bc := b.code
 	if len(args) != bc.nargs {
