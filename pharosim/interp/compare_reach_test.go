@@ -127,6 +127,16 @@ Scanner >> exponent [
 	^ negative ifTrue: [ n negated ] ifFalse: [ n ] ]
 `
 
+const reachTable = `Class {
+	#name : #Table,
+	#superclass : #Object,
+	#instVars : [ #rows ],
+	#category : #Reach
+}
+
+Table >> fill [ rows := OrderedCollection new. 1 to: 400000 do: [ :each | rows add: each ] ]
+`
+
 const reachTests = `Class {
 	#name : #TillTest,
 	#superclass : #TestCase,
@@ -150,7 +160,7 @@ func newReachFixture(t *testing.T) *Interp {
 	t.Helper()
 	return interpOf(t, map[string]string{"Till": reachFixture, "Patron": reachCustomer, "Fresh": reachFresh,
 		"Peeker": reachReader, "Sheet": reachSheet, "Rates": reachRates, "TillTest": reachTests,
-		"Gauge": reachGauge, "Scanner": reachScanner})
+		"Gauge": reachGauge, "Scanner": reachScanner, "Table": reachTable})
 }
 
 // compareOn compares a candidate of class ("Foo class": its class side)
@@ -204,6 +214,8 @@ func TestComparisonReachesWhatThinTestsLeaveOut(t *testing.T) {
 			"clampedBetween: low and: high\n\tlevel < low ifTrue: [ ^ low abs ].\n\tlevel > high ifTrue: [ ^ high ].\n\t^ level", "clampedBetween:"},
 		{"a negative level between negative bounds", "Gauge",
 			"clampedBetween: low and: high\n\tlevel < low ifTrue: [ ^ low ].\n\tlevel > high ifTrue: [ ^ high ].\n\t^ level abs", "clampedBetween:"},
+		{"a method longer than a call's steps, run with a test's", "Table",
+			"fill\n\trows := OrderedCollection new. 1 to: 400001 do: [ :each | rows add: each ]", "Table"},
 		{"a stream whose next character is one the method looks for", "Scanner",
 			"exponent\n\t| n negative |\n\tn := 0.\n\tnegative := stream peek = $-.\n\t[ stream atEnd ] whileFalse: [ n := n * 10 + stream next digitValue ].\n\t^ negative ifTrue: [ n negated ] ifFalse: [ n ]", "Scanner"},
 	}
