@@ -389,11 +389,16 @@ func (cmp *comparison) runAll(w *world, inputs []*input, instant *time.Time, v *
 			return false
 		}
 		d := cmp.differ(a, c)
-		if d == nil {
+		if d == nil || a.lacked() != c.lacked() {
+			// one side touching what the kernel lacks is no difference
+			// either: on a real image that side might do the same
 			v.Compared++
-			if a.kind == signalled && a.exc == nil {
+			if a.lacked() || c.lacked() {
 				t.lacking++
 				t.lacks = a.what
+				if c.lacked() {
+					t.lacks = c.what
+				}
 			}
 			continue
 		}
@@ -592,6 +597,11 @@ func (cmp *comparison) trace(inp *input, a *run) {
 	if cmp.req.Trace != nil {
 		cmp.req.Trace(cmp.printInput(inp), cmp.describe(a))
 	}
+}
+
+// lacked tells whether the run stopped at what the kernel lacks.
+func (r *run) lacked() bool {
+	return r.kind == signalled && r.exc == nil
 }
 
 // caught classifies what ended a run.
