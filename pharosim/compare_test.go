@@ -57,13 +57,13 @@ func TestCompareMethodCatchesWhatTheTestsMiss(t *testing.T) {
 	}{
 		{"quo: for / on the readings the tests use", "mean",
 			"mean\n\t^ (readings inject: 0 into: [ :sum :each | sum + each ]) quo: readings size",
-			interp.AspectAnswer, "a Scale mean", "answered (-1/2)", "answered 0", true},
+			interp.AspectAnswer, "stamp: nil) mean", "answered (-1/2)", "answered 0", true},
 		{"a boundary moved where the tests weigh far from it", "category:",
 			"category: aWeight\n\t^ aWeight <= 50 ifTrue: [ #light ] ifFalse: [ #heavy ]",
 			interp.AspectAnswer, "category: 50", "answered #heavy", "answered #light", false},
 		{"the readings sorted in place", "sortedReadings",
 			"sortedReadings\n\t^ readings sort: [ :a :b | a <= b ]",
-			interp.AspectReceiver, "a Scale sortedReadings", "after the call, the receiver's readings", "an OrderedCollection(-4 3)", true},
+			interp.AspectReceiver, "stamp: nil) sortedReadings", "after the call, the receiver's readings", "an OrderedCollection(-4 3)", true},
 		{"an error swallowed", "limit:",
 			"limit: aNumber\n\taNumber < 0 ifTrue: [ ^ self ].\n\tlimit := aNumber",
 			interp.AspectException, "limit: -", "signalled Error: a limit cannot be negative", "answered its receiver", false},
@@ -75,10 +75,10 @@ func TestCompareMethodCatchesWhatTheTestsMiss(t *testing.T) {
 			interp.AspectAnswer, "countAbove: ", "answered", "answered", false},
 		{"a candidate that never ends", "total",
 			"total\n\t| sum |\n\tsum := 0.\n\t[ true ] whileTrue: [ sum := sum + 1 ].\n\t^ sum",
-			interp.AspectSteps, "a Scale total", "answered -1", "ran out of its limits", true},
+			interp.AspectSteps, "stamp: nil) total", "answered -1", "ran out of its limits", true},
 		{"a candidate that reaches for the files", "total",
 			"total\n\t(FileSystem workingDirectory / 'x') delete.\n\t^ readings inject: 0 into: [ :a :b | a + b ]",
-			interp.AspectException, "a Scale total", "answered -1", "FileSystem", true},
+			interp.AspectException, "stamp: nil) total", "answered -1", "FileSystem", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -185,7 +185,7 @@ func TestCompareMethodThroughTheTool(t *testing.T) {
 	assert.Equal(t, "", result["reason"])
 	assert.EqualValues(t, 2, result["activations"])
 	assert.LessOrEqual(t, result["generated"], float64(16), "max_inputs bounds the generated inputs")
-	assert.Equal(t, map[string]any{"input": "a Scale category: 50", "original": "answered #heavy",
+	assert.Equal(t, map[string]any{"input": "a Scale (readings: an OrderedCollection(3 -4), limit: 100, stamp: nil) category: 50", "original": "answered #heavy",
 		"candidate": "answered #light", "aspect": "answer"}, result["witness"])
 
 	env, _ = call(t, c, "compare_method", map[string]any{
@@ -288,7 +288,7 @@ func TestCompareMethodOnTheSampleImage(t *testing.T) {
 			require.NotNil(t, v.Witness)
 			t.Logf("%+v", *v.Witness)
 			assert.Equal(t, interp.AspectAnswer, v.Witness.Aspect)
-			assert.True(t, strings.HasPrefix(v.Witness.Input, "a Calculator average: #("), v.Witness.Input)
+			assert.True(t, strings.HasPrefix(v.Witness.Input, "a Calculator (memory: nil) average: #("), v.Witness.Input)
 			assert.NotEqual(t, v.Witness.Original, v.Witness.Candidate)
 		})
 	}

@@ -253,7 +253,11 @@ func (cmp *comparison) compare() Verdict {
 	exhausted, timedOut, lacking, lacks := t.exhausted, t.timedOut, t.lacking, t.lacks
 	if v.Compared > 0 && lacking == v.Compared {
 		v.Outcome = NotChecked
-		v.Reason = "on every input both stopped at what pharo-sim's kernel lacks (" + clipText(lacks) + "): nothing they do was compared"
+		who := "both"
+		if t.candidateLacked {
+			who = "the candidate, or both,"
+		}
+		v.Reason = "on every input " + who + " stopped at what pharo-sim's kernel lacks (" + clipText(lacks) + "): nothing they do was compared"
 		return v
 	}
 	if v.Compared > 0 {
@@ -288,9 +292,11 @@ const (
 type tally struct {
 	exhausted int
 	timedOut  bool
-	// lacking counts the inputs on which both met what the kernel lacks
-	lacking int
-	lacks   string
+	// lacking counts the inputs on which both, or one side, met what the
+	// kernel lacks; candidateLacked: on one, the candidate only
+	lacking         int
+	lacks           string
+	candidateLacked bool
 	// paths are the ways the original went on the inputs so far (see
 	// path); took the variations that went a new way
 	paths map[string]bool
@@ -389,15 +395,17 @@ func (cmp *comparison) runAll(w *world, inputs []*input, instant *time.Time, v *
 			return false
 		}
 		d := cmp.differ(a, c)
-		if d == nil || a.lacked() != c.lacked() {
-			// one side touching what the kernel lacks is no difference
-			// either: on a real image that side might do the same
+		if d == nil || a.lacked() != c.lacked() && !a.lackedEffect() && !c.lackedEffect() {
+			// one side touching a class or method the kernel lacks is no
+			// difference either: on a real image that side might do the
+			// same; one reaching for files, the network, processes or
+			// the UI where the other did not is
 			v.Compared++
 			if a.lacked() || c.lacked() {
 				t.lacking++
 				t.lacks = a.what
-				if c.lacked() {
-					t.lacks = c.what
+				if !a.lacked() {
+					t.lacks, t.candidateLacked = c.what, true
 				}
 			}
 			continue
@@ -603,6 +611,25 @@ func (cmp *comparison) trace(inp *input, a *run) {
 func (r *run) lacked() bool {
 	return r.kind == signalled && r.exc == nil
 }
+
+// lackedEffect tells whether the run stopped at an effect the kernel
+// lacks on purpose: files, the network, processes, the UI, the compiler,
+// the operating system.
+func (r *run) lackedEffect() bool {
+	if !r.lacked() {
+		return false
+	}
+	for _, e := range lackedEffects {
+		if strings.Contains(r.what, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// lackedEffects are the words by which the kernel names the effects it
+// lacks on purpose (see lacking and the kernel's lacks: methods).
+var lackedEffects = []string{"(files", "(network", "(processes", "(UI", "a second process", "the compiler", "the environment variables", "Smalltalk vm"}
 
 // caught classifies what ended a run.
 func (r *run) caught(p any) {
@@ -963,22 +990,45 @@ func (cmp *comparison) printInput(inp *input) string {
 	if !ok {
 		return article(cmp.in.classOf(inp.rcv).name) + " " + cmp.req.Selector
 	}
-	parts := []string{cmp.print(copied[0])}
+	parts := []string{cmp.printInside(copied[0], inputDepth)}
 	sel := cmp.req.Selector
 	args := copied[1:]
 	switch {
 	case len(args) == 0:
 		parts = append(parts, sel)
 	case !strings.Contains(sel, ":"):
-		parts = append(parts, sel, cmp.print(args[0]))
+		parts = append(parts, sel, cmp.printInside(args[0], inputDepth))
 	default:
 		keywords := strings.SplitAfter(sel, ":")
 		for i, a := range args {
 			if i < len(keywords) {
 				parts = append(parts, keywords[i])
 			}
-			parts = append(parts, cmp.print(a))
+			parts = append(parts, cmp.printInside(a, inputDepth))
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// inputDepth bounds how deep printInside shows the variables of objects
+// that print only as their class.
+const inputDepth = 2
+
+// printInside prints an object, and where it prints only as its class (a
+// ShoppingCart), its variables as well, depth levels down: the refiner
+// reads which cart showed the difference (eleven orders, a line of 5).
+func (cmp *comparison) printInside(o Object, depth int) string {
+	s := cmp.print(o)
+	x, ok := o.(*Instance)
+	if !ok || x == nil || depth == 0 || len(x.vars) == 0 || s != article(x.class.name) {
+		return s
+	}
+	fields := make([]string, 0, len(x.vars))
+	for i, v := range x.vars {
+		if i >= len(x.class.ivarNames) {
+			break
+		}
+		fields = append(fields, x.class.ivarNames[i]+": "+cmp.printInside(v, depth-1))
+	}
+	return clipText(s + " (" + strings.Join(fields, ", ") + ")")
 }
