@@ -168,6 +168,19 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| r | r := nil. { [ 1 / 0 ] on: ZeroDivide fork: [ :e | r := e class name ]. r }", "#(nil #ZeroDivide)"},
 		{"| r | r := nil. { [ 1 ] on: Error fork: [ r := 2 ]. r }", "#(1 nil)"},
 		{"| c | c := OrderedCollection new. Integer primesUpTo: 25100 do: [ :p | p > 24900 ifTrue: [ c add: p ] ]. c asArray", "#(24907 24917 24919 24923 24943 24953 24967 24971 24977 24979 24989 25013 25031 25033 25037 25057 25073 25087 25097)"},
+		// STONReaderTest>>#testClassWithUnderscore, STONWriteReadTest>>
+		// #testSpecialClassNames: newAnonymousSubclass makes a class no
+		// global names and its superclass does not list, named after its
+		// superclass (Behavior>>name, Metaclass>>name) until setName:
+		// names it; it keeps its identity hash when named. LookupKey is
+		// Association's superclass, equal by species and key.
+		{"Object newAnonymousSubclass", "a subclass of Object"},
+		{"{ Object newAnonymousSubclass class name. Object newAnonymousSubclass new printString }", "#('a subclass of Object class' 'an a subclass of Object')"},
+		{"{ Object newAnonymousSubclass isAnonymous. Object isAnonymous. Object class isAnonymous. Object newAnonymousSubclass class isAnonymous }", "#(true false false true)"},
+		{"| c | c := Object newAnonymousSubclass. c setName: #A_B_C123AnonClass. { c name. c isAnonymous. c new printString. c class printString. Smalltalk globals includesKey: #A_B_C123AnonClass. Object subclasses includes: c. c superclass == Object }", "#(#A_B_C123AnonClass false 'an A_B_C123AnonClass' 'A_B_C123AnonClass class' false false true)"},
+		{"| c h | c := LookupKey newAnonymousSubclass. h := c identityHash. c setName: #STONTest. { h = c identityHash. (c key: #a) = (c key: #a). (c key: #a) = (LookupKey key: #a). c allInstVarNames }", "#(true true false #(#key))"},
+		{"{ (LookupKey key: 3) = (LookupKey key: 3). (LookupKey key: 3) hash = 3 hash. (LookupKey key: 2) < (LookupKey key: 3). (LookupKey key: #x) name. (LookupKey key: 3) name. (#a -> 1) = (LookupKey key: #a). Association superclass name }", "#(true true true #x '3' false #LookupKey)"},
+		{"LookupKey key: 3", "3"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
