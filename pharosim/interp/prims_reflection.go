@@ -133,14 +133,26 @@ func primBasicNewSize(in *Interp, r Object, a []Object) (Object, bool) {
 // class, a String ('Foo class') for a metaclass.
 func primClassName(in *Interp, r Object, a []Object) (Object, bool) {
 	c, ok := r.(*Class)
-	if !ok || c.name == "" || c.thisClass != nil && c.thisClass.name == "" {
-		// an anonymous class's name is Behavior>>name's, in Smalltalk
+	if !ok {
 		return nil, false
 	}
 	if c.thisClass != nil {
-		return in.newString(c.thisClass.name + " class"), true
+		return in.newString(behaviorName(c.thisClass) + " class"), true
+	}
+	if c.name == "" {
+		return in.newString(behaviorName(c)), true
 	}
 	return Symbol(c.name), true
+}
+
+// behaviorName is a class's name, or for an anonymous class (made by
+// newAnonymousSubclass, not named since) Behavior>>name's answer: 'a
+// subclass of ' and its superclass's name.
+func behaviorName(c *Class) string {
+	if c.name == "" && c.super != nil {
+		return "a subclass of " + behaviorName(c.super)
+	}
+	return c.name
 }
 
 func primSuperclass(in *Interp, c *Class, a []Object) (Object, bool) {
