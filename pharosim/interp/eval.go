@@ -561,9 +561,9 @@ func (in *Interp) newString(s string) *Instance {
 func (in *Interp) printName(o Object) string {
 	c := in.classOf(o)
 	if c.thisClass != nil {
-		return c.thisClass.name + " class"
+		return behaviorName(c.thisClass) + " class"
 	}
-	return "a " + c.name
+	return "a " + behaviorName(c)
 }
 
 // literalNumber reads a number literal as Pharo's compiler does: through

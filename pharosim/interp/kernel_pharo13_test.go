@@ -168,6 +168,37 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| r | r := nil. { [ 1 / 0 ] on: ZeroDivide fork: [ :e | r := e class name ]. r }", "#(nil #ZeroDivide)"},
 		{"| r | r := nil. { [ 1 ] on: Error fork: [ r := 2 ]. r }", "#(1 nil)"},
 		{"| c | c := OrderedCollection new. Integer primesUpTo: 25100 do: [ :p | p > 24900 ifTrue: [ c add: p ] ]. c asArray", "#(24907 24917 24919 24923 24943 24953 24967 24971 24977 24979 24989 25013 25031 25033 25037 25057 25073 25087 25097)"},
+		// STONReaderTest>>#testClassWithUnderscore, STONWriteReadTest>>
+		// #testSpecialClassNames: newAnonymousSubclass makes a class no
+		// global names and its superclass does not list, named after its
+		// superclass (Behavior>>name, Metaclass>>name) until setName:
+		// names it; it keeps its identity hash when named. LookupKey is
+		// Association's superclass, equal by species and key.
+		{"Object newAnonymousSubclass", "a subclass of Object"},
+		{"{ Object newAnonymousSubclass class name. Object newAnonymousSubclass new printString }", "#('a subclass of Object class' 'an a subclass of Object')"},
+		{"{ Object newAnonymousSubclass isAnonymous. Object isAnonymous. Object class isAnonymous. Object newAnonymousSubclass class isAnonymous }", "#(true false false true)"},
+		{"| c | c := Object newAnonymousSubclass. c setName: #A_B_C123AnonClass. { c name. c isAnonymous. c new printString. c class printString. Smalltalk globals includesKey: #A_B_C123AnonClass. Object subclasses includes: c. c superclass == Object }", "#(#A_B_C123AnonClass false 'an A_B_C123AnonClass' 'A_B_C123AnonClass class' false false true)"},
+		{"| c h | c := LookupKey newAnonymousSubclass. h := c identityHash. c setName: #STONTest. { h = c identityHash. (c key: #a) = (c key: #a). (c key: #a) = (LookupKey key: #a). c allInstVarNames }", "#(true true false #(#key))"},
+		{"{ (LookupKey key: 3) = (LookupKey key: 3). (LookupKey key: 3) hash = 3 hash. (LookupKey key: 2) < (LookupKey key: 3). (LookupKey key: #x) name. (LookupKey key: 3) name. (#a -> 1) = (LookupKey key: #a). Association superclass name }", "#(true true true #x '3' false #LookupKey)"},
+		{"LookupKey key: 3", "3"},
+		// STONReaderTest>>#testColor, STONWriterTest>>#testColor,
+		// STONWriteReadTest>>#testColors, #testSharedColors, and the
+		// examples in Pharo 13's Color comments: a color keeps each
+		// component as an integer to 1023 (so 0.25 reads back
+		// 0.25024437927663734) and alpha as one to 255; named colors are
+		// registered, a color prints by its name or as its storeString.
+		{"Color red", "Color red"},
+		{"{ Color red red. Color red green. Color red alpha. Color red name. Color red privateRGB. Color red hash }", "#(1.0 0.0 1.0 #red 1072693248 1072693503)"},
+		{"Color red copy setAlpha: 0.4", "(Color r: 1.0 g: 0.0 b: 0.0 alpha: 0.4)"},
+		{"Color red lighter lighter", "(Color r: 1.0 g: 0.06060606060606061 b: 0.06060606060606061 alpha: 1.0)"},
+		{"Color red lighter", "(Color r: 1.0 g: 0.030303030303030304 b: 0.030303030303030304 alpha: 1.0)"},
+		{"Color red darker", "(Color r: 0.9198435972629521 g: 0.0 b: 0.0 alpha: 1.0)"},
+		{"(Color r: 0.25 g: 0.5 b: 0.75 alpha: 0.4) red", "0.25024437927663734"},
+		{"{ (Color r: 0.5 g: 0.5 b: 1) green. (Color r: 0.5 g: 0.5 b: 1) hue. (Color r: 0.5 g: 0.5 b: 1) hsvSaturation. Color red hue. (Color h: 0 s: 1 v: 1 alpha: 1) = Color red }", "#(0.5004887585532747 240.0 0.4995112414467253 0.0 true)"},
+		{"{ (Color basicNew setRGB: 1072693248; setAlpha: 1.0) = Color red. Color red = Color red copy. Color red = (Color red copy setAlpha: 0.4). Color red = 3. 3 isColor }", "#(true true false false false)"},
+		{"{ Color red asHexString. (Color fromHexString: 'FFFFFF') = Color white. (Color R: 255 G: 255 B: 255) = Color white. (Color r: 31 g: 0 b: 0 range: 31) = Color red. Color black negated = Color white }", "#('FF0000' true true true true)"},
+		{"{ Color transparent isTransparent. Color transparent storeString. Color white name. (Color r: 0.1 g: 0.2 b: 0.3) name. (Color named: 'gray') = Color gray. Color new = Color black }", "#(true '(Color transparent)' #white #unnamed true true)"},
+		{"[ Color red copy setRGB: 0 ] on: Error do: [ :e | e messageText ]", "'Color objects are immutable once created'"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {

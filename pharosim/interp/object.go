@@ -45,6 +45,10 @@ type Class struct {
 	// unloaded says why the class did not load ("its superclass Foo is
 	// missing"); "" for a class that loaded
 	unloaded string
+	// idHash is the identity hash of a class made while a program runs
+	// (newAnonymousSubclass) or renamed (setName:), fixed when it is made
+	// or renamed; 0 for a class whose hash comes from its name
+	idHash int64
 }
 
 // Binding is a variable shared by name: a global, a class variable.
@@ -178,6 +182,9 @@ func (in *Interp) identityHash(o Object) Object {
 		in.hashes[v] = in.nextHash
 		return in.nextHash
 	case *Class:
+		if v.idHash != 0 {
+			return v.idHash
+		}
 		if index, ok := spurClassIndex[v.name]; ok {
 			return index << 8 // ProtoObject>>identityHash: basicIdentityHash bitShift: 8
 		}

@@ -32,7 +32,15 @@ var reflectionPrimitives = map[string]primitive{
 		}
 		return in.newArray(out), true
 	}),
-	"subclasses": onClass(primSubclasses),
+	"subclasses":           onClass(primSubclasses),
+	"newAnonymousSubclass": onClass(primNewAnonymousSubclass),
+	"classGetName": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		if c.thisClass != nil || c.name == "" {
+			return nil, c.thisClass == nil
+		}
+		return Symbol(c.name), true
+	}),
+	"classSetName": onClass(primClassSetName),
 	"hasPragma": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
 		m := c.lookup(symOf(a[0]))
 		if m == nil {
@@ -129,9 +137,22 @@ func primClassName(in *Interp, r Object, a []Object) (Object, bool) {
 		return nil, false
 	}
 	if c.thisClass != nil {
-		return in.newString(c.thisClass.name + " class"), true
+		return in.newString(behaviorName(c.thisClass) + " class"), true
+	}
+	if c.name == "" {
+		return in.newString(behaviorName(c)), true
 	}
 	return Symbol(c.name), true
+}
+
+// behaviorName is a class's name, or for an anonymous class (made by
+// newAnonymousSubclass, not named since) Behavior>>name's answer: 'a
+// subclass of ' and its superclass's name.
+func behaviorName(c *Class) string {
+	if c.name == "" && c.super != nil {
+		return "a subclass of " + behaviorName(c.super)
+	}
+	return c.name
 }
 
 func primSuperclass(in *Interp, c *Class, a []Object) (Object, bool) {
@@ -168,6 +189,51 @@ func primSubclasses(in *Interp, c *Class, a []Object) (Object, bool) {
 		out[i] = in.classes[n]
 	}
 	return in.newArray(out), true
+}
+
+// primNewAnonymousSubclass makes a subclass of a class that no global
+// names and that is no subclass its superclass knows of, as Pharo's
+// anonymous class installer does: it has the superclass's layout, no
+// methods of its own and no name (Behavior>>name answers 'a subclass of
+// Foo') until setName: gives it one.
+func primNewAnonymousSubclass(in *Interp, super *Class, a []Object) (Object, bool) {
+	if super.thisClass != nil || super.isTrait || super.unloaded != "" {
+		return nil, false
+	}
+	in.charge(instanceBytes + slotBytes*int64(len(super.meta.ivarNames)))
+	in.nextHash++
+	c := &Class{super: super, methods: map[string]*Method{}, classVars: map[string]*Binding{},
+		kind: super.kind, ivarNames: slices.Clone(super.ivarNames), idHash: in.nextHash}
+	c.meta = &Class{thisClass: c, super: super.meta, methods: map[string]*Method{},
+		ivarNames: slices.Clone(super.meta.ivarNames)}
+	c.civals = make([]Object, len(c.meta.ivarNames))
+	return c, true
+}
+
+// primClassSetName is Class>>setName:: the class is named, and keeps the
+// identity hash it had (a hashed collection may hold it).
+func primClassSetName(in *Interp, c *Class, a []Object) (Object, bool) {
+	var name string
+	switch v := a[0].(type) {
+	case Symbol:
+		name = string(v)
+	case *Instance:
+		if v.str == nil {
+			return nil, false
+		}
+		name = string(v.str)
+	default:
+		return nil, false
+	}
+	if c.thisClass != nil || name == "" {
+		return nil, false
+	}
+	if c.idHash == 0 {
+		c.idHash = in.identityHash(c).(int64)
+	}
+	c.name = name
+	c.meta.name = name + " class"
+	return c, true
 }
 
 // classKindIn answers whether a class's layout (its Tonel #type) is one of
