@@ -69,7 +69,7 @@ func (img *Image) programFor(roots []string) *interp.Program {
 		for _, f := range c.files() {
 			for _, id := range f.methods {
 				m := img.methods.rec(id)
-				p.Methods = append(p.Methods, interp.MethodSource{Class: n, ClassSide: m.side == tonel.ClassSide, Source: m.source(), Package: f.pkg.name})
+				p.Methods = append(p.Methods, interp.MethodSource{Class: n, ClassSide: m.side == tonel.ClassSide, Source: m.source(), Package: f.pkg.name, Category: img.cats.name(m.category)})
 			}
 		}
 	}

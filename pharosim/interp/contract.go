@@ -18,6 +18,8 @@ type kernelSlots struct {
 	randomState int
 	// RxMatcher's (the regular expression primitives)
 	rxPattern, rxIgnoreCase int
+	// CompiledMethod's (the code model's primitives)
+	methodClass, methodSelector int
 }
 
 // slotContract lists each variable Go uses: the class it is read in and
@@ -53,6 +55,8 @@ func (s *kernelSlots) contract() []struct {
 		{"Random", "state", &s.randomState},
 		{"RxMatcher", "pattern", &s.rxPattern},
 		{"RxMatcher", "ignoreCase", &s.rxIgnoreCase},
+		{"CompiledMethod", "methodClass", &s.methodClass},
+		{"CompiledMethod", "selector", &s.methodSelector},
 	}
 }
 

@@ -59,6 +59,9 @@ type Interp struct {
 	// globalsVersion changes whenever a name is added to globals, so
 	// that a comparison's world puts them back only when a run added one
 	globalsVersion int
+	// methodObjects are the CompiledMethods that stand for methods, one
+	// per method (prims_methods.go)
+	methodObjects map[*Method]*Instance
 	// onBlockCall, when set, sees every block called and its arguments
 	// (a comparison records what a method's blocks are given)
 	onBlockCall func(b *Block, args []Object)

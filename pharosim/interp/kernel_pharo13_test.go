@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
 )
 
 // TestKernelAnswersAsPharo13sKernelTests: behaviours Pharo 13's own
@@ -203,6 +206,152 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
 			assert.Equal(t, tc.want, evalIn(t, tc.expr))
+		})
+	}
+}
+
+// codeModelFixture is a package's class as Pharo's tests of the code
+// model use one: PragmaTest's methodWithPragma, CompiledCodeTest's method1
+// and methodReturnOne, ZnOptions' <znOption> defaults on the class side,
+// a trait's method and an extension method.
+const codeModelFixture = `Class {
+	#name : 'CodeModelExample',
+	#superclass : 'Object',
+	#traits : 'TCodeModelExample',
+	#instVars : [ 'x' ],
+	#category : 'Code-Model-Example'
+}
+
+{ #category : 'options' }
+CodeModelExample class >> alpha [
+	<znOption>
+	^ 'first'
+]
+
+{ #category : 'options' }
+CodeModelExample class >> beta [
+	<znOption>
+	<order: 1>
+	^ 2
+]
+
+{ #category : 'private' }
+CodeModelExample class >> gamma [
+	<order: 3>
+	^ 3
+]
+
+{ #category : 'helper' }
+CodeModelExample >> methodWithPragma [
+	<testPragmaArg1: #toto arg2: 2 arg3: true>
+]
+
+{ #category : 'examples' }
+CodeModelExample >> method1 [
+
+	<pragma1: 123 foo: 'bar' >
+	| array |
+	array := Array new.
+	array at: 1 put: 'Pharo loves tests'.
+	#(#add #at: #remove) do: #printOn:
+]
+
+{ #category : 'examples' }
+CodeModelExample >> methodReturnOne [
+
+	^ 1
+]
+
+{ #category : 'accessing' }
+CodeModelExample >> x: aNumber y: other [
+	^ x := aNumber + other
+]
+
+{ #category : 'abstract' }
+CodeModelExample >> shape [
+	^ self subclassResponsibility
+]
+`
+
+const codeModelTraitFixture = `Trait {
+	#name : 'TCodeModelExample',
+	#category : 'Code-Model-Example'
+}
+
+{ #category : 'traits' }
+TCodeModelExample >> fromTrait [
+	^ #trait
+]
+`
+
+// TestTheCodeModelAnswersAsPharo13: a class's methods as CompiledMethods,
+// their pragmas, protocols and literals, and Pragma's queries, each with
+// the answer Pharo 13 gives (PragmaTest, CompiledCodeTest, BehaviorTest of
+// Kernel-Tests at 9b55ea4, and ZnOptions class>>onClass:, which collects
+// Zinc's defaults from <znOption> pragmas).
+func TestTheCodeModelAnswersAsPharo13(t *testing.T) {
+	t.Parallel()
+	var files []*tonel.File
+	for name, src := range map[string]string{"CodeModelExample.class.st": codeModelFixture, "TCodeModelExample.trait.st": codeModelTraitFixture} {
+		f, err := tonel.ParseFile("Code-Model-Example/"+name, []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	cases := []struct{ expr, want string }{
+		// CompiledMethod>>#printOn: and #displayStringOn:; one object
+		// per method, as a method dictionary holds it.
+		{"CodeModelExample >> #method1", "CodeModelExample>>#method1"},
+		{"(CodeModelExample class >> #alpha) displayString", "'CodeModelExample class>>#alpha'"},
+		{"(CodeModelExample >> #method1) == (CodeModelExample compiledMethodAt: #method1)", "true"},
+		{"{ (CodeModelExample >> #x:y:) selector. (CodeModelExample >> #x:y:) methodClass. (CodeModelExample >> #x:y:) numArgs. (CodeModelExample >> #x:y:) isCompiledMethod. 3 isCompiledMethod }", "{#x:y:. CodeModelExample. 2. true. false}"},
+		{"(CodeModelExample >> #methodReturnOne) sourceCode", "'methodReturnOne\r\r\t^ 1'"},
+		{"[ CodeModelExample >> #absent ] on: KeyNotFound do: [ :e | e key ]", "#absent"},
+		{"CodeModelExample compiledMethodAt: #absent ifAbsent: [ 0 ]", "0"},
+		{"{ CodeModelExample lookupSelector: #printString. CodeModelExample lookupSelector: #absent. CodeModelExample new respondsTo: #method1 }", "an Array(Object>>#printString nil true)"},
+		{"(CodeModelExample >> #x:y:) valueWithReceiver: CodeModelExample new arguments: #(3 4)", "7"},
+		{"{ (CodeModelExample >> #method1) = (CodeModelExample >> #method1). (CodeModelExample >> #method1) = (CodeModelExample >> #methodReturnOne). (CodeModelExample >> #method1) hash = (CodeModelExample >> #method1) hash }", "#(true false true)"},
+		// PragmaTest: a method's pragmas, their arguments and printing.
+		{"(CodeModelExample >> #methodWithPragma) pragmas", "an Array(<testPragmaArg1: #toto arg2: 2 arg3: true>)"},
+		{"| p | p := (CodeModelExample >> #methodWithPragma) pragmas anyOne. { p argumentAt: 1. p argumentAt: 2. p argumentAt: 3. p argumentNamed: #arg2. p argumentNamed: #nope ifNone: [ false ]. p selector. p keyword. p numArgs }", "#(#toto 2 true 2 false #testPragmaArg1:arg2:arg3: #testPragmaArg1:arg2:arg3: 3)"},
+		{"| p | p := (CodeModelExample >> #methodWithPragma) pragmas first. { p method. p methodClass. p methodSelector. p method pragmas first == p }", "an Array(CodeModelExample>>#methodWithPragma CodeModelExample #methodWithPragma true)"},
+		{"| m | m := CodeModelExample >> #method1. { m hasPragmaNamed: #pragma1:foo:. m hasPragmaNamed: #primitive:. m pragmaAt: #pragma1:foo:. m pragmaAt: #none }", "an Array(true false <pragma1: 123 foo: 'bar'> nil)"},
+		{"(Pragma for: (Object >> #printString) selector: #primitive: arguments: #(60)) = (Pragma for: (Object >> #printString) selector: #primitive: arguments: #(60))", "true"},
+		{"(Pragma for: (Object >> #printString) selector: #primitive: arguments: #(60)) = (Pragma for: (Object >> #printString) selector: #primitive: arguments: #(61))", "false"},
+		{"(Pragma for: (Object >> #printString) selector: #primitive: arguments: #(60)) hash = (Pragma for: (Object >> #printString) selector: #primitive: arguments: #(60)) hash", "true"},
+		// Pragma class>>allNamed:in: and its sorted forms, as ZnOptions
+		// class>>onClass: collects a class side's option defaults.
+		{"(Pragma allNamed: #znOption in: CodeModelExample class) collect: [ :p | p method selector -> (p methodClass instanceSide perform: p methodSelector) ]", "{#alpha->'first'. #beta->2}"},
+		{"(Pragma allNamed: #order: in: CodeModelExample class sortedByArgument: 1) collect: [ :p | p methodSelector ]", "#(#beta #gamma)"},
+		{"(Pragma allNamed: #order: from: CodeModelExample class to: Object class) collect: [ :p | p methodSelector ]", "#(#beta #gamma)"},
+		{"{ (Pragma allNamed: #testPragmaArg1:arg2:arg3:) size. (Pragma allNamed: #nonExistingPragma) isEmpty }", "#(1 true)"},
+		// CompiledCodeTest: literals, refersToLiteral: (pragmas
+		// included, the method's selector and class not), flags.
+		{"| lits | lits := (CodeModelExample >> #method1) literals. { lits size. lits first key. lits first value. lits allButFirst }", "{4. #Array. Array. #('Pharo loves tests' #(#add #at: #remove) #printOn:)}"},
+		{"| m | m := CodeModelExample >> #method1. { m refersToLiteral: 'Pharo loves tests'. m refersToLiteral: #(#add #at: #remove). m refersToLiteral: (Smalltalk associationAt: #Array). m refersToLiteral: 'bar'. m refersToLiteral: 123. m refersToLiteral: #pragma1:foo:. m refersToLiteral: #method1. m refersToLiteral: #Absent }", "#(true true true true true true false false)"},
+		{"| m | m := CodeModelExample >> #methodReturnOne. { m flag. m setFlag; flag. m clearFlag; flag }", "#(false true false)"},
+		// BehaviorTest: a class's methods, those its traits give it,
+		// abstract methods, includesMethod:.
+		{"CodeModelExample selectors asSortedCollection asArray", "#(#fromTrait #method1 #methodReturnOne #methodWithPragma #shape #x:y:)"},
+		{"(CodeModelExample localMethods collect: [ :m | m selector ]) asSortedCollection asArray", "#(#method1 #methodReturnOne #methodWithPragma #shape #x:y:)"},
+		{"{ (CodeModelExample >> #fromTrait) isFromTrait. (CodeModelExample >> #fromTrait) origin == TCodeModelExample. (CodeModelExample >> #fromTrait) methodClass. (CodeModelExample >> #method1) isFromTrait }", "{true. true. CodeModelExample. false}"},
+		{"{ CodeModelExample hasAbstractMethods. CodeModelExample class hasAbstractMethods. (CodeModelExample >> #shape) isAbstract }", "#(true false true)"},
+		{"{ Object includesMethod: Object >> #printString. Class includesMethod: Object >> #printString. (CodeModelExample methodDict at: #method1) == (CodeModelExample >> #method1). CodeModelExample methods size }", "#(true false true 6)"},
+		{"(IdentitySet withAll: Object allMethods) includesAll: Object methods", "true"},
+		// ClassDescription's protocols, from the methods' categories.
+		{"{ (CodeModelExample >> #method1) protocolName. (CodeModelExample >> #method1) protocol. CodeModelExample protocolNames asSortedCollection asArray. CodeModelExample class protocolNames asSortedCollection asArray }", "an Array(#examples Protocol (examples) - 2 selector(s) #(#abstract #accessing #examples #helper #traits) #(#options #private))"},
+		{"{ (CodeModelExample selectorsInProtocol: #examples) asSortedCollection asArray. CodeModelExample protocolNameOfSelector: #x:y:. CodeModelExample hasProtocol: 'helper'. CodeModelExample hasProtocol: 'none' }", "#(#(#method1 #methodReturnOne) #accessing true false)"},
+		// ZnConstants class>>systemVersion reads the image's version.
+		{"{ SystemVersion current type. SystemVersion current dottedMajorMinor. SystemVersion current major }", "#('Pharo' '13.0' 13)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			p := ReadProgram(files)
+			p.Methods = append(p.Methods, MethodSource{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + tc.expr + " ] value printString"})
+			in, err := New(p, Limits{Steps: 10_000_000})
+			require.NoError(t, err)
+			var out string
+			in.guard(10_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+			assert.Equal(t, tc.want, out)
 		})
 	}
 }

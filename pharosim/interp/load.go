@@ -41,6 +41,9 @@ type MethodSource struct {
 	// package is not its class's): a class-side initialize runs when its
 	// package loads (initorder.go).
 	Package string
+	// Category is the method's protocol ("accessing", "*Foo-Ext"); ""
+	// when its source names none.
+	Category string
 	// parsed is the kernel's method parsed once for every interpreter
 	// (nil for a program's: its sources may change between runs).
 	parsed   *smalltalk.Method
@@ -135,7 +138,7 @@ func (p *Program) add(f *tonel.File) {
 		if m.Class != "" {
 			name = strings.TrimSuffix(strings.TrimSuffix(m.Class, " classSide"), " class")
 		}
-		p.Methods = append(p.Methods, MethodSource{Class: name, ClassSide: m.Side == tonel.ClassSide, Source: m.Source, Package: pkg})
+		p.Methods = append(p.Methods, MethodSource{Class: name, ClassSide: m.Side == tonel.ClassSide, Source: m.Source, Package: pkg, Category: m.Category})
 	}
 }
 
@@ -392,6 +395,7 @@ func (in *Interp) addMethod(m MethodSource) {
 	if cm.selector == "" {
 		return
 	}
+	cm.category = m.Category
 	c.methods[cm.selector] = cm
 }
 
@@ -467,6 +471,11 @@ func copyMethods(from, to *Class, without map[string]bool) {
 		if _, own := to.methods[sel]; own || without[sel] {
 			continue
 		}
-		to.methods[sel] = prepare(to, m.source, m.ast, m.err)
+		copied := prepare(to, m.source, m.ast, m.err)
+		copied.category, copied.origin = m.category, from
+		if m.origin != nil {
+			copied.origin = m.origin
+		}
+		to.methods[sel] = copied
 	}
 }

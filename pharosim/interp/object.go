@@ -80,6 +80,11 @@ type Method struct {
 	compiled bool
 	pragmas  []string
 	err      error // a method that does not parse
+	// category is the method's protocol as its Tonel source gives it, ""
+	// when none does (the kernel's methods)
+	category string
+	// origin is the trait a method was copied from, nil for a class's own
+	origin *Class
 }
 
 // Block is a BlockClosure.
