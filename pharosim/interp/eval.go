@@ -46,13 +46,18 @@ type Interp struct {
 	// heap's objects when it began, heapAtNew when the interpreter was
 	// built
 	memory, charged, recountAt, heapAtStart, heapAtNew int64
-	// timeouts are the valueWithin:onTimeout: under way (prims_clock.go)
+	// timeouts are the valueWithin:onTimeout: under way and the watchdog
+	// of SUnit's execution environment (prims_clock.go)
 	timeouts []timeout
 	// coroutines are the Generators whose blocks are under way, by
 	// generator; runningCoroutine is the one running, nil for the
 	// computation's own stack (prims_generators.go)
 	coroutines       map[*Instance]*coroutine
 	runningCoroutine *coroutine
+	// activeProcess is the forked Process whose block is running, nil
+	// for the computation's own, the image's main process
+	// (prims_processes.go)
+	activeProcess Object
 	// initFailures says which class-side initialize failed while the
 	// program loaded, and why (Pharo would show it at load).
 	initFailures []string

@@ -122,7 +122,8 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"nil veryDeepCopyWith: nil", "nil"},
 		// BlockClosureTest>>#testOnFork: Processor in one process.
 		{"{ Processor activePriority. Processor userInterruptPriority > Processor activePriority. Processor userBackgroundPriority. Processor timingPriority. Processor yield == Processor }", "#(40 true 30 80 true)"},
-		{"Processor activeProcess", "ERROR: pharo-sim's kernel lacks Processor (processes: activeProcess)"},
+		// The active process: the main one, which tests run in.
+		{"{ Processor activeProcess == Processor activeProcess. Processor activeProcess isTerminated. Processor activeProcess isSuspended. Processor activeProcess priority }", "#(true false false 40)"},
 		// LargePositiveIntegerTest's and LargeNegativeIntegerTest's
 		// #testDigitAtPut, #testEmptyTemplate, #testDenormalizedPrintString,
 		// #testReplaceFromToWithStartingAt, #testNew: a large integer built
@@ -346,6 +347,105 @@ func TestTheCodeModelAnswersAsPharo13(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
 			p := ReadProgram(files)
+			p.Methods = append(p.Methods, MethodSource{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + tc.expr + " ] value printString"})
+			in, err := New(p, Limits{Steps: 10_000_000})
+			require.NoError(t, err)
+			var out string
+			in.guard(10_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+			assert.Equal(t, tc.want, out)
+		})
+	}
+}
+
+const sunitEnvFixture = `Class {
+	#name : 'SUnitEnvExample',
+	#superclass : 'TestCase',
+	#category : 'SUnit-Env-Example'
+}
+
+{ #category : 'tests' }
+SUnitEnvExample >> testInstalled [
+	self assert: self executionEnvironment class equals: TestExecutionEnvironment.
+	self assert: self executionEnvironment testCase equals: self.
+	self assert: self executionEnvironment forkedProcesses isEmpty
+]
+
+{ #category : 'tests' }
+SUnitEnvExample >> testPass [
+	self assert: true
+]
+
+{ #category : 'tests' }
+SUnitEnvExample >> testTooLong [
+	self timeLimit: 10 milliSeconds.
+	50 milliSeconds wait
+]
+
+{ #category : 'tests' }
+SUnitEnvExample >> testForks [
+	| p |
+	p := [ ] fork.
+	self assert: (self executionEnvironment forkedProcesses includes: p).
+	self assert: p isTerminated
+]
+`
+
+// TestSUnitsExecutionEnvironmentAnswersAsPharo13: processes as an image
+// of one process has them (a fork runs to its end when it is made; a
+// wait, a yield or a suspension only a second process could end is
+// refused by name) and SUnit's execution environment over them
+// (TestExecutionEnvironmentTest, ProcessMonitorTestServiceTest and
+// SUnitTest of SUnit-Tests at 9b55ea4), each with the answer Pharo 13
+// gives where it gives one.
+func TestSUnitsExecutionEnvironmentAnswersAsPharo13(t *testing.T) {
+	t.Parallel()
+	f, err := tonel.ParseFile("SUnit-Env-Example/SUnitEnvExample.class.st", []byte(sunitEnvFixture))
+	require.NoError(t, err)
+	const secondProcess = "ERROR: pharo-sim's kernel lacks a second process: "
+	cases := []struct{ expr, want string }{
+		// A new process is suspended at the active priority; a fork runs
+		// to its end now, as the active process, and is terminated.
+		{"| p | p := [ ] newProcess. { p isSuspended. p isTerminated. p priority = Processor activePriority }", "#(true false true)"},
+		{"| x p | x := 0. p := [ x := 1 ] fork. { x. p isTerminated. p isSuspended }", "#(1 true false)"},
+		{"{ ([ ] forkNamed: 'child') name. ([ ] forkAt: Processor userBackgroundPriority) priority }", "#('child' 30)"},
+		{"| main inner | main := Processor activeProcess. [ inner := Processor activeProcess ] fork. { inner == main. inner isTerminated. Processor activeProcess == main }", "#(false true true)"},
+		// A forked process has a stack of its own: its handlers are its
+		// own, and an error none of them takes would suspend it under a
+		// debugger in Pharo, which one process cannot do.
+		{"| r | [ r := [ 1/0 ] on: ZeroDivide do: [ :e | #handled ] ] fork. r", "#handled"},
+		{"[ [ 1/0 ] fork. #reached ] on: ZeroDivide do: [ :e | #caughtByTheForker ]", secondProcess + "an error no handler of a forked process took would suspend it under a debugger (ZeroDivide)"},
+		{"| p r | p := [ Warning signal: 'w' ] newProcess. p on: Warning do: [ :e | r := e messageText ]. p resume. r", "'w'"},
+		// Terminating the active forked process unwinds it, running its
+		// ensure: blocks; one never resumed is terminated as it is.
+		{"| log p | log := OrderedCollection new. p := [ [ Processor terminateActive. log add: #after ] ensure: [ log add: #ensured ] ] fork. { log asArray. p isTerminated }", "#(#(#ensured) true)"},
+		{"| p | p := [ ] newProcess. p terminate. { p isTerminated. p isSuspended }", "#(true false)"},
+		{"| s r | s := Semaphore new. [ r := 42. s signal ] fork. s wait. r", "42"},
+		{"| s | s := Semaphore new. [ s wait ] fork", secondProcess + "a Semaphore wait with no signal would wait forever"},
+		{"[ 10 milliSeconds wait ] fork", secondProcess + "a forked process that waits on a Delay, while the process that forked it runs on"},
+		{"[ Processor activeProcess suspend ] fork", secondProcess + "a process that suspends itself waits for another to resume it"},
+		{"[ Processor yield ] fork", secondProcess + "a forked process that yields to the process that forked it"},
+		// The execution environment: none outside a test; one made
+		// current for a block, told so, and the one before made current
+		// again; its watchdog stops with it.
+		{"CurrentExecutionEnvironment value == DefaultExecutionEnvironment instance", "true"},
+		{"| env seen | env := TestExecutionEnvironment new. env beActiveDuring: [ seen := { CurrentExecutionEnvironment value == env. env mainTestProcess == Processor activeProcess. env watchDogProcess isTerminated. env processMonitor isEnabled } ]. seen , { CurrentExecutionEnvironment value == DefaultExecutionEnvironment instance. env watchDogProcess isTerminated }", "#(true true false true true true)"},
+		{"| env p | env := TestExecutionEnvironment new. env beActiveDuring: [ p := [ ] fork ]. { env forkedProcesses includes: p. p isTerminated }", "#(true true)"},
+		{"| env | env := TestExecutionEnvironment new. env activated. { env services size. (env services collect: [ :each | each class name ]) first. TestServiceExample isEnabled. ProcessMonitorTestService shouldFailTestLeavingProcesses. ProcessMonitorTestService shouldTerminateProcesses }", "#(1 #ProcessMonitorTestService false false true)"},
+		// Services are told of the test and cleaned up after it; one a
+		// test enabled is disabled again.
+		{"| env svc | env := TestExecutionEnvironment new. env activated. svc := env enableService: TestServiceExample. env runTestCase: (SUnitEnvExample selector: #testPass). { svc isCompletedTestHandled. svc isCleanUpDone. svc isEnabled. env testCase selector }", "#(true true false #testPass)"},
+		{"| env mon | env := TestExecutionEnvironment new. env activated. mon := env processMonitor. mon recordTestFailure: (Error new messageText: 'x'). { env isMainTestProcessFailed. env backgroundFailures isEmpty. (env failures at: Processor activeProcess) messageText }", "#(true true 'x')"},
+		// A test runs in an environment of its own, whose watchdog gives
+		// it the time limit it chose; SUnit's default is 10 seconds.
+		{"(SUnitEnvExample selector: #testInstalled) run printString", "'1 ran, 1 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected'"},
+		{"(SUnitEnvExample selector: #testForks) run printString", "'1 ran, 1 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected'"},
+		{"(SUnitEnvExample selector: #testTooLong) run printString", "'1 ran, 0 passed, 0 skipped, 0 expected failures, 0 failures, 1 error, 0 passed unexpected'"},
+		{"{ TestCase defaultTimeLimit = 10 seconds. (SUnitEnvExample selector: #testPass) defaultTimeLimit = 10 seconds }", "#(true true)"},
+		{"[ TestTookTooMuchTime new signal ] on: Error do: [ :e | e class ]", "TestTookTooMuchTime"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.expr, func(t *testing.T) {
+			p := ReadProgram([]*tonel.File{f})
 			p.Methods = append(p.Methods, MethodSource{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + tc.expr + " ] value printString"})
 			in, err := New(p, Limits{Steps: 10_000_000})
 			require.NoError(t, err)

@@ -14,6 +14,8 @@ package interp
 //	*unwind          unwindTo (return:, a handler's end)         protected (exceptions.go), its on:do: only
 //	*retrying        retry (retry, retryUsing:)                  protected, its on:do: only
 //	*resuming        resume (resume:, resignalAs:)               runHandler (exceptions.go), its handler only
+//	*processEnd      processEnd (a forked process terminated      processRun (prims_processes.go), its process only
+//	                 while it runs)
 //	errTooBig        copier.shell (compare_copy.go)              copier.copyAll
 //
 // guard also ends the computation for a *nonLocalReturn, *unwind,

@@ -73,6 +73,21 @@ var clockPrimitives = map[string]primitive{
 		in.timeouts = append(in.timeouts, timeout{at: at, tag: a[1]})
 		return r, true
 	},
+	// timeoutStartDoing: the second argument, tagged with the third, is
+	// evaluated where the computation stands once the first argument's
+	// milliseconds have passed (SUnit's watchdog: TestTookTooMuchTime
+	// signalled in the test where it stands, as Pharo's watchdog process
+	// signals it in the test's process).
+	"timeoutStartDoing": func(in *Interp, r Object, a []Object) (Object, bool) {
+		ms, ok := a[0].(int64)
+		b, isBlock := asBlock(a[1])
+		if !ok || ms < 0 || !isBlock || len(b.node.Args) != 0 {
+			return nil, false
+		}
+		at := time.Now().Add(time.Duration(min(ms, maxSleep.Milliseconds())) * time.Millisecond)
+		in.timeouts = append(in.timeouts, timeout{at: at, tag: a[2], action: b})
+		return r, true
+	},
 	// timeoutStop: the TimedOut tagged with the argument is signalled no
 	// more (its block completed, or left).
 	"timeoutStop": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -87,6 +102,8 @@ var clockPrimitives = map[string]primitive{
 type timeout struct {
 	at  time.Time
 	tag Object
+	// action, when set, is evaluated instead of signalling TimedOut
+	action *Block
 }
 
 // nextTimeout answers when the first timeout comes.
@@ -110,8 +127,12 @@ func (in *Interp) fireTimeout(now time.Time) {
 		return
 	}
 	i := slices.IndexFunc(in.timeouts, func(t timeout) bool { return t.at.Equal(first) })
-	tag := in.timeouts[i].tag
+	tag, action := in.timeouts[i].tag, in.timeouts[i].action
 	in.timeouts = slices.Delete(in.timeouts, i, i+1)
+	if action != nil {
+		in.callBlock(action, nil)
+		return
+	}
 	timedOut, ok := in.classes["TimedOut"]
 	if !ok {
 		return

@@ -191,6 +191,7 @@ func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 			t.Defining = m.class.name
 		}
 		in.guard(steps, func() {
+			in.resetExecutionEnvironment()
 			tc := tcase.instance
 			if tc == nil {
 				tc = in.Send(c, "selector:", Symbol(sel))
@@ -225,6 +226,16 @@ func (in *Interp) runClass(c *Class, steps int64) []TestOutcome {
 	return out
 }
 
+// resetExecutionEnvironment makes the process run in no execution
+// environment, as each test of a run starts in Pharo: one a test left
+// current when a limit ended it (its ensure: blocks do not run then) is
+// not the next test's.
+func (in *Interp) resetExecutionEnvironment() {
+	if c, ok := in.classes["CurrentExecutionEnvironment"]; ok {
+		in.Send(c, "resetSoleInstance")
+	}
+}
+
 // guard runs f with a fresh step budget and memory budget; what ends it
 // outside the image's exceptions (a limit, something the kernel lacks, an
 // unhandled exception) is reported to failed.
@@ -234,6 +245,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	in.budget = steps
 	in.depth, in.depthLimit = 0, maxDepth
 	in.timeouts = in.timeouts[:0]
+	in.activeProcess = nil
 	in.aborting = false
 	// no handler runs between two guarded computations: what their
 	// exceptions knew of their handling is over
