@@ -54,7 +54,13 @@ func compile(class *Class, source string) *Method {
 // lookup): a test touches a small part of the kernel, and compiling all of
 // it was most of what building an interpreter cost.
 func prepare(class *Class, source string, ast *smalltalk.Method, err error) *Method {
-	m := &Method{class: class, source: source}
+	return prepareIn(&Method{}, class, source, ast, err)
+}
+
+// prepareIn is prepare into a Method already allocated (one of a block of
+// them: an interpreter prepares thousands).
+func prepareIn(m *Method, class *Class, source string, ast *smalltalk.Method, err error) *Method {
+	m.class, m.source = class, source
 	if err != nil {
 		m.err = err
 		return m

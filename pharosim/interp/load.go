@@ -30,6 +30,9 @@ type Program struct {
 	// a kernel class above it declares the name: then the kernel lacks it.
 	// Unset, every such read is taken for a variable the kernel lacks.
 	PharoDeclares func(class, variable string) bool
+	// sides are the kernel's methods per class side, counted once (see
+	// sizeMethodTables)
+	sides map[sideKey]int
 }
 
 // MethodSource is one method of a Program.
@@ -72,8 +75,24 @@ var kernel = sync.OnceValues(func() (*Program, error) {
 		m := &p.Methods[i]
 		m.parsed, m.parseErr = smalltalk.ParseMethod(m.Source)
 	}
+	p.sides = p.methodsPerSide()
 	return p, err
 })
+
+// sideKey names a class's side in Program.sides.
+type sideKey struct {
+	class     string
+	classSide bool
+}
+
+// methodsPerSide counts the methods the program gives each class's side.
+func (p *Program) methodsPerSide() map[sideKey]int {
+	counts := map[sideKey]int{}
+	for _, m := range p.Methods {
+		counts[sideKey{m.Class, m.ClassSide}]++
+	}
+	return counts
+}
 
 // KernelNames answers what a program finds in the kernel: the names of the
 // classes and traits it defines, with the globals every interpreter adds
@@ -197,12 +216,20 @@ func New(program *Program, limits Limits) (*Interp, error) {
 			in.programClasses[d.Name] = true
 		}
 	}
+	in.sizeMethodTables(k, program)
 	for _, p := range []*Program{k, program} {
 		if p == nil {
 			continue
 		}
-		for _, m := range p.Methods {
-			in.addMethod(m)
+		block := make([]Method, len(p.Methods))
+		var c *Class
+		for i := range p.Methods {
+			m := &p.Methods[i]
+			// a file's methods come together: one lookup for them
+			if c == nil || c.name != m.Class {
+				c = in.classes[m.Class]
+			}
+			in.addMethod(c, m, &block[i])
 		}
 	}
 	in.applyTraits(defs, order)
@@ -378,9 +405,41 @@ func missingUses(d tonel.Definition, defs map[string]tonel.Definition) string {
 	return ""
 }
 
-func (in *Interp) addMethod(m MethodSource) {
-	c, ok := in.classes[m.Class]
-	if !ok {
+// sizeMethodTables makes each class's method table as large as the
+// methods the programs give it: an interpreter is built for every test run,
+// and growing thousands of tables one method at a time was most of that.
+func (in *Interp) sizeMethodTables(programs ...*Program) {
+	counts := map[sideKey]int{}
+	for _, p := range programs {
+		if p == nil {
+			continue
+		}
+		sides := p.sides
+		if sides == nil {
+			sides = p.methodsPerSide()
+		}
+		for k, n := range sides {
+			counts[k] += n
+		}
+	}
+	for k, n := range counts {
+		c, ok := in.classes[k.class]
+		if !ok {
+			continue
+		}
+		if k.classSide {
+			c = c.meta
+		}
+		if len(c.methods) == 0 {
+			c.methods = make(map[string]*Method, n)
+		}
+	}
+}
+
+// addMethod adds a method of a program to its class c (nil: a class the
+// image does not hold) in the Method into, which it fills.
+func (in *Interp) addMethod(c *Class, m *MethodSource, into *Method) {
+	if c == nil {
 		return
 	}
 	if m.ClassSide {
@@ -388,7 +447,7 @@ func (in *Interp) addMethod(m MethodSource) {
 	}
 	var cm *Method
 	if m.parsed != nil || m.parseErr != nil {
-		cm = prepare(c, m.Source, m.parsed, m.parseErr)
+		cm = prepareIn(into, c, m.Source, m.parsed, m.parseErr)
 	} else {
 		cm = compile(c, m.Source)
 	}
