@@ -110,40 +110,32 @@ func (p *Pool) Start(ctx context.Context, req refactor.Request) (refactor.Job, e
 	if err := req.Ref.Validate(); err != nil {
 		return nil, err
 	}
-	queued, workers, err := p.depth(ctx)
-	if err != nil {
-		return nil, unavailable(err, "nothing was queued or compiled")
-	}
-	if queued >= p.opts.QueueMax {
-		return nil, refactor.Errorf(refactor.Busy, "%d runs are already waiting in the pool's queue (QUEUE_MAX); retry later", queued)
-	}
 	id := newID()
 	ctx, span := p.startEnqueueSpan(ctx, id)
-	jobID, err := p.enqueue(ctx, id, req)
+	queued, err := p.enqueue(ctx, id, req)
 	spans.End(span, err)
 	if err != nil {
 		return nil, err
 	}
 	if req.Observe != nil {
-		req.Observe(refactor.Event{Type: refactor.EventQueued, Data: p.position(ctx, jobID, queued+1, workers)})
+		req.Observe(refactor.Event{Type: refactor.EventQueued, Data: queued})
 	}
 	return refactor.StartJob(id, func() (*refactor.Result, error) { return p.follow(ctx, id, req.Observe, 0) }), nil
 }
 
-// position says where the job stands: its place among the waiting runs,
-// oldest first (0 when a worker took it already).
-func (p *Pool) position(ctx context.Context, jobID int64, queued, workers int) refactor.QueuedEvent {
-	var pos int
-	if err := p.db.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE queue = $1 AND state = 'available' AND id <= $2`,
-		runsQueue, jobID).Scan(&pos); err != nil {
-		pos = queued
-	}
-	return refactor.QueuedEvent{Position: pos, Queued: max(queued, pos), Workers: workers}
-}
+// createQueued writes the run's row (%s: its INSERT) and reads, in the
+// same round trip, the runs waiting before it and the live workers;
+// $%d, after the row's values, is the lease.
+const createQueued = `WITH created AS (%s RETURNING 1)
+	SELECT (SELECT count(*) FROM river_job WHERE queue = '` + runsQueue + `' AND state = 'available'),
+		(SELECT count(*) FROM pool_workers WHERE NOT stopping AND heartbeat_at > now() - $%d::interval)`
 
 // enqueue writes the run's row (status queued) and its job in one
-// transaction: a run is in the trail exactly when it is in the queue.
-func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (int64, error) {
+// transaction: a run is in the trail exactly when it is in the queue. The
+// queue's depth is read by the row's statement, and a full queue rolls
+// the row back (busy): a run queued pays no round trip of its own for the
+// check. It answers the run's place in the queue, read as it was queued.
+func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (refactor.QueuedEvent, error) {
 	row := refactor.Run{
 		ID: id, Kind: refactor.RunKindRefactor, RequestID: req.RequestID,
 		ClassName: req.Ref.Class, Selector: req.Ref.Selector, IsClassMethod: req.Ref.ClassSide,
@@ -152,26 +144,37 @@ func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (in
 	}
 	insert, values, err := store.CreateStatement(row)
 	if err != nil {
-		return 0, refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
+		return refactor.QueuedEvent{}, refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
 	}
 	args := runArgs{RunID: id, Class: req.Ref.Class, Selector: req.Ref.Selector, ClassSide: req.Ref.ClassSide,
 		DryRun: req.DryRun, Verify: req.Verify, RunTests: req.RunTests, RequestID: req.RequestID, Follow: req.Observe != nil,
 		TraceParent: traceParent(ctx)}
-	jobID, err := p.insertRun(ctx, args, 1, "", func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, insert, values...)
-		return err
+	var queued, workers int
+	create := fmt.Sprintf(createQueued, insert, len(values)+1)
+	pos, err := p.insertRun(ctx, args, 1, "", func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, create, append(values, p.opts.Lease.String())...).Scan(&queued, &workers); err != nil {
+			return err
+		}
+		if queued >= p.opts.QueueMax {
+			return refactor.Errorf(refactor.Busy, "%d runs are already waiting in the pool's queue (QUEUE_MAX); retry later", queued)
+		}
+		return nil
 	})
-	if err != nil {
-		return 0, unavailable(err, "nothing was queued or compiled")
+	switch {
+	case refactor.IsKind(err, refactor.Busy):
+		return refactor.QueuedEvent{}, err
+	case err != nil:
+		return refactor.QueuedEvent{}, unavailable(err, "nothing was queued or compiled")
 	}
-	return jobID, nil
+	return refactor.QueuedEvent{Position: pos, Queued: max(queued+1, pos), Workers: workers}, nil
 }
 
 // insertRun queues args (its attempt-th time) and records the job as the
 // run's current one, in one transaction, after first (when set: the run's
 // row); reason, when set, is recorded as a queued event (a run queued
-// anew).
-func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason string, first func(pgx.Tx) error) (int64, error) {
+// anew). It answers the job's place among the waiting runs, oldest first,
+// read with the job's record.
+func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason string, first func(pgx.Tx) error) (int, error) {
 	tx, err := p.db.Begin(ctx)
 	if err != nil {
 		return 0, err
@@ -186,9 +189,8 @@ func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason 
 	if err != nil {
 		return 0, err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO pool_runs (run_id, job_id, attempt) VALUES ($1, $2, $3)
-		ON CONFLICT (run_id) DO UPDATE SET job_id = EXCLUDED.job_id, attempt = EXCLUDED.attempt, queued_at = now()`,
-		args.RunID, res.Job.ID, attempt); err != nil {
+	var pos int
+	if err := tx.QueryRow(ctx, recordJob, args.RunID, res.Job.ID, attempt).Scan(&pos); err != nil {
 		return 0, err
 	}
 	if reason != "" {
@@ -197,8 +199,14 @@ func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason 
 			return 0, err
 		}
 	}
-	return res.Job.ID, tx.Commit(ctx)
+	return pos, tx.Commit(ctx)
 }
+
+// recordJob records a run's current job and counts the jobs waiting up to
+// it, its own (inserted earlier in the same transaction) included.
+const recordJob = `WITH q AS (INSERT INTO pool_runs (run_id, job_id, attempt) VALUES ($1, $2, $3)
+		ON CONFLICT (run_id) DO UPDATE SET job_id = EXCLUDED.job_id, attempt = EXCLUDED.attempt, queued_at = now())
+	SELECT count(*) FROM river_job WHERE queue = '` + runsQueue + `' AND state = 'available' AND id <= $2`
 
 // recordEvent stores one event of a run and wakes its waiters.
 func recordEvent(ctx context.Context, tx pgx.Tx, id, typ string, data []byte) error {
