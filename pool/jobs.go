@@ -242,10 +242,6 @@ func (p *Pool) await(ctx context.Context, id string, observe func(refactor.Event
 		next, a, done, err := p.look(ctx, id, observe, seq)
 		seq = next
 		if done {
-			if observe != nil {
-				// What the worker recorded before its answer, since the last relay.
-				_, _ = p.relay(ctx, id, observe, seq)
-			}
 			return a, err
 		}
 		select {
@@ -264,21 +260,27 @@ const (
 	answerQuery = "SELECT code, message, body FROM run_answers WHERE run_id = $1"
 )
 
-// look is one wake of a waiter: it relays run id's events since seq
-// (when observed) and reads its answer, both in one round trip; a failed
-// read of the events is read again at the next wake.
+// look is one wake of a waiter: it reads run id's answer and relays its
+// events since seq (when observed), both in one round trip. The answer is
+// read first: a worker records every event of a run before its answer,
+// so once the answer is there the events read after it are all of them.
+// A failed read of the events is read again at the next wake, or at once
+// when the answer came with it.
 func (p *Pool) look(ctx context.Context, id string, observe func(refactor.Event), seq int64) (int64, answer, bool, error) {
 	if observe == nil {
 		a, done, err := p.answerOf(ctx, id)
 		return seq, a, done, err
 	}
 	b := &pgx.Batch{}
-	b.Queue(eventsSince, id, seq)
 	b.Queue(answerQuery, id)
+	b.Queue(eventsSince, id, seq)
 	results := p.db.SendBatch(ctx, b)
-	defer results.Close()
-	seq, _ = relayRows(results.Query, observe, seq)
 	a, done, err := scanAnswer(results.QueryRow().Scan, id)
+	seq, relayErr := relayRows(results.Query, observe, seq)
+	_ = results.Close() // each result's own error is read above
+	if done && relayErr != nil {
+		seq, _ = p.relay(ctx, id, observe, seq)
+	}
 	return seq, a, done, err
 }
 
