@@ -81,15 +81,17 @@ func (p *Pool) answer(ctx context.Context, id string, a answer, runErr error) {
 	}
 }
 
-// claim moves the queued run id to running on this worker, if job is
-// still its current job; waited is how long it waited in the queue.
+// claim moves the queued run id to running on this worker, at the run's
+// first stage (the pipeline's Claim counts on it: it does not write that
+// stage again), if job is still its current job; waited is how long it
+// waited in the queue.
 func (p *Pool) claim(ctx context.Context, id string, job int64) (claimed bool, waited time.Duration, err error) {
 	var created time.Time
-	err = p.db.QueryRow(ctx, `UPDATE runs SET status = 'running', worker = $2, image = $3, stage = '',
+	err = p.db.QueryRow(ctx, `UPDATE runs SET status = 'running', worker = $2, image = $3, stage = $5,
 			started_at = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now())
 		WHERE id = $1 AND status = 'queued'
 		  AND EXISTS (SELECT 1 FROM pool_runs WHERE run_id = $1 AND job_id = $4)
-		RETURNING created_at`, id, p.opts.Worker, p.opts.Image, job).Scan(&created)
+		RETURNING created_at`, id, p.opts.Worker, p.opts.Image, job, refactor.StagePrefetch).Scan(&created)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, 0, nil
 	}
