@@ -336,6 +336,22 @@ func scanAnswer(scan func(...any) error, id string) (a answer, done bool, err er
 
 // recordAnswer stores run id's outcome (once) and wakes its waiters.
 func (p *Pool) recordAnswer(ctx context.Context, id string, a answer, runErr error) error {
+	return p.recordEnd(ctx, id, nil, a, runErr)
+}
+
+// recordEnd stores run id's last events, in order, and its outcome (once)
+// in one statement, committed synchronously as an answer is, and wakes
+// its waiters once: the events are visible exactly when the answer is.
+const recordEnd = `WITH e AS (INSERT INTO run_events (run_id, type, data)
+		SELECT $1, x.type, x.data FROM unnest($5::text[], $6::json[]) WITH ORDINALITY AS x(type, data, n)
+		ORDER BY x.n),
+	a AS (INSERT INTO run_answers (run_id, code, message, body) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (run_id) DO NOTHING RETURNING run_id)
+	SELECT pg_notify('` + channel + `', run_id) FROM a`
+
+// recordEnd records run id's last events (those its recorder left) with
+// its answer.
+func (p *Pool) recordEnd(ctx context.Context, id string, last []refactor.Event, a answer, runErr error) error {
 	body, err := json.Marshal(a)
 	if err != nil {
 		return fmt.Errorf("pool: encode the answer of run %s: %w", id, err)
@@ -344,10 +360,8 @@ func (p *Pool) recordAnswer(ctx context.Context, id string, a answer, runErr err
 	if runErr != nil {
 		code, message = string(refactor.KindOf(runErr)), refactor.Public(runErr)
 	}
-	_, err = p.db.Exec(ctx, `WITH a AS (INSERT INTO run_answers (run_id, code, message, body) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (run_id) DO NOTHING RETURNING run_id)
-		SELECT pg_notify('`+channel+`', run_id) FROM a`, id, code, message, body)
-	if err != nil {
+	types, data := encodeEvents(last)
+	if _, err = p.db.Exec(ctx, recordEnd, id, code, message, body, types, data); err != nil {
 		return fmt.Errorf("pool: record the answer of run %s: %w", id, store.Unavailable(err))
 	}
 	return nil

@@ -51,10 +51,11 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 		req.Observe = events.observe
 	}
 	res, runErr := slot.Run(continueTrace(ctx, a.TraceParent), req)
+	var last []refactor.Event
 	if events != nil {
-		events.flush()
+		last = events.close()
 	}
-	p.answer(ctx, a.RunID, answer{Result: res}, runErr)
+	p.answer(ctx, a.RunID, last, answer{Result: res}, runErr)
 	return nil
 }
 
@@ -62,15 +63,23 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 // while the database is away: its caller waits for it.
 const answerRetries = 5 * time.Minute
 
-// answer records a finished run's answer, trying again while the
-// database does not answer.
-func (p *Pool) answer(ctx context.Context, id string, a answer, runErr error) {
+// answer records a finished run's answer after its last events, trying
+// again while the database does not answer. Events the database refuses
+// do not cost the answer: it is recorded without them, as an event that
+// cannot be recorded is dropped.
+func (p *Pool) answer(ctx context.Context, id string, last []refactor.Event, a answer, runErr error) {
 	ctx = context.WithoutCancel(ctx)
 	deadline := time.Now().Add(answerRetries)
 	for {
-		err := p.recordAnswer(ctx, id, a, runErr)
+		err := p.recordEnd(ctx, id, last, a, runErr)
 		if err == nil {
 			return
+		}
+		if len(last) > 0 && !errors.Is(err, store.ErrUnavailable) {
+			p.log.Debug("a run's last events could not be recorded; its caller misses them",
+				zap.String("run_id", id), zap.Int("events", len(last)), zap.Error(err))
+			last = nil
+			continue
 		}
 		if !errors.Is(err, store.ErrUnavailable) || time.Now().After(deadline) {
 			p.log.Error("the run ended but its answer could not be recorded; its row says how it ended",
@@ -130,6 +139,6 @@ func (w *revertWorker) Work(ctx context.Context, j *river.Job[revertArgs]) error
 	if row.ID != "" {
 		ans.Row = &row
 	}
-	p.answer(ctx, a.RevertID, ans, err)
+	p.answer(ctx, a.RevertID, nil, ans, err)
 	return nil
 }
