@@ -49,10 +49,12 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 	if a.Follow {
 		events = p.newRecorder(a.RunID)
 		req.Observe = events.observe
+		p.opts.Runs.add(a.RunID, events)
 	}
 	res, runErr := slot.Run(continueTrace(ctx, a.TraceParent), req)
 	var last []refactor.Event
 	if events != nil {
+		p.opts.Runs.remove(a.RunID)
 		last = events.close()
 	}
 	p.answer(ctx, a.RunID, last, answer{Result: res}, runErr)
