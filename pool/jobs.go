@@ -111,16 +111,23 @@ func (p *Pool) Start(ctx context.Context, req refactor.Request) (refactor.Job, e
 		return nil, err
 	}
 	id := newID()
+	// Listening before the run is queued, the caller is woken by the
+	// first thing recorded of it: there is nothing to read before.
+	w := p.watch(id)
 	ctx, span := p.startEnqueueSpan(ctx, id)
 	queued, err := p.enqueue(ctx, id, req)
 	spans.End(span, err)
 	if err != nil {
+		w.stop()
 		return nil, err
 	}
 	if req.Observe != nil {
 		req.Observe(refactor.Event{Type: refactor.EventQueued, Data: queued})
 	}
-	return refactor.StartJob(id, func() (*refactor.Result, error) { return p.follow(ctx, id, req.Observe, 0) }), nil
+	return refactor.StartJob(id, func() (*refactor.Result, error) {
+		defer w.stop()
+		return p.follow(ctx, w, req.Observe)
+	}), nil
 }
 
 // createQueued writes the run's row (%s: its INSERT) and reads, in the
@@ -221,35 +228,61 @@ type answer struct {
 	Row    *refactor.Run    `json:"row,omitempty"`
 }
 
-// follow relays run id's events from seq on to observe and answers its
-// outcome once its worker recorded it. A database that goes away only
-// delays it. ctx ends the wait (not the run).
-func (p *Pool) follow(ctx context.Context, id string, observe func(refactor.Event), seq int64) (*refactor.Result, error) {
-	a, err := p.await(ctx, id, observe, seq)
+// follow relays the events of w's run to observe and answers its outcome
+// once its worker recorded it. A database that goes away only delays it.
+// ctx ends the wait (not the run).
+func (p *Pool) follow(ctx context.Context, w waiter, observe func(refactor.Event)) (*refactor.Result, error) {
+	a, err := p.awaitWoken(ctx, w, observe)
 	if a.Result == nil && err == nil {
-		return nil, refactor.Errorf(refactor.Internal, "run %s ended without its result", id)
+		return nil, refactor.Errorf(refactor.Internal, "run %s ended without its result", w.id)
 	}
 	return a.Result, err
 }
 
+// waiter is a caller listening for what is recorded of run id; seq is
+// the last event it relayed, look whether something may be there already.
+type waiter struct {
+	id   string
+	wake <-chan struct{}
+	stop func()
+	seq  int64
+	look bool
+}
+
+// watch listens for run id, queued from now on.
+func (p *Pool) watch(id string) waiter {
+	wake, stop := p.notify.watch(id)
+	return waiter{id: id, wake: wake, stop: stop}
+}
+
 // await waits for run id's answer, relaying its events.
 func (p *Pool) await(ctx context.Context, id string, observe func(refactor.Event), seq int64) (answer, error) {
-	wake, stop := p.notify.watch(id)
-	defer stop()
+	w := p.watch(id)
+	defer w.stop()
+	w.seq, w.look = seq, true
+	return p.awaitWoken(ctx, w, observe)
+}
+
+// awaitWoken looks at w's run when woken (or every fallbackPoll, in case
+// a notification was lost) until its answer is there.
+func (p *Pool) awaitWoken(ctx context.Context, w waiter, observe func(refactor.Event)) (answer, error) {
 	tick := time.NewTicker(fallbackPoll)
 	defer tick.Stop()
 	for {
-		next, a, done, err := p.look(ctx, id, observe, seq)
-		seq = next
-		if done {
-			return a, err
+		if w.look {
+			next, a, done, err := p.look(ctx, w.id, observe, w.seq)
+			w.seq = next
+			if done {
+				return a, err
+			}
 		}
+		w.look = true
 		select {
 		case <-ctx.Done():
 			cause := context.Cause(ctx)
 			return answer{}, refactor.Wrap(refactor.KindOf(cause), cause,
-				"stopped waiting for run %s; it goes on in the pool and its row says how it ends", id)
-		case <-wake:
+				"stopped waiting for run %s; it goes on in the pool and its row says how it ends", w.id)
+		case <-w.wake:
 		case <-tick.C:
 		}
 	}
