@@ -141,7 +141,9 @@ const createQueued = `WITH created AS (%s RETURNING 1)
 // transaction: a run is in the trail exactly when it is in the queue. The
 // queue's depth is read by the row's statement, and a full queue rolls
 // the row back (busy): a run queued pays no round trip of its own for the
-// check. It answers the run's place in the queue, read as it was queued.
+// check. The transaction begins with the row and commits with the job's
+// record (pipelinedTx): four round trips in all, river's two included. It
+// answers the run's place in the queue, read as it was queued.
 func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (refactor.QueuedEvent, error) {
 	row := refactor.Run{
 		ID: id, Kind: refactor.RunKindRefactor, RequestID: req.RequestID,
@@ -158,55 +160,47 @@ func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (re
 		TraceParent: traceParent(ctx)}
 	var queued, workers int
 	create := fmt.Sprintf(createQueued, insert, len(values)+1)
-	pos, err := p.insertRun(ctx, args, 1, "", func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, create, append(values, p.opts.Lease.String())...).Scan(&queued, &workers); err != nil {
-			return err
-		}
-		if queued >= p.opts.QueueMax {
-			return refactor.Errorf(refactor.Busy, "%d runs are already waiting in the pool's queue (QUEUE_MAX); retry later", queued)
-		}
-		return nil
-	})
-	switch {
-	case refactor.IsKind(err, refactor.Busy):
-		return refactor.QueuedEvent{}, err
-	case err != nil:
+	tx, err := beginWith(ctx, p.db, create, append(values, p.opts.Lease.String()), &queued, &workers)
+	if err != nil {
+		return refactor.QueuedEvent{}, unavailable(err, "nothing was queued or compiled")
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after the commit, a no-op
+	if queued >= p.opts.QueueMax {
+		return refactor.QueuedEvent{}, refactor.Errorf(refactor.Busy, "%d runs are already waiting in the pool's queue (QUEUE_MAX); retry later", queued)
+	}
+	res, err := p.river.InsertTx(ctx, tx, args, &river.InsertOpts{Queue: runsQueue, MaxAttempts: 1})
+	if err != nil {
+		return refactor.QueuedEvent{}, unavailable(err, "nothing was queued or compiled")
+	}
+	var pos int
+	if err := tx.commitWith(ctx, recordJob, []any{id, res.Job.ID, 1}, &pos); err != nil {
 		return refactor.QueuedEvent{}, unavailable(err, "nothing was queued or compiled")
 	}
 	return refactor.QueuedEvent{Position: pos, Queued: max(queued+1, pos), Workers: workers}, nil
 }
 
-// insertRun queues args (its attempt-th time) and records the job as the
-// run's current one, in one transaction, after first (when set: the run's
-// row); reason, when set, is recorded as a queued event (a run queued
-// anew). It answers the job's place among the waiting runs, oldest first,
-// read with the job's record.
-func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason string, first func(pgx.Tx) error) (int, error) {
+// insertRun queues args again (its attempt-th time) for a run whose row
+// exists and records the job as the run's current one, in one
+// transaction; reason is recorded as a queued event.
+func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason string) error {
 	tx, err := p.db.Begin(ctx)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit, a no-op
-	if first != nil {
-		if err := first(tx); err != nil {
-			return 0, err
-		}
-	}
 	res, err := p.river.InsertTx(ctx, tx, args, &river.InsertOpts{Queue: runsQueue, MaxAttempts: 1})
 	if err != nil {
-		return 0, err
+		return err
 	}
 	var pos int
 	if err := tx.QueryRow(ctx, recordJob, args.RunID, res.Job.ID, attempt).Scan(&pos); err != nil {
-		return 0, err
+		return err
 	}
-	if reason != "" {
-		data, _ := json.Marshal(refactor.QueuedEvent{Reason: reason}) // a plain struct always encodes
-		if err := recordEvent(ctx, tx, args.RunID, refactor.EventQueued, data); err != nil {
-			return 0, err
-		}
+	data, _ := json.Marshal(refactor.QueuedEvent{Reason: reason}) // a plain struct always encodes
+	if err := recordEvent(ctx, tx, args.RunID, refactor.EventQueued, data); err != nil {
+		return err
 	}
-	return pos, tx.Commit(ctx)
+	return tx.Commit(ctx)
 }
 
 // recordJob records a run's current job and counts the jobs waiting up to
