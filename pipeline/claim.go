@@ -14,7 +14,9 @@ import (
 // Claim waits for the run slot and answers a reservation for the queued
 // run id, whose row the queue opened and this worker has claimed: its Run
 // writes that row instead of creating one. The row must be in status
-// running and name this worker when Run is called.
+// running, name this worker and be at the run's first stage (prefetch)
+// when Run is called, as a row the run creates is: the claim wrote it, so
+// the run does not write it again.
 func (p *Pipeline) Claim(ctx context.Context, id string) (refactor.Reservation, error) {
 	return p.wait(ctx, id, true)
 }

@@ -79,7 +79,8 @@ func (s *reservation) begin(ctx context.Context, req refactor.Request) (*run, er
 		r.res.TraceID = sc.TraceID().String()
 	}
 	if s.claimed {
-		return r, nil // the queue opened the row and this worker claimed it
+		r.stageInRow = refactor.StagePrefetch // the queue opened the row and this worker claimed it at that stage
+		return r, nil
 	}
 	if err := r.openRow(r.ctx); err != nil {
 		spans.End(r.span, err)

@@ -110,40 +110,41 @@ func (p *Pool) Start(ctx context.Context, req refactor.Request) (refactor.Job, e
 	if err := req.Ref.Validate(); err != nil {
 		return nil, err
 	}
-	queued, workers, err := p.depth(ctx)
-	if err != nil {
-		return nil, unavailable(err, "nothing was queued or compiled")
-	}
-	if queued >= p.opts.QueueMax {
-		return nil, refactor.Errorf(refactor.Busy, "%d runs are already waiting in the pool's queue (QUEUE_MAX); retry later", queued)
-	}
 	id := newID()
+	// Listening before the run is queued, the caller is woken by the
+	// first thing recorded of it: there is nothing to read before.
+	w := p.watch(id)
 	ctx, span := p.startEnqueueSpan(ctx, id)
-	jobID, err := p.enqueue(ctx, id, req)
+	queued, err := p.enqueue(ctx, id, req)
 	spans.End(span, err)
 	if err != nil {
+		w.stop()
 		return nil, err
 	}
 	if req.Observe != nil {
-		req.Observe(refactor.Event{Type: refactor.EventQueued, Data: p.position(ctx, jobID, queued+1, workers)})
+		req.Observe(refactor.Event{Type: refactor.EventQueued, Data: queued})
 	}
-	return refactor.StartJob(id, func() (*refactor.Result, error) { return p.follow(ctx, id, req.Observe, 0) }), nil
+	return refactor.StartJob(id, func() (*refactor.Result, error) {
+		defer w.stop()
+		return p.follow(ctx, w, req.Observe)
+	}), nil
 }
 
-// position says where the job stands: its place among the waiting runs,
-// oldest first (0 when a worker took it already).
-func (p *Pool) position(ctx context.Context, jobID int64, queued, workers int) refactor.QueuedEvent {
-	var pos int
-	if err := p.db.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE queue = $1 AND state = 'available' AND id <= $2`,
-		runsQueue, jobID).Scan(&pos); err != nil {
-		pos = queued
-	}
-	return refactor.QueuedEvent{Position: pos, Queued: max(queued, pos), Workers: workers}
-}
+// createQueued writes the run's row (%s: its INSERT) and reads, in the
+// same round trip, the runs waiting before it and the live workers;
+// $%d, after the row's values, is the lease.
+const createQueued = `WITH created AS (%s RETURNING 1)
+	SELECT (SELECT count(*) FROM river_job WHERE queue = '` + runsQueue + `' AND state = 'available'),
+		(SELECT count(*) FROM pool_workers WHERE NOT stopping AND heartbeat_at > now() - $%d::interval)`
 
 // enqueue writes the run's row (status queued) and its job in one
-// transaction: a run is in the trail exactly when it is in the queue.
-func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (int64, error) {
+// transaction: a run is in the trail exactly when it is in the queue. The
+// queue's depth is read by the row's statement, and a full queue rolls
+// the row back (busy): a run queued pays no round trip of its own for the
+// check. The transaction begins with the row and commits with the job's
+// record (pipelinedTx): four round trips in all, river's two included. It
+// answers the run's place in the queue, read as it was queued.
+func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (refactor.QueuedEvent, error) {
 	row := refactor.Run{
 		ID: id, Kind: refactor.RunKindRefactor, RequestID: req.RequestID,
 		ClassName: req.Ref.Class, Selector: req.Ref.Selector, IsClassMethod: req.Ref.ClassSide,
@@ -152,53 +153,61 @@ func (p *Pool) enqueue(ctx context.Context, id string, req refactor.Request) (in
 	}
 	insert, values, err := store.CreateStatement(row)
 	if err != nil {
-		return 0, refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
+		return refactor.QueuedEvent{}, refactor.Wrap(refactor.Internal, err, "recording the run in the audit trail")
 	}
 	args := runArgs{RunID: id, Class: req.Ref.Class, Selector: req.Ref.Selector, ClassSide: req.Ref.ClassSide,
 		DryRun: req.DryRun, Verify: req.Verify, RunTests: req.RunTests, RequestID: req.RequestID, Follow: req.Observe != nil,
 		TraceParent: traceParent(ctx)}
-	jobID, err := p.insertRun(ctx, args, 1, "", func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, insert, values...)
-		return err
-	})
+	var queued, workers int
+	create := fmt.Sprintf(createQueued, insert, len(values)+1)
+	tx, err := beginWith(ctx, p.db, create, append(values, p.opts.Lease.String()), &queued, &workers)
 	if err != nil {
-		return 0, unavailable(err, "nothing was queued or compiled")
+		return refactor.QueuedEvent{}, unavailable(err, "nothing was queued or compiled")
 	}
-	return jobID, nil
-}
-
-// insertRun queues args (its attempt-th time) and records the job as the
-// run's current one, in one transaction, after first (when set: the run's
-// row); reason, when set, is recorded as a queued event (a run queued
-// anew).
-func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason string, first func(pgx.Tx) error) (int64, error) {
-	tx, err := p.db.Begin(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit, a no-op
-	if first != nil {
-		if err := first(tx); err != nil {
-			return 0, err
-		}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after the commit, a no-op
+	if queued >= p.opts.QueueMax {
+		return refactor.QueuedEvent{}, refactor.Errorf(refactor.Busy, "%d runs are already waiting in the pool's queue (QUEUE_MAX); retry later", queued)
 	}
 	res, err := p.river.InsertTx(ctx, tx, args, &river.InsertOpts{Queue: runsQueue, MaxAttempts: 1})
 	if err != nil {
-		return 0, err
+		return refactor.QueuedEvent{}, unavailable(err, "nothing was queued or compiled")
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO pool_runs (run_id, job_id, attempt) VALUES ($1, $2, $3)
-		ON CONFLICT (run_id) DO UPDATE SET job_id = EXCLUDED.job_id, attempt = EXCLUDED.attempt, queued_at = now()`,
-		args.RunID, res.Job.ID, attempt); err != nil {
-		return 0, err
+	var pos int
+	if err := tx.commitWith(ctx, recordJob, []any{id, res.Job.ID, 1}, &pos); err != nil {
+		return refactor.QueuedEvent{}, unavailable(err, "nothing was queued or compiled")
 	}
-	if reason != "" {
-		data, _ := json.Marshal(refactor.QueuedEvent{Reason: reason}) // a plain struct always encodes
-		if err := recordEvent(ctx, tx, args.RunID, refactor.EventQueued, data); err != nil {
-			return 0, err
-		}
-	}
-	return res.Job.ID, tx.Commit(ctx)
+	return refactor.QueuedEvent{Position: pos, Queued: max(queued+1, pos), Workers: workers}, nil
 }
+
+// insertRun queues args again (its attempt-th time) for a run whose row
+// exists and records the job as the run's current one, in one
+// transaction; reason is recorded as a queued event.
+func (p *Pool) insertRun(ctx context.Context, args runArgs, attempt int, reason string) error {
+	tx, err := p.db.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit, a no-op
+	res, err := p.river.InsertTx(ctx, tx, args, &river.InsertOpts{Queue: runsQueue, MaxAttempts: 1})
+	if err != nil {
+		return err
+	}
+	var pos int
+	if err := tx.QueryRow(ctx, recordJob, args.RunID, res.Job.ID, attempt).Scan(&pos); err != nil {
+		return err
+	}
+	data, _ := json.Marshal(refactor.QueuedEvent{Reason: reason}) // a plain struct always encodes
+	if err := recordEvent(ctx, tx, args.RunID, refactor.EventQueued, data); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// recordJob records a run's current job and counts the jobs waiting up to
+// it, its own (inserted earlier in the same transaction) included.
+const recordJob = `WITH q AS (INSERT INTO pool_runs (run_id, job_id, attempt) VALUES ($1, $2, $3)
+		ON CONFLICT (run_id) DO UPDATE SET job_id = EXCLUDED.job_id, attempt = EXCLUDED.attempt, queued_at = now())
+	SELECT count(*) FROM river_job WHERE queue = '` + runsQueue + `' AND state = 'available' AND id <= $2`
 
 // recordEvent stores one event of a run and wakes its waiters.
 func recordEvent(ctx context.Context, tx pgx.Tx, id, typ string, data []byte) error {
@@ -213,39 +222,61 @@ type answer struct {
 	Row    *refactor.Run    `json:"row,omitempty"`
 }
 
-// follow relays run id's events from seq on to observe and answers its
-// outcome once its worker recorded it. A database that goes away only
-// delays it. ctx ends the wait (not the run).
-func (p *Pool) follow(ctx context.Context, id string, observe func(refactor.Event), seq int64) (*refactor.Result, error) {
-	a, err := p.await(ctx, id, observe, seq)
+// follow relays the events of w's run to observe and answers its outcome
+// once its worker recorded it. A database that goes away only delays it.
+// ctx ends the wait (not the run).
+func (p *Pool) follow(ctx context.Context, w waiter, observe func(refactor.Event)) (*refactor.Result, error) {
+	a, err := p.awaitWoken(ctx, w, observe)
 	if a.Result == nil && err == nil {
-		return nil, refactor.Errorf(refactor.Internal, "run %s ended without its result", id)
+		return nil, refactor.Errorf(refactor.Internal, "run %s ended without its result", w.id)
 	}
 	return a.Result, err
 }
 
+// waiter is a caller listening for what is recorded of run id; seq is
+// the last event it relayed, look whether something may be there already.
+type waiter struct {
+	id   string
+	wake <-chan struct{}
+	stop func()
+	seq  int64
+	look bool
+}
+
+// watch listens for run id, queued from now on.
+func (p *Pool) watch(id string) waiter {
+	wake, stop := p.notify.watch(id)
+	return waiter{id: id, wake: wake, stop: stop}
+}
+
 // await waits for run id's answer, relaying its events.
 func (p *Pool) await(ctx context.Context, id string, observe func(refactor.Event), seq int64) (answer, error) {
-	wake, stop := p.notify.watch(id)
-	defer stop()
+	w := p.watch(id)
+	defer w.stop()
+	w.seq, w.look = seq, true
+	return p.awaitWoken(ctx, w, observe)
+}
+
+// awaitWoken looks at w's run when woken (or every fallbackPoll, in case
+// a notification was lost) until its answer is there.
+func (p *Pool) awaitWoken(ctx context.Context, w waiter, observe func(refactor.Event)) (answer, error) {
 	tick := time.NewTicker(fallbackPoll)
 	defer tick.Stop()
 	for {
-		next, a, done, err := p.look(ctx, id, observe, seq)
-		seq = next
-		if done {
-			if observe != nil {
-				// What the worker recorded before its answer, since the last relay.
-				_, _ = p.relay(ctx, id, observe, seq)
+		if w.look {
+			next, a, done, err := p.look(ctx, w.id, observe, w.seq)
+			w.seq = next
+			if done {
+				return a, err
 			}
-			return a, err
 		}
+		w.look = true
 		select {
 		case <-ctx.Done():
 			cause := context.Cause(ctx)
 			return answer{}, refactor.Wrap(refactor.KindOf(cause), cause,
-				"stopped waiting for run %s; it goes on in the pool and its row says how it ends", id)
-		case <-wake:
+				"stopped waiting for run %s; it goes on in the pool and its row says how it ends", w.id)
+		case <-w.wake:
 		case <-tick.C:
 		}
 	}
@@ -256,21 +287,27 @@ const (
 	answerQuery = "SELECT code, message, body FROM run_answers WHERE run_id = $1"
 )
 
-// look is one wake of a waiter: it relays run id's events since seq
-// (when observed) and reads its answer, both in one round trip; a failed
-// read of the events is read again at the next wake.
+// look is one wake of a waiter: it reads run id's answer and relays its
+// events since seq (when observed), both in one round trip. The answer is
+// read first: a worker records every event of a run before its answer,
+// so once the answer is there the events read after it are all of them.
+// A failed read of the events is read again at the next wake, or at once
+// when the answer came with it.
 func (p *Pool) look(ctx context.Context, id string, observe func(refactor.Event), seq int64) (int64, answer, bool, error) {
 	if observe == nil {
 		a, done, err := p.answerOf(ctx, id)
 		return seq, a, done, err
 	}
 	b := &pgx.Batch{}
-	b.Queue(eventsSince, id, seq)
 	b.Queue(answerQuery, id)
+	b.Queue(eventsSince, id, seq)
 	results := p.db.SendBatch(ctx, b)
-	defer results.Close()
-	seq, _ = relayRows(results.Query, observe, seq)
 	a, done, err := scanAnswer(results.QueryRow().Scan, id)
+	seq, relayErr := relayRows(results.Query, observe, seq)
+	_ = results.Close() // each result's own error is read above
+	if done && relayErr != nil {
+		seq, _ = p.relay(ctx, id, observe, seq)
+	}
 	return seq, a, done, err
 }
 
@@ -326,6 +363,22 @@ func scanAnswer(scan func(...any) error, id string) (a answer, done bool, err er
 
 // recordAnswer stores run id's outcome (once) and wakes its waiters.
 func (p *Pool) recordAnswer(ctx context.Context, id string, a answer, runErr error) error {
+	return p.recordEnd(ctx, id, nil, a, runErr)
+}
+
+// recordEnd stores run id's last events, in order, and its outcome (once)
+// in one statement, committed synchronously as an answer is, and wakes
+// its waiters once: the events are visible exactly when the answer is.
+const recordEnd = `WITH e AS (INSERT INTO run_events (run_id, type, data)
+		SELECT $1, x.type, x.data FROM unnest($5::text[], $6::json[]) WITH ORDINALITY AS x(type, data, n)
+		ORDER BY x.n),
+	a AS (INSERT INTO run_answers (run_id, code, message, body) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (run_id) DO NOTHING RETURNING run_id)
+	SELECT pg_notify('` + channel + `', run_id) FROM a`
+
+// recordEnd records run id's last events (those its recorder left) with
+// its answer.
+func (p *Pool) recordEnd(ctx context.Context, id string, last []refactor.Event, a answer, runErr error) error {
 	body, err := json.Marshal(a)
 	if err != nil {
 		return fmt.Errorf("pool: encode the answer of run %s: %w", id, err)
@@ -334,10 +387,8 @@ func (p *Pool) recordAnswer(ctx context.Context, id string, a answer, runErr err
 	if runErr != nil {
 		code, message = string(refactor.KindOf(runErr)), refactor.Public(runErr)
 	}
-	_, err = p.db.Exec(ctx, `WITH a AS (INSERT INTO run_answers (run_id, code, message, body) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (run_id) DO NOTHING RETURNING run_id)
-		SELECT pg_notify('`+channel+`', run_id) FROM a`, id, code, message, body)
-	if err != nil {
+	types, data := encodeEvents(last)
+	if _, err = p.db.Exec(ctx, recordEnd, id, code, message, body, types, data); err != nil {
 		return fmt.Errorf("pool: record the answer of run %s: %w", id, store.Unavailable(err))
 	}
 	return nil

@@ -137,7 +137,7 @@ func (p *Pool) settleLost(ctx context.Context, worker string, l lostRun) error {
 	case l.status == string(refactor.StatusQueued):
 		// Never started: queued anew, and its attempt does not count.
 		reason := fmt.Sprintf("worker %s stopped answering after taking the run from the queue, before it began; queued again", worker)
-		if _, err := p.insertRun(ctx, l.args, l.attempt, reason, nil); err != nil {
+		if err := p.insertRun(ctx, l.args, l.attempt, reason); err != nil {
 			return err
 		}
 		log.Warn("a run a lost worker had taken from the queue is queued again")
@@ -150,7 +150,7 @@ func (p *Pool) settleLost(ctx context.Context, worker string, l lostRun) error {
 		}
 		reason := fmt.Sprintf("worker %s stopped answering before the release; the run is queued again (attempt %d of %d)",
 			worker, l.attempt+1, maxAttempts)
-		if _, err := p.insertRun(ctx, l.args, l.attempt+1, reason, nil); err != nil {
+		if err := p.insertRun(ctx, l.args, l.attempt+1, reason); err != nil {
 			return err
 		}
 		log.Warn("a lost worker's run is queued again")

@@ -57,6 +57,9 @@ type Options struct {
 	// Tracing makes the span that queues a run, the parent of the run's
 	// span on whichever worker takes it. Nil traces nothing.
 	Tracing trace.TracerProvider
+	// Runs is the registry the worker's Trail shares (Trail.Runs); nil
+	// makes one the Trail does not see.
+	Runs *Runs
 }
 
 // runsQueue is the queue every worker takes runs from, oldest first.
@@ -103,6 +106,9 @@ func Open(ctx context.Context, url string, trail *store.Store, local Local, opts
 	}
 	if opts.Tracing == nil {
 		opts.Tracing = noop.NewTracerProvider()
+	}
+	if opts.Runs == nil {
+		opts.Runs = NewRuns()
 	}
 	p := &Pool{db: db, trail: trail, local: local, opts: opts, log: log, waits: newWaitStats(),
 		tracer: opts.Tracing.Tracer("github.com/pharo-refactor/refactord/pool")}

@@ -67,8 +67,9 @@ func startWorker(t *testing.T, url, id string, script testenv.Script, opts ...fu
 	trail, err := store.OpenPostgres(ctx, url)
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, trail.Close()) })
-	pipe := pipeline.New(image, roles, pool.Trail{Audit: trail, Worker: id}, pipeline.Options{Worker: id, Image: dir}, zap.NewNop())
-	o := pool.Options{Worker: id, Image: dir, Lease: 5 * time.Second}
+	runs := pool.NewRuns()
+	pipe := pipeline.New(image, roles, pool.Trail{Audit: trail, Worker: id, Runs: runs}, pipeline.Options{Worker: id, Image: dir}, zap.NewNop())
+	o := pool.Options{Worker: id, Image: dir, Lease: 5 * time.Second, Runs: runs}
 	for _, set := range opts {
 		set(&o)
 	}

@@ -85,3 +85,33 @@ func TestEventsAloneCommitAsynchronously(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "on", show(), "a statement of its own leaves the connection as it was")
 }
+
+// The events the writer had not recorded when the run ended are recorded
+// with its answer, in the same statement: a caller who reads the answer
+// reads them all, in the order sent, and after the ones recorded before.
+func TestTheLastEventsTravelWithTheAnswer(t *testing.T) {
+	p := recorderPool(t)
+	ctx := context.Background()
+	const n = 3*eventBatch + 5
+	id := newID()
+	r := p.newRecorder(id)
+	for i := range n {
+		r.observe(refactor.Event{Type: refactor.EventStage, Data: refactor.StageEvent{Name: "reviewer", Status: "started", Iteration: i}})
+	}
+	last := r.close()
+	assert.LessOrEqual(t, len(last), eventBatch, "at most one batch is left for the answer")
+	require.NoError(t, p.recordEnd(ctx, id, last, answer{}, refactor.Errorf(refactor.Canceled, "stopped")))
+
+	var seen []refactor.Event
+	seq, a, done, err := p.look(ctx, id, func(e refactor.Event) { seen = append(seen, e) }, 0)
+	assert.True(t, done)
+	assert.True(t, refactor.IsKind(err, refactor.Canceled), "the answer: %v", err)
+	assert.Nil(t, a.Result)
+	assert.Positive(t, seq)
+	require.Len(t, seen, n)
+	for i, e := range seen {
+		stage, ok := e.Data.(refactor.StageEvent)
+		require.True(t, ok, "%T", e.Data)
+		assert.Equal(t, i, stage.Iteration)
+	}
+}

@@ -49,12 +49,15 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 	if a.Follow {
 		events = p.newRecorder(a.RunID)
 		req.Observe = events.observe
+		p.opts.Runs.add(a.RunID, events)
 	}
 	res, runErr := slot.Run(continueTrace(ctx, a.TraceParent), req)
+	var last []refactor.Event
 	if events != nil {
-		events.flush()
+		p.opts.Runs.remove(a.RunID)
+		last = events.close()
 	}
-	p.answer(ctx, a.RunID, answer{Result: res}, runErr)
+	p.answer(ctx, a.RunID, last, answer{Result: res}, runErr)
 	return nil
 }
 
@@ -62,15 +65,23 @@ func (w *runWorker) Work(ctx context.Context, j *river.Job[runArgs]) error {
 // while the database is away: its caller waits for it.
 const answerRetries = 5 * time.Minute
 
-// answer records a finished run's answer, trying again while the
-// database does not answer.
-func (p *Pool) answer(ctx context.Context, id string, a answer, runErr error) {
+// answer records a finished run's answer after its last events, trying
+// again while the database does not answer. Events the database refuses
+// do not cost the answer: it is recorded without them, as an event that
+// cannot be recorded is dropped.
+func (p *Pool) answer(ctx context.Context, id string, last []refactor.Event, a answer, runErr error) {
 	ctx = context.WithoutCancel(ctx)
 	deadline := time.Now().Add(answerRetries)
 	for {
-		err := p.recordAnswer(ctx, id, a, runErr)
+		err := p.recordEnd(ctx, id, last, a, runErr)
 		if err == nil {
 			return
+		}
+		if len(last) > 0 && !errors.Is(err, store.ErrUnavailable) {
+			p.log.Debug("a run's last events could not be recorded; its caller misses them",
+				zap.String("run_id", id), zap.Int("events", len(last)), zap.Error(err))
+			last = nil
+			continue
 		}
 		if !errors.Is(err, store.ErrUnavailable) || time.Now().After(deadline) {
 			p.log.Error("the run ended but its answer could not be recorded; its row says how it ended",
@@ -81,15 +92,17 @@ func (p *Pool) answer(ctx context.Context, id string, a answer, runErr error) {
 	}
 }
 
-// claim moves the queued run id to running on this worker, if job is
-// still its current job; waited is how long it waited in the queue.
+// claim moves the queued run id to running on this worker, at the run's
+// first stage (the pipeline's Claim counts on it: it does not write that
+// stage again), if job is still its current job; waited is how long it
+// waited in the queue.
 func (p *Pool) claim(ctx context.Context, id string, job int64) (claimed bool, waited time.Duration, err error) {
 	var created time.Time
-	err = p.db.QueryRow(ctx, `UPDATE runs SET status = 'running', worker = $2, image = $3, stage = '',
+	err = p.db.QueryRow(ctx, `UPDATE runs SET status = 'running', worker = $2, image = $3, stage = $5,
 			started_at = date_trunc('milliseconds', now()), updated_at = date_trunc('milliseconds', now())
 		WHERE id = $1 AND status = 'queued'
 		  AND EXISTS (SELECT 1 FROM pool_runs WHERE run_id = $1 AND job_id = $4)
-		RETURNING created_at`, id, p.opts.Worker, p.opts.Image, job).Scan(&created)
+		RETURNING created_at`, id, p.opts.Worker, p.opts.Image, job, refactor.StagePrefetch).Scan(&created)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, 0, nil
 	}
@@ -128,6 +141,6 @@ func (w *revertWorker) Work(ctx context.Context, j *river.Job[revertArgs]) error
 	if row.ID != "" {
 		ans.Row = &row
 	}
-	p.answer(ctx, a.RevertID, ans, err)
+	p.answer(ctx, a.RevertID, nil, ans, err)
 	return nil
 }

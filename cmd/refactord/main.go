@@ -173,8 +173,10 @@ func serve(cfg config.Config, traces telemetry.Settings, log, access *zap.Logger
 		return err
 	}
 	var trail refactor.Audit = audit
+	runs := pool.NewRuns()
 	if cfg.DatabaseURL != "" {
-		trail = pool.Trail{Audit: audit, Worker: worker} // this worker reconciles its own runs only
+		// This worker reconciles its own runs only; a run's stages travel with its events.
+		trail = pool.Trail{Audit: audit, Worker: worker, Runs: runs}
 	}
 	pipe := pipeline.New(image, roles, trail, pipeline.Options{
 		MaxIterations: cfg.MaxValidationIterations, Timeout: cfg.PipelineTimeout,
@@ -202,7 +204,7 @@ func serve(cfg config.Config, traces telemetry.Settings, log, access *zap.Logger
 	var poolState api.PoolState
 	if cfg.DatabaseURL != "" {
 		workers, err = pool.Open(ctx, cfg.DatabaseURL, audit, pipe, pool.Options{
-			Worker: worker, Image: imageName(cfg), QueueMax: cfg.QueueMax, Lease: cfg.PoolLease, Tracing: tracing,
+			Worker: worker, Image: imageName(cfg), QueueMax: cfg.QueueMax, Lease: cfg.PoolLease, Tracing: tracing, Runs: runs,
 		}, log.Named("pool"))
 		if err != nil {
 			return err
