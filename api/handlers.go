@@ -34,6 +34,11 @@ func (s *Server) refactor(c echo.Context) error {
 	if s.stopping.Load() {
 		return s.refusal(c, errStopping)
 	}
+	if r, ok := s.pipe.(refusesNow); ok {
+		if err := r.Refuses(); err != nil {
+			return s.refusal(c, err)
+		}
+	}
 	run := refactor.Request{Ref: req.Ref(), DryRun: req.DryRun, Verify: req.Verify, RunTests: req.WantsTests(), RequestID: requestID(c)}
 	async, streamed := prefersAsync(c.Request().Header), wantsStream(c)
 	var events *eventQueue
@@ -106,6 +111,13 @@ func (s *Server) reserve() (refactor.Reservation, error) {
 		return nil, errStopping
 	}
 	return s.pipe.Reserve()
+}
+
+// refusesNow is a runner that tells, without taking its slot, that it
+// would refuse a run (one run at a time, and one holds the slot): the
+// refusal then comes before the request's run is set up.
+type refusesNow interface {
+	Refuses() error
 }
 
 // refusal answers a run that could not start; busy carries Retry-After and

@@ -104,6 +104,21 @@ func (p *Pipeline) Busy() bool { return p.slot.isBusy() }
 // slot, at least 1.
 func (p *Pipeline) RetryAfter() int { return p.slot.retryAfter() }
 
+// errBusy is what Refuses answers: under load most requests end there,
+// and the HTTP layer renders its busy answer once per Retry-After value.
+var errBusy = &refactor.Error{Kind: refactor.Busy, Message: "another refactoring is running; retry later"}
+
+// Refuses answers a Busy error while a run holds the slot, so that the
+// HTTP layer refuses a request before it sets up what a run needs; Start
+// still takes the slot or refuses. (A pool queues instead: it has no
+// such method.)
+func (p *Pipeline) Refuses() error {
+	if p.slot.isBusy() {
+		return errBusy
+	}
+	return nil
+}
+
 // ModelConfigured reports whether runs can reach a model.
 func (p *Pipeline) ModelConfigured() bool { return p.agents != nil }
 
