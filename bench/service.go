@@ -96,8 +96,11 @@ func measureService(e env, svc *service) ([]figure, error) {
 		return nil, fmt.Errorf("reading refactord's RSS: %w", err)
 	}
 	simNote := ""
+	if anon, file, err := measure.RSSPartsMB(svc.PID()); err == nil {
+		simNote = fmt.Sprintf(" (anonymous %.1f, file-backed %.1f MiB)", anon, file)
+	}
 	if simRSS, err := measure.RSSMB(svc.simPID); err == nil {
-		simNote = fmt.Sprintf("; pharo-sim %.1f MiB", simRSS)
+		simNote += fmt.Sprintf("; pharo-sim %.1f MiB", simRSS)
 	}
 	overhead, err := pipelineOverhead(e, client, svc, first)
 	if err != nil {

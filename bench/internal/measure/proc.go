@@ -63,16 +63,40 @@ func RSSMB(pid int) (float64, error) {
 
 // ParseVmRSS finds "VmRSS:  12345 kB" in a /proc/PID/status text.
 func ParseVmRSS(status string) (int64, error) {
+	return parseStatusKB(status, "VmRSS")
+}
+
+// RSSPartsMB reads the anonymous and the file-backed parts of a process's
+// VmRSS, in MiB: its heap and stacks against the pages of its binary and
+// libraries it touched (which move with the binary's layout).
+func RSSPartsMB(pid int) (anon, file float64, err error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	a, err := parseStatusKB(string(data), "RssAnon")
+	if err != nil {
+		return 0, 0, err
+	}
+	f, err := parseStatusKB(string(data), "RssFile")
+	if err != nil {
+		return 0, 0, err
+	}
+	return Round(float64(a)/1024, 1), Round(float64(f)/1024, 1), nil
+}
+
+// parseStatusKB finds "name:  12345 kB" in a /proc/PID/status text.
+func parseStatusKB(status, name string) (int64, error) {
 	for line := range strings.SplitSeq(status, "\n") {
-		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		rest, ok := strings.CutPrefix(line, name+":")
 		if !ok {
 			continue
 		}
 		fields := strings.Fields(rest)
 		if len(fields) != 2 || fields[1] != "kB" {
-			return 0, fmt.Errorf("unexpected VmRSS line %q", line)
+			return 0, fmt.Errorf("unexpected %s line %q", name, line)
 		}
 		return strconv.ParseInt(fields[0], 10, 64)
 	}
-	return 0, errors.New("no VmRSS line")
+	return 0, fmt.Errorf("no %s line", name)
 }
