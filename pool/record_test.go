@@ -45,12 +45,7 @@ func TestRecorderKeepsEveryEventInOrder(t *testing.T) {
 			var seen []refactor.Event
 			_, err := p.relay(context.Background(), id, func(e refactor.Event) { seen = append(seen, e) }, 0)
 			require.NoError(t, err)
-			require.Len(t, seen, n)
-			for i, e := range seen {
-				stage, ok := e.Data.(refactor.StageEvent)
-				require.True(t, ok, "%T", e.Data)
-				assert.Equal(t, i, stage.Iteration)
-			}
+			assertIterationsInOrder(t, seen, n)
 		})
 	}
 }
@@ -108,6 +103,13 @@ func TestTheLastEventsTravelWithTheAnswer(t *testing.T) {
 	assert.True(t, refactor.IsKind(err, refactor.Canceled), "the answer: %v", err)
 	assert.Nil(t, a.Result)
 	assert.Positive(t, seq)
+	assertIterationsInOrder(t, seen, n)
+}
+
+// assertIterationsInOrder checks that seen are n stage events whose
+// iterations count from 0, in order.
+func assertIterationsInOrder(t *testing.T, seen []refactor.Event, n int) {
+	t.Helper()
 	require.Len(t, seen, n)
 	for i, e := range seen {
 		stage, ok := e.Data.(refactor.StageEvent)

@@ -2,7 +2,6 @@ package interp
 
 import (
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -291,10 +290,15 @@ func (g *generator) restOfPlaces() []*input {
 	from := len(g.out)
 	// the values at the method's boundaries first (five orders for
 	// "> 5")
-	slices.SortStableFunc(g.rest, func(a, b variation) int {
-		return cmpBool(g.atBound(b.v), g.atBound(a.v))
-	})
+	var atBounds, others []variation
 	for _, t := range g.rest {
+		if g.atBound(t.v) {
+			atBounds = append(atBounds, t)
+		} else {
+			others = append(others, t)
+		}
+	}
+	for _, t := range append(atBounds, others...) {
 		if !g.addVariation(t, 2*g.max+g.max/4) {
 			break
 		}
@@ -323,17 +327,6 @@ func (g *generator) atBound(v Object) bool {
 		}
 	}
 	return false
-}
-
-// cmpBool orders false before true.
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }
 
 // pairedPlace is a variation of a second place of an input that took

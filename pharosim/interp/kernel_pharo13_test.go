@@ -346,13 +346,7 @@ func TestTheCodeModelAnswersAsPharo13(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			p := ReadProgram(files)
-			p.Methods = append(p.Methods, MethodSource{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + tc.expr + " ] value printString"})
-			in, err := New(p, Limits{Steps: 10_000_000})
-			require.NoError(t, err)
-			var out string
-			in.guard(10_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
-			assert.Equal(t, tc.want, out)
+			assert.Equal(t, tc.want, printedWith(t, files, tc.expr))
 		})
 	}
 }
@@ -445,13 +439,20 @@ func TestSUnitsExecutionEnvironmentAnswersAsPharo13(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			p := ReadProgram([]*tonel.File{f})
-			p.Methods = append(p.Methods, MethodSource{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + tc.expr + " ] value printString"})
-			in, err := New(p, Limits{Steps: 10_000_000})
-			require.NoError(t, err)
-			var out string
-			in.guard(10_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
-			assert.Equal(t, tc.want, out)
+			assert.Equal(t, tc.want, printedWith(t, []*tonel.File{f}, tc.expr))
 		})
 	}
+}
+
+// printedWith answers what an expression's printString is on an
+// interpreter holding the kernel and files ("ERROR: …" when it stops).
+func printedWith(t *testing.T, files []*tonel.File, expr string) string {
+	t.Helper()
+	p := ReadProgram(files)
+	p.Methods = append(p.Methods, MethodSource{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"})
+	in, err := New(p, Limits{Steps: 10_000_000})
+	require.NoError(t, err)
+	var out string
+	in.guard(10_000_000, func() { out = str(in.Send(nil, "doIt")) }, func(d string) { out = "ERROR: " + d })
+	return out
 }

@@ -249,7 +249,7 @@ func (in *Interp) methodLiterals(m *Method, deep bool) []Object {
 		if locals[name] || name == "self" || name == "super" || name == "thisContext" || ivarIndex(m.class, name) >= 0 {
 			return
 		}
-		if b := in.sharedBinding(m.class, name); b != nil {
+		if b := in.shared(name, m.class); b != nil {
 			add("binding "+name, func() Object { return in.Send(Symbol(name), "->", b.Value) })
 		}
 	}
@@ -366,26 +366,4 @@ func literalKey(n *smalltalk.Literal) string {
 		b.WriteByte(')')
 	}
 	return b.String()
-}
-
-// sharedBinding finds the binding a method of class c reads under name:
-// a class variable of its class or a superclass, a pool's, else a
-// global; nil when none is declared.
-func (in *Interp) sharedBinding(c *Class, name string) *Binding {
-	if c.thisClass != nil {
-		c = c.thisClass
-	}
-	for k := c; k != nil; k = k.super {
-		if b, ok := k.classVars[name]; ok {
-			return b
-		}
-		for _, p := range k.pools {
-			if pc := in.classes[p]; pc != nil {
-				if b, ok := pc.classVars[name]; ok {
-					return b
-				}
-			}
-		}
-	}
-	return in.globals[name]
 }
