@@ -213,19 +213,7 @@ func TestHostileTestsErrorAndTheirClassRuns(t *testing.T) {
 	for _, tc := range tests {
 		methods = append(methods, MethodSource{Class: "HostileTest", Source: tc.selector + "\n\t" + tc.body})
 	}
-	program := &Program{
-		Classes: []tonel.Definition{{Kind: tonel.KindClass, Name: "HostileTest", Superclass: "TestCase", Category: "Hostile-Tests"}},
-		Methods: methods,
-	}
-	in, err := New(program, Limits{Steps: realSteps})
-	require.NoError(t, err)
-	out, err := in.RunTestClass("HostileTest", realSteps)
-	require.NoError(t, err)
-	require.Len(t, out, len(tests))
-	ran := map[string]TestOutcome{}
-	for _, o := range out {
-		ran[o.Selector] = o
-	}
+	ran := runTestClassOf(t, "HostileTest", methods, len(tests))
 	for _, tc := range tests {
 		o, ok := ran[tc.selector]
 		require.True(t, ok, tc.selector)
@@ -353,20 +341,8 @@ func TestGeneratorsEndWithTheirTest(t *testing.T) {
 	for _, tc := range tests {
 		methods = append(methods, MethodSource{Class: "GeneratorLimitsTest", Source: tc.selector + "\n\t" + tc.body})
 	}
-	program := &Program{
-		Classes: []tonel.Definition{{Kind: tonel.KindClass, Name: "GeneratorLimitsTest", Superclass: "TestCase", Category: "Hostile-Tests"}},
-		Methods: methods,
-	}
 	before := runtime.NumGoroutine()
-	in, err := New(program, Limits{Steps: realSteps})
-	require.NoError(t, err)
-	out, err := in.RunTestClass("GeneratorLimitsTest", realSteps)
-	require.NoError(t, err)
-	require.Len(t, out, len(tests))
-	ran := map[string]TestOutcome{}
-	for _, o := range out {
-		ran[o.Selector] = o
-	}
+	ran := runTestClassOf(t, "GeneratorLimitsTest", methods, len(tests))
 	for _, tc := range tests {
 		o := ran[tc.selector]
 		if tc.detail == "" {
@@ -457,4 +433,24 @@ func TestValueWithinEndsTheBlockInTime(t *testing.T) {
 			assert.Equal(t, "7", next)
 		})
 	}
+}
+
+// runTestClassOf runs a TestCase subclass of the given methods with the
+// real steps of a test run, and answers its n outcomes by selector.
+func runTestClassOf(t *testing.T, class string, methods []MethodSource, n int) map[string]TestOutcome {
+	t.Helper()
+	program := &Program{
+		Classes: []tonel.Definition{{Kind: tonel.KindClass, Name: class, Superclass: "TestCase", Category: "Hostile-Tests"}},
+		Methods: methods,
+	}
+	in, err := New(program, Limits{Steps: realSteps})
+	require.NoError(t, err)
+	out, err := in.RunTestClass(class, realSteps)
+	require.NoError(t, err)
+	require.Len(t, out, n)
+	ran := map[string]TestOutcome{}
+	for _, o := range out {
+		ran[o.Selector] = o
+	}
+	return ran
 }
