@@ -721,11 +721,24 @@ func (c *compiler) block(n *smalltalk.Block, sc *scope) *blockCode {
 	for _, t := range n.Body.Temps {
 		inner.names[t.Name] = len(inner.names)
 	}
-	inner.own = len(inner.names) > 0
+	// a block that reads thisContext is an activation of its own
+	inner.own = len(inner.names) > 0 || readsThisContext(n.Body)
 	bc := &blockCode{node: n, nargs: len(n.Args), size: len(inner.names), own: inner.own, captures: hasBlock(n.Body),
 		cost: nestingCost(n.Body)}
 	bc.body = c.seq(n.Body, inner, true)
 	return bc
+}
+
+// readsThisContext tells whether thisContext appears under n.
+func readsThisContext(n smalltalk.Node) bool {
+	found := false
+	smalltalk.Walk(n, func(n smalltalk.Node) bool {
+		if v, ok := n.(*smalltalk.Variable); ok && v.Name == "thisContext" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // hasBlock tells whether a block node appears under n.
@@ -789,7 +802,7 @@ func (c *compiler) read(name string, sc *scope) code {
 	case "self", "super":
 		return func(in *Interp, f *frame) Object { return f.self }
 	case "thisContext":
-		return func(in *Interp, f *frame) Object { return &Context{f: in.capture(f)} }
+		return func(in *Interp, f *frame) Object { return in.contextOf(f) }
 	case "nil":
 		return func(*Interp, *frame) Object { return nil }
 	case "true":

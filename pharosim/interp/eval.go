@@ -28,11 +28,14 @@ type Interp struct {
 	// see resumeCoroutine), so that all their stacks together stay
 	// within maxDepth
 	depth, depthLimit int
-	nextHash          int64
-	hashes            map[*Instance]int64
-	states            map[*Instance]*excState
-	known             knownClasses
-	free              []*frame // frames released for reuse
+	// active is the activation running, the innermost method or block
+	// frame: thisContext's sender chain (prims_contexts.go)
+	active   *frame
+	nextHash int64
+	hashes   map[*Instance]int64
+	states   map[*Instance]*excState
+	known    knownClasses
+	free     []*frame // frames released for reuse
 	// argStack holds the arguments of primitive calls: a primitive reads
 	// them while it runs and keeps none, so they need no slice of their own.
 	argStack []Object
@@ -212,7 +215,7 @@ func (in *Interp) findKnown() error {
 	return in.findSlots()
 }
 
-// Context is thisContext, as far as SUnit needs it.
+// Context is thisContext: an activation, read through prims_contexts.go.
 type Context struct{ f *frame }
 
 // lookup finds the method a message to an instance of c runs, its body
@@ -331,6 +334,7 @@ func (in *Interp) run(f *frame) (result Object) {
 	if in.depth > in.depthLimit {
 		in.tooDeep()
 	}
+	f.sender, in.active = in.active, f
 	defer func() { f.dead = true }()
 	if m.nlr {
 		defer func() {
@@ -341,6 +345,7 @@ func (in *Interp) run(f *frame) (result Object) {
 				if n, ok := r.(*nonLocalReturn); ok && n.home == f {
 					in.returning = n.prev
 					in.depth = saved
+					in.active = f.sender
 					result = n.value
 					return
 				}
@@ -350,6 +355,7 @@ func (in *Interp) run(f *frame) (result Object) {
 	}
 	v, returned := m.body(in, f)
 	in.depth = saved
+	in.active = f.sender
 	in.release(f)
 	if returned {
 		return v
@@ -387,9 +393,11 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 		return in.signalError("Error", fmt.Sprintf("wrong number of arguments: the block takes %d, got %d", bc.nargs, len(args)))
 	}
 	bf := b.outer
+	active := in.active
 	if bc.own {
 		bf = in.newFrame(bc.size, b.outer, b.outer.self, b.m, b.home)
 		copy(bf.vars, args)
+		bf.sender, bf.closure, in.active = active, b, bf
 	}
 	in.depth += bc.cost
 	if in.depth > in.depthLimit {
@@ -397,6 +405,7 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	}
 	v, returned := bc.body(in, bf)
 	in.depth -= bc.cost
+	in.active = active
 	if bc.own {
 		in.release(bf)
 	}

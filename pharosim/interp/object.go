@@ -107,6 +107,14 @@ type frame struct {
 	dead   bool   // the method has returned: ^ from a block is an error
 	// captured is true once a block or thisContext holds the frame
 	captured bool
+	// sender is the activation that was running when this one began
+	// (thisContext sender); context is the frame's thisContext, made once
+	// so that two reads of it are one object
+	sender  *frame
+	context *Context
+	// closure is the block a block activation runs (callBlock), nil for
+	// a method's or an inlined block's frame
+	closure *Block
 }
 
 // newFrame makes a frame of n variables, reusing a released one when it
@@ -146,6 +154,20 @@ func (in *Interp) release(f *frame) {
 // capture marks a frame and the frames it is nested in as reachable from
 // an object (a block, thisContext): they are never reused.
 func (in *Interp) capture(f *frame) *frame {
+	in.captureNesting(f)
+	return f
+}
+
+// captureSenders marks a frame, the frames it is nested in and every
+// activation below it as reachable: thisContext can walk its senders.
+func (in *Interp) captureSenders(f *frame) {
+	for s := f; s != nil; s = s.sender {
+		in.captureNesting(s)
+	}
+}
+
+// captureNesting marks a frame and the frames it is nested in.
+func (in *Interp) captureNesting(f *frame) {
 	for p := f; p != nil && !p.captured; p = p.parent {
 		// a frame held is kept as long as what holds it: its memory
 		// counts from now on
@@ -155,7 +177,6 @@ func (in *Interp) capture(f *frame) *frame {
 		}
 		p.captured = true
 	}
-	return f
 }
 
 func identical(a, b Object) bool {

@@ -42,13 +42,14 @@ type processEnd struct{ proc *Instance }
 
 func (in *Interp) runProcess(proc *Instance, b *Block) {
 	handlers, limit, args, depth := in.handlers, in.handlerLimit, len(in.argStack), in.depth
-	outer := in.activeProcess
-	in.handlers, in.handlerLimit = nil, 0
+	outer, active := in.activeProcess, in.active
+	// a process's stack begins with its block
+	in.handlers, in.handlerLimit, in.active = nil, 0, nil
 	in.activeProcess = proc
 	defer func() {
 		clear(in.handlers[:cap(in.handlers)])
 		in.handlers, in.handlerLimit = handlers, limit
-		in.activeProcess = outer
+		in.activeProcess, in.active = outer, active
 		r := recover()
 		if r == nil {
 			return

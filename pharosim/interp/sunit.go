@@ -245,7 +245,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	in.budget = steps
 	in.depth, in.depthLimit = 0, maxDepth
 	in.timeouts = in.timeouts[:0]
-	in.activeProcess = nil
+	in.activeProcess, in.active = nil, nil
 	in.aborting = false
 	// no handler runs between two guarded computations: what their
 	// exceptions knew of their handling is over
@@ -265,7 +265,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 		if r == nil {
 			return
 		}
-		in.depth = 0
+		in.depth, in.active = 0, nil
 		in.aborting = false
 		switch v := r.(type) {
 		case *abort:
@@ -290,10 +290,10 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 }
 
 func (in *Interp) describe(exc *Instance) string {
-	depth := in.depth
+	depth, active := in.depth, in.active
 	defer func() {
 		if recover() != nil {
-			in.depth = depth
+			in.depth, in.active = depth, active
 		}
 	}()
 	if text := str(in.Send(exc, "messageText")); text != "" {

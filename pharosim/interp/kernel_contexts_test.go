@@ -1,0 +1,91 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
+)
+
+// contextFixture has methods that read their stack, as a parser that
+// looks for the strategy below it does (PetitParser2's
+// PP2RecordingContext>>strategy), and a stream whose reset its
+// instance creation must send.
+const contextFixture = `Class { #name : #KernelContextFixture, #superclass : #Object, #category : #Fixture }
+KernelContextFixture >> outer [ ^ self middle: 7 ]
+KernelContextFixture >> middle: n [ ^ self inner ]
+KernelContextFixture >> inner [ ^ thisContext ]
+KernelContextFixture >> callerOf [ ^ self whoCalls ]
+KernelContextFixture >> whoCalls [ ^ thisContext sender printString ]
+KernelContextFixture >> finder [ ^ #(1) collect: [ :x | (thisContext findContextSuchThat: [ :c | c receiver == self and: [ c isBlockContext not ] ]) selector ] ]
+KernelContextFixture >> blockHome [ ^ [ :x | thisContext home == thisContext outerContext ] value: 1 ]
+KernelContextFixture >> blockPrint [ ^ [ :x | thisContext printString ] value: 1 ]
+KernelContextFixture >> each: aBlock [ ^ aBlock value: 1 ]
+KernelContextFixture >> eachNested: aBlock [ ^ [ :x | aBlock value: x ] value: 1 ]
+KernelContextFixture >> senderOfBlock [ ^ self each: [ :x | thisContext sender printString ] ]
+KernelContextFixture >> senderOfNestedBlock [ ^ self eachNested: [ :x | thisContext sender printString ] ]
+`
+
+const contextSubFixture = `Class { #name : #KernelContextSubFixture, #superclass : #KernelContextFixture, #category : #Fixture }
+`
+
+// resetStreamFixture and resetWriteStreamFixture count the resets their
+// instance creation sends.
+const resetStreamFixture = `Class { #name : #KernelResetStreamFixture, #superclass : #ReadStream, #instVars : [ 'resets' ], #category : #Fixture }
+KernelResetStreamFixture >> reset [ super reset. resets := (resets ifNil: [ 0 ]) + 1 ]
+KernelResetStreamFixture >> resets [ ^ resets ]
+`
+
+const resetWriteStreamFixture = `Class { #name : #KernelResetWriteStreamFixture, #superclass : #WriteStream, #instVars : [ 'resets' ], #category : #Fixture }
+KernelResetWriteStreamFixture >> reset [ super reset. resets := (resets ifNil: [ 0 ]) + 1 ]
+KernelResetWriteStreamFixture >> resets [ ^ resets ]
+`
+
+// TestThisContextAnswersAsPharo: thisContext's common protocol, with the
+// answers of Pharo 13's Context (Kernel-CodeModel: sender, receiver,
+// method, selector, home, findContextSuchThat:, hasContext:, stack,
+// printOn:, whose method context prints as Class(MethodClass)>>selector
+// and a block's as "… in" its outer context); PositionableStream>>on:
+// ending with self reset, and Collection>>contents answering self.
+func TestThisContextAnswersAsPharo(t *testing.T) {
+	t.Parallel()
+	var files []*tonel.File
+	for name, src := range map[string]string{"KernelContextFixture": contextFixture, "KernelContextSubFixture": contextSubFixture, "KernelResetStreamFixture": resetStreamFixture,
+		"KernelResetWriteStreamFixture": resetWriteStreamFixture} {
+		f, err := tonel.ParseFile("Fixture/"+name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	program := ReadProgram(files)
+	cases := []struct{ name, expr, want string }{
+		{"a method's context prints as its class and selector", "KernelContextFixture new inner printString", "'KernelContextFixture>>inner'"},
+		{"an inherited method's shows where it was found", "KernelContextSubFixture new inner printString", "'KernelContextSubFixture(KernelContextFixture)>>inner'"},
+		{"a block's sender is what ran it", "KernelContextFixture new senderOfBlock", "'KernelContextFixture>>each:'"},
+		{"a block run by a block", "KernelContextFixture new senderOfNestedBlock", "'[ :x | aBlock value: x ] in KernelContextFixture>>eachNested:'"},
+		{"sender is the caller's activation", "KernelContextFixture new callerOf", "'KernelContextFixture>>callerOf'"},
+		{"the sender chain", "KernelContextFixture new outer sender sender selector", "#outer"},
+		{"receiver, method, selector, methodClass", "| c | c := KernelContextFixture new inner. { c receiver class. c method selector. c selector. c methodClass }", "{KernelContextFixture. #inner. #inner. KernelContextFixture}"},
+		{"a method's arguments", "KernelContextFixture new outer sender arguments", "#(7)"},
+		{"one activation, one context", "thisContext == thisContext", "true"},
+		{"a context is not a block's unless it runs one", "{ KernelContextFixture new inner isBlockContext. [ :x | thisContext isBlockContext ] value: 1 }", "#(false true)"},
+		{"a block's context prints in its home", "KernelContextFixture new blockPrint", "'[ :x | thisContext printString ] in KernelContextFixture>>blockPrint'"},
+		{"a block's home is its method's activation", "KernelContextFixture new blockHome", "true"},
+		{"findContextSuchThat: walks the senders", "KernelContextFixture new finder", "#(#finder)"},
+		{"findContextSuchThat: answers nil when none", "thisContext findContextSuchThat: [ :c | false ]", "nil"},
+		{"hasContext:", "| c | c := thisContext. [ :x | thisContext hasContext: c ] value: 1", "true"},
+		{"a returned method's context is dead", "KernelContextFixture new inner isDead", "true"},
+		{"stackOfSize: from the top", "(KernelContextFixture new outer stackOfSize: 2) collect: [ :c | c selector ]", "an OrderedCollection(#inner #middle:)"},
+		{"the bottom of the stack has no sender", "(KernelContextFixture new outer stack last) isBottomContext", "true"},
+		// PositionableStream>>on: ends with self reset; WriteStream>>on: sends super on: (Collections-Streams)
+		{"ReadStream on: sends reset", "(KernelResetStreamFixture on: #(1 2)) resets", "1"},
+		{"WriteStream on: sends reset", "(KernelResetWriteStreamFixture on: String new) resets", "1"},
+		{"a write stream begins empty", "(WriteStream on: 'abc' copy) contents", "''"},
+		// Collection>>contents (Collections-Abstract)
+		{"a collection's contents are itself", "| a | a := 'abc'. a contents == a", "true"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
+	}
+}
