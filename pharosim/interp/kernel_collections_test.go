@@ -18,8 +18,9 @@ func TestCollectionsAnswerAsPharo(t *testing.T) {
 		{"select:thenDo:", "| out | out := OrderedCollection new. #(1 2 3 4) select: [ :x | x even ] thenDo: [ :x | out add: x * 10 ]. out", "an OrderedCollection(20 40)"},
 		{"reject:thenCollect:", "#(1 2 3 4) reject: [ :x | x even ] thenCollect: [ :x | x * 10 ]", "#(10 30)"},
 		{"collect:thenDo:", "| out | out := OrderedCollection new. #(1 2) collect: [ :x | x + 1 ] thenDo: [ :x | out add: x ]. out", "an OrderedCollection(2 3)"},
-		{"detect:ifFound: answers the block's answer", "#(1 2 3) detect: [ :x | x > 1 ] ifFound: [ :x | x * 100 ]", "200"},
-		{"detect:ifFound: with none answers nil", "#(1 2 3) detect: [ :x | x > 5 ] ifFound: [ :x | x ]", "nil"},
+		// Collection>>detect:ifFound: "Always returns self" (Pharo 13, Collections-Abstract)
+		{"detect:ifFound: answers the receiver, the block having run", "| s r | r := #(1 2 3) detect: [ :x | x > 1 ] ifFound: [ :x | s := x * 100 ]. { r. s }", "#(#(1 2 3) 200)"},
+		{"detect:ifFound: with none answers the receiver", "#(1 2 3) detect: [ :x | x > 5 ] ifFound: [ :x | x ]", "#(1 2 3)"},
 		{"a Set's flatCollect: is a Set", "(#(1 2) asSet flatCollect: [ :x | 1 to: 2 * x ]) = #(1 2 3 4) asSet", "true"},
 		{"a Bag's flatCollect: is a Bag", "((Bag new add: #(1 2); add: #(3); yourself) flatCollect: [ :x | x ]) class", "Bag"},
 		{"an Array's flatCollect: is an Array", "#(#(2 -3) #(4)) flatCollect: [ :e | e collect: [ :x | x abs ] ]", "#(2 3 4)"},

@@ -60,6 +60,13 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 		// DateAndTime's instance variables, as Pharo's: seconds, offset, julianDayNumber, nanos, the day and seconds in UTC (ZTimestamp's DateAndTime>>asZTimestamp reads them)
 		{"a DateAndTime holds its UTC day and seconds", "| t | t := DateAndTime year: 2012 month: 6 day: 8 hour: 1 minute: 0 second: 0 offset: 2 hours. { t instVarNamed: 'julianDayNumber'. t instVarNamed: 'seconds'. t instVarNamed: 'nanos'. (t instVarNamed: 'offset') printString }", "#(2456086 82800 0 '0:02:00:00')"},
 		{"a DateAndTime's variables in Pharo's order", "DateAndTime instVarNames", "#(#seconds #offset #julianDayNumber #nanos)"},
+		// Object>>split:do:, split:indicesDo: of Object, BlockClosure and SequenceableCollection (Collections-Abstract, -Sequenceable: their examples), which Buoy's and PetitParser2's code use
+		{"split:indicesDo: with a subcollection", "String streamContents: [ :s | '||' split: 'foo||bar||2' indicesDo: [ :start :end | s << 's:' << start asString << ' ' << 'e:' << end asString << ' ' ] ]", "'s:1 e:3 s:6 e:8 s:11 e:11 '"},
+		{"split:indicesDo: with a block", "String streamContents: [ :s | [ :c | c isSeparator ] split: 'Pharo is cool' indicesDo: [ :start :end | s << 's:' << start asString << ' ' << 'e:' << end asString << ' ' ] ]", "'s:1 e:5 s:7 e:8 s:10 e:13 '"},
+		{"split:indicesDo: with an element", "String streamContents: [ :s | Character space split: 'Pharo is cool' indicesDo: [ :start :end | s << 's:' << start asString << ' ' << 'e:' << end asString << ' ' ] ]", "'s:1 e:5 s:7 e:8 s:10 e:13 '"},
+		{"split:do: gives the parts", "| out | out := OrderedCollection new. $/ split: '/foo/bar' do: [ :part | out add: part ]. out asArray", "#('' 'foo' 'bar')"},
+		// Collection>>errorEmptyCollection signals CollectionIsEmpty (Collections-Abstract)
+		{"errorEmptyCollection", "[ #() errorEmptyCollection ] on: CollectionIsEmpty do: [ :e | e collection ]", "#()"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
