@@ -65,6 +65,13 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 		{"split:indicesDo: with a block", "String streamContents: [ :s | [ :c | c isSeparator ] split: 'Pharo is cool' indicesDo: [ :start :end | s << 's:' << start asString << ' ' << 'e:' << end asString << ' ' ] ]", "'s:1 e:5 s:7 e:8 s:10 e:13 '"},
 		{"split:indicesDo: with an element", "String streamContents: [ :s | Character space split: 'Pharo is cool' indicesDo: [ :start :end | s << 's:' << start asString << ' ' << 'e:' << end asString << ' ' ] ]", "'s:1 e:5 s:7 e:8 s:10 e:13 '"},
 		{"split:do: gives the parts", "| out | out := OrderedCollection new. $/ split: '/foo/bar' do: [ :part | out add: part ]. out asArray", "#('' 'foo' 'bar')"},
+		// Warning's superclass is Notification (Kernel's Warning.class.st); its defaultAction still raises UnhandledError (Buoy's ExceptionHandlingSystemTest)
+		{"a Notification handler takes a Warning", "[ Warning signal. false ] on: Notification , Error do: [ :ex | ex return: true ]", "true"},
+		{"Warning is a Notification, not an Error", "{ Notification handles: Warning new. Error handles: Warning new. Warning superclass }", "{true. false. Notification}"},
+		{"an unhandled Warning is an UnhandledError", "[ Warning signal: 'x'. 3 ] on: UnhandledError do: [ :e | e resume: 5 ]", "3"},
+		// ProcessSpecificVariable class>>new makes another variable (Kernel-Processes); DynamicVariable's default (Buoy's DynamicVariableTest)
+		{"a new dynamic variable answers its default", "DynamicVariable new value", "nil"},
+		{"a new dynamic variable is not the sole instance", "DynamicVariable new == DynamicVariable soleInstance", "false"},
 		// Collection>>errorEmptyCollection signals CollectionIsEmpty (Collections-Abstract)
 		{"errorEmptyCollection", "[ #() errorEmptyCollection ] on: CollectionIsEmpty do: [ :e | e collection ]", "#()"},
 	}
