@@ -23,6 +23,9 @@ KernelContextFixture >> finder [ ^ #(1) collect: [ :x | (thisContext findContext
 KernelContextFixture >> blockHome [ ^ [ :x | thisContext home == thisContext outerContext ] value: 1 ]
 KernelContextFixture >> blockPrint [ ^ [ :x | thisContext printString ] value: 1 ]
 KernelContextFixture >> each: aBlock [ ^ aBlock value: 1 ]
+KernelContextFixture >> raise [ ^ Error signal: 'raised' ]
+KernelContextFixture >> refuse [ ^ self shouldNotImplement ]
+KernelContextFixture >> later [ ^ self notYetImplemented ]
 KernelContextFixture >> eachNested: aBlock [ ^ [ :x | aBlock value: x ] value: 1 ]
 KernelContextFixture >> senderOfBlock [ ^ self each: [ :x | thisContext sender printString ] ]
 KernelContextFixture >> senderOfNestedBlock [ ^ self eachNested: [ :x | thisContext sender printString ] ]
@@ -78,6 +81,14 @@ func TestThisContextAnswersAsPharo(t *testing.T) {
 		{"a returned method's context is dead", "KernelContextFixture new inner isDead", "true"},
 		{"stackOfSize: from the top", "(KernelContextFixture new outer stackOfSize: 2) collect: [ :c | c selector ]", "an OrderedCollection(#inner #middle:)"},
 		{"the bottom of the stack has no sender", "(KernelContextFixture new outer stack last) isBottomContext", "true"},
+		// Exception>>signal records its context and its signaler, the receiver of the first activation below it that is neither the exception nor its class (Kernel's Exception>>signalerContext, receiver, signaler)
+		{"an exception's signaler is who signalled it", "[ KernelContextFixture new raise ] on: Error do: [ :e | { e signaler class. e receiver class. e signalerContext selector } ]", "{KernelContextFixture. KernelContextFixture. #raise}"},
+		{"a signaler set before signal stays", "[ Error new signaler: 42; signal ] on: Error do: [ :e | e signaler ]", "42"},
+		// Object>>subclassResponsibility, shouldNotImplement and notYetImplemented signal SelectorExceptions for their sender's selector (Kernel-Exceptions)
+		{"subclassResponsibility names the class and the selector", "[ Collection new add: 3 ] on: SubclassResponsibility do: [ :e | { e messageText. e selector. e class superclass } ]", "{'Collection had the subclass responsibility to implement #add:'. #add:. SelectorException}"},
+		{"shouldNotImplement names the selector", "[ KernelContextFixture new refuse ] on: ShouldNotImplement do: [ :e | e messageText ]", "'#refuse should not have been implemented in KernelContextFixture'"},
+		{"notYetImplemented names the selector", "[ KernelContextFixture new later ] on: NotYetImplemented do: [ :e | e messageText ]", "'#later is not yet implemented in KernelContextFixture'"},
+		{"they are errors", "{ SubclassResponsibility. ShouldNotImplement. NotYetImplemented } collect: [ :each | each inheritsFrom: Error ]", "#(true true true)"},
 		// PositionableStream>>on: ends with self reset; WriteStream>>on: sends super on: (Collections-Streams)
 		{"ReadStream on: sends reset", "(KernelResetStreamFixture on: #(1 2)) resets", "1"},
 		{"WriteStream on: sends reset", "(KernelResetWriteStreamFixture on: String new) resets", "1"},

@@ -115,6 +115,9 @@ type frame struct {
 	// closure is the block a block activation runs (callBlock), nil for
 	// a method's or an inlined block's frame
 	closure *Block
+	// sendersKept is true once the activations below it are kept
+	// from reuse (captureSenders): a walk down stops there
+	sendersKept bool
 }
 
 // newFrame makes a frame of n variables, reusing a released one when it
@@ -161,7 +164,8 @@ func (in *Interp) capture(f *frame) *frame {
 // captureSenders marks a frame, the frames it is nested in and every
 // activation below it as reachable: thisContext can walk its senders.
 func (in *Interp) captureSenders(f *frame) {
-	for s := f; s != nil; s = s.sender {
+	for s := f; s != nil && !s.sendersKept; s = s.sender {
+		s.sendersKept = true
 		in.captureNesting(s)
 	}
 }
