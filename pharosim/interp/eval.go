@@ -356,7 +356,7 @@ func (in *Interp) run(f *frame) (result Object) {
 	v, returned := m.body(in, f)
 	in.depth = saved
 	in.active = f.sender
-	in.release(f)
+	in.retire(f)
 	if returned {
 		return v
 	}
@@ -407,7 +407,8 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	in.depth -= bc.cost
 	in.active = active
 	if bc.own {
-		in.release(bf)
+		bf.dead = true
+		in.retire(bf)
 	}
 	if returned {
 		return in.blockReturn(b.home, v)

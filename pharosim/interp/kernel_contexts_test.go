@@ -15,7 +15,8 @@ import (
 // instance creation must send.
 const contextFixture = `Class { #name : #KernelContextFixture, #superclass : #Object, #category : #Fixture }
 KernelContextFixture >> outer [ ^ self middle: 7 ]
-KernelContextFixture >> middle: n [ ^ self inner ]
+KernelContextFixture >> middle: n [ ^ self chain ]
+KernelContextFixture >> chain [ ^ { thisContext sender sender selector. thisContext sender arguments. (thisContext stackOfSize: 2) collect: [ :c | c selector ] } ]
 KernelContextFixture >> inner [ ^ thisContext ]
 KernelContextFixture >> callerOf [ ^ self whoCalls ]
 KernelContextFixture >> whoCalls [ ^ thisContext sender printString ]
@@ -23,6 +24,7 @@ KernelContextFixture >> finder [ ^ #(1) collect: [ :x | (thisContext findContext
 KernelContextFixture >> blockHome [ ^ [ :x | thisContext home == thisContext outerContext ] value: 1 ]
 KernelContextFixture >> blockPrint [ ^ [ :x | thisContext printString ] value: 1 ]
 KernelContextFixture >> each: aBlock [ ^ aBlock value: 1 ]
+KernelContextFixture >> blockOuter [ | b | b := [ :x | x ]. ^ b outerContext == thisContext ]
 KernelContextFixture >> raise [ ^ Error signal: 'raised' ]
 KernelContextFixture >> refuse [ ^ self shouldNotImplement ]
 KernelContextFixture >> later [ ^ self notYetImplemented ]
@@ -68,9 +70,9 @@ func TestThisContextAnswersAsPharo(t *testing.T) {
 		{"a block's sender is what ran it", "KernelContextFixture new senderOfBlock", "'KernelContextFixture>>each:'"},
 		{"a block run by a block", "KernelContextFixture new senderOfNestedBlock", "'[ :x | aBlock value: x ] in KernelContextFixture>>eachNested:'"},
 		{"sender is the caller's activation", "KernelContextFixture new callerOf", "'KernelContextFixture>>callerOf'"},
-		{"the sender chain", "KernelContextFixture new outer sender sender selector", "#outer"},
+		{"the sender chain", "KernelContextFixture new outer first", "#outer"},
 		{"receiver, method, selector, methodClass", "| c | c := KernelContextFixture new inner. { c receiver class. c method selector. c selector. c methodClass }", "{KernelContextFixture. #inner. #inner. KernelContextFixture}"},
-		{"a method's arguments", "KernelContextFixture new outer sender arguments", "#(7)"},
+		{"a method's arguments", "KernelContextFixture new outer second", "#(7)"},
 		{"one activation, one context", "thisContext == thisContext", "true"},
 		{"a context is not a block's unless it runs one", "{ KernelContextFixture new inner isBlockContext. [ :x | thisContext isBlockContext ] value: 1 }", "#(false true)"},
 		{"a block's context prints in its home", "KernelContextFixture new blockPrint", "'[ :x | thisContext printString ] in KernelContextFixture>>blockPrint'"},
@@ -79,8 +81,14 @@ func TestThisContextAnswersAsPharo(t *testing.T) {
 		{"findContextSuchThat: answers nil when none", "thisContext findContextSuchThat: [ :c | false ]", "nil"},
 		{"hasContext:", "| c | c := thisContext. [ :x | thisContext hasContext: c ] value: 1", "true"},
 		{"a returned method's context is dead", "KernelContextFixture new inner isDead", "true"},
-		{"stackOfSize: from the top", "(KernelContextFixture new outer stackOfSize: 2) collect: [ :c | c selector ]", "an OrderedCollection(#inner #middle:)"},
-		{"the bottom of the stack has no sender", "(KernelContextFixture new outer stack last) isBottomContext", "true"},
+		{"a returned method's context has no sender", "KernelContextFixture new inner sender", "nil"},
+		{"a returned block's context is dead", "| c | c := [ :x | thisContext ] value: 1. { c isDead. c sender }", "#(true nil)"},
+		// BlockClosure>>outerContext, home, homeMethod and hasNonLocalReturn (Kernel-CodeModel)
+		{"a block's outer context is where it was made", "KernelContextFixture new blockOuter", "true"},
+		{"a block's home and home method", "| b | b := [ :x | x ]. { b home == thisContext home. b homeMethod selector }", "#(true #doIt)"},
+		{"hasNonLocalReturn", "{ [ :x | x ] hasNonLocalReturn. [ :x | ^ x ] hasNonLocalReturn. [ :x | [ ^ x ] ] hasNonLocalReturn }", "#(false true true)"},
+		{"stackOfSize: from the top", "KernelContextFixture new outer third", "an OrderedCollection(#chain #middle:)"},
+		{"the bottom of the stack has no sender", "thisContext stack last isBottomContext", "true"},
 		// Exception>>signal records its context and its signaler, the receiver of the first activation below it that is neither the exception nor its class (Kernel's Exception>>signalerContext, receiver, signaler)
 		{"an exception's signaler is who signalled it", "[ KernelContextFixture new raise ] on: Error do: [ :e | { e signaler class. e receiver class. e signalerContext selector } ]", "{KernelContextFixture. KernelContextFixture. #raise}"},
 		{"a signaler set before signal stays", "[ Error new signaler: 42; signal ] on: Error do: [ :e | e signaler ]", "42"},

@@ -143,6 +143,17 @@ func (in *Interp) newFrame(n int, parent *frame, self Object, m *Method, home *f
 	return f
 }
 
+// retire ends an activation that returned: a frame a context holds
+// forgets its sender, which may be reused now (Pharo's dead context has
+// none); another is released for reuse.
+func (in *Interp) retire(f *frame) {
+	if f.captured {
+		f.sender = nil
+		return
+	}
+	in.release(f)
+}
+
 // maxFreeFrames bounds the frames kept for reuse.
 const maxFreeFrames = 4096
 
