@@ -1,0 +1,41 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestWhatSTONsTestsUseAnswersAsPharo: the kernel's Text, Symbol's table
+// of interned symbols and the in-memory file system, as Pharo 13's
+// STON-Tests use them, with the answers Pharo 13 gives (commit 9b55ea4 of
+// pharo-project/pharo; each group names the method that holds the answer).
+func TestWhatSTONsTestsUseAnswersAsPharo(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, expr, want string }{
+		// Text>>printOn: (printNameOn:, ' for ', the string printed), String>>asText, Text class>>new: (fromString:)
+		{"a Text prints its string", "'Text!' asText printString", "'a Text for ''Text!'''"},
+		{"an empty Text", "{ Text new size. (Text new: 3) size. Text new printString }", "#(0 3 'a Text for ''''')"},
+		// Text>>= (a Text or a String of the same characters, whatever the attributes), String>>= (aString isString), Text>>hash
+		{"a Text equals a Text or a String of its characters; a String equals no Text", "{ 'abc' asText = 'abc'. 'abc' asText = 'abd' asText. ('abc' asText addAttribute: TextEmphasis bold; yourself) = 'abc' asText. 'abc' = 'abc' asText. 'abc' asText hash = 'abc' hash }", "#(true false true false true)"},
+		// Text class>>string:attribute: (RunArray new:withAll: of the attributes), Text>>, (copyReplaceFrom:to:with:, the runs replaced too)
+		{"a Text's runs hold each character's attributes", "((Text string: 'I am bold' attribute: TextEmphasis bold), ' and') runs runs", "#(9 4)"},
+		{"a Text's runs values are Arrays of attributes", "(Text string: 'ab' attribute: TextEmphasis bold) runs values first first emphasisCode", "1"},
+		// Text>>addAttribute:from:to: (Text class>>addAttribute:toArray:: an attribute in place of those it dominates), TextEmphasis>>dominates:, Text>>emphasisAt:
+		{"addAttribute:from:to: over part of a Text", "| t | t := 'hello' asText. t addAttribute: TextEmphasis bold from: 2 to: 3. t addAttribute: TextEmphasis italic from: 3 to: 4. { t runs runs. (t attributesAt: 3) size. t emphasisAt: 3. t emphasisAt: 1 }", "#(#(1 1 1 1 1) 2 3 0)"},
+		{"an emphasis added twice is there once", "| t | t := 'hello' asText. t addAttribute: TextEmphasis bold. t addAttribute: TextEmphasis bold. (t attributesAt: 1) size", "1"},
+		{"TextEmphasis normal clears the emphases", "| t | t := 'hello' asText. t addAttribute: TextEmphasis italic. t addAttribute: TextEmphasis normal. (t attributesAt: 1) size", "0"},
+		{"a TextColor replaces the color there", "| t | t := 'hello' asText. t addAttribute: TextColor red from: 1 to: 2. t addAttribute: TextColor blue from: 1 to: 2. (t attributesAt: 1) first color = Color blue", "true"},
+		{"removeAttribute:from:to: splits the run", "| t | t := 'hello' asText. t addAttribute: TextEmphasis bold. t removeAttribute: TextEmphasis bold from: 1 to: 2. t runs runs", "#(2 3)"},
+		// Text>>runs: refuses runs of another size; TextEmphasis>>printOn:
+		{"runs: of the wrong size", "[ 'abc' asText runs: (RunArray new: 2 withAll: #()) ] on: Error do: [ :e | e messageText ]", "'Some code is setting text attributes length not matching the string size'"},
+		{"a TextEmphasis prints its code", "TextEmphasis bold printString", "'a TextEmphasis code: 1'"},
+		// Text>>copyFrom:to: (clipped to the text), postCopy (the string copied), reversed, isText
+		{"copyFrom:to: past the ends is clipped", "('abc' asText copyFrom: 0 to: 5) printString", "'a Text for ''abc'''"},
+		{"a copy's string is its own", "| t c | t := 'hello' asText. c := t copy. c at: 1 put: $j. { t string. c string }", "#('hello' 'jello')"},
+		{"a Text reversed, and isText", "{ 'abc' asText reversed string. 'abc' asText isText. 'abc' isText }", "#('cba' true false)"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
+	}
+}
