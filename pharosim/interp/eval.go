@@ -84,6 +84,11 @@ type Interp struct {
 	// Program.PharoDeclares).
 	pharoDeclares  func(class, variable string) bool
 	programClasses map[string]bool
+	// interned are the symbols made from strings (asSymbol) and the
+	// symbol literals of the methods compiled so far: with the
+	// selectors and the class names, the symbols Pharo's table would
+	// hold (Symbol class>>findInterned:), at most maxInterned of them
+	interned map[string]struct{}
 }
 
 // Limits bound a computation.
@@ -517,6 +522,7 @@ func (in *Interp) literal(n *smalltalk.Literal) Object {
 		}
 		return Char(r[0])
 	case smalltalk.LitSymbol:
+		in.intern(n.Value)
 		return Symbol(n.Value)
 	case smalltalk.LitArray:
 		elems := make([]Object, len(n.Elements))

@@ -34,6 +34,10 @@ func TestWhatSTONsTestsUseAnswersAsPharo(t *testing.T) {
 		{"copyFrom:to: past the ends is clipped", "('abc' asText copyFrom: 0 to: 5) printString", "'a Text for ''abc'''"},
 		{"a copy's string is its own", "| t c | t := 'hello' asText. c := t copy. c at: 1 put: $j. { t string. c string }", "#('hello' 'jello')"},
 		{"a Text reversed, and isText", "{ 'abc' asText reversed string. 'abc' asText isText. 'abc' isText }", "#('cba' true false)"},
+		// Symbol class>>hasInterned:ifTrue: and findInterned: (the symbol table: a symbol made before is found, a name never made as a symbol is not)
+		{"a selector is an interned symbol", "{ Symbol hasInterned: 'printString'. Symbol hasInterned: 'Object'. Symbol hasInterned: 'printString' ifTrue: [ :s | s ] }", "#(true true true)"},
+		{"a name never made a symbol is not interned", "{ Symbol hasInterned: 'notASymbol0' ifTrue: [ :s | s ]. Symbol findInterned: 'notASymbol0' }", "#(false nil)"},
+		{"a symbol made from a string is interned", "| s | s := ('notA' , 'Symbol1') asSymbol. Symbol hasInterned: 'notASymbol1' ifTrue: [ :found | found == s ]", "true"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
