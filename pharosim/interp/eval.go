@@ -492,7 +492,7 @@ func (in *Interp) signalUndeclaredRead(name string) Object {
 
 // lacking names the globals of Pharo the kernel leaves out on purpose.
 var lacking = map[string]string{
-	"FileSystem": "files", "FileReference": "files", "FileStream": "files", "File": "files", "FileLocator": "files",
+	"FileStream": "files", "File": "files", "FileLocator": "files",
 	"Socket": "network", "ZnClient": "network", "ZnServer": "network", "ZnUrl": "network", "NetNameResolver": "network",
 	"Process": "processes", "SharedQueue": "processes",
 	"World":     "UI",

@@ -38,6 +38,23 @@ func TestWhatSTONsTestsUseAnswersAsPharo(t *testing.T) {
 		{"a selector is an interned symbol", "{ Symbol hasInterned: 'printString'. Symbol hasInterned: 'Object'. Symbol hasInterned: 'printString' ifTrue: [ :s | s ] }", "#(true true true)"},
 		{"a name never made a symbol is not interned", "{ Symbol hasInterned: 'notASymbol0' ifTrue: [ :s | s ]. Symbol findInterned: 'notASymbol0' }", "#(false nil)"},
 		{"a symbol made from a string is interned", "| s | s := ('notA' , 'Symbol1') asSymbol. Symbol hasInterned: 'notASymbol1' ifTrue: [ :found | found == s ]", "true"},
+		// FileSystem class>>memory, FileReference>>ensureCreateDirectory, ensureCreateFile, writeStreamDo:, contents,
+		// exists, children; FileReference>>printOn: (MemoryStore>>forReferencePrintOn: 'memory://', FileSystemStore>>printPath:on:)
+		{"a memory file system's files", "| root dir1 file1 | root := FileSystem memory root. dir1 := (root / 'dir1') ensureCreateDirectory. file1 := (dir1 / 'file1') ensureCreateFile. file1 writeStreamDo: [ :out | out nextPutAll: 'ABC' ]. { dir1 printString. file1 printString. file1 contents. dir1 exists. file1 exists. dir1 children size. file1 isFile. dir1 isDirectory. (root / 'x') exists }", "#('memory:///dir1' 'memory:///dir1/file1' 'ABC' true true 1 true true false)"},
+		{"a memory file system is one", "| fs | fs := FileSystem memory. { fs isMemoryFileSystem. (fs / 'a') fileSystem == fs. FileSystem memory = fs. fs = fs }", "#(true true false true)"},
+		{"a memory file deleted", "| f | f := FileSystem memory / 'a.txt'. f writeStreamDo: [ :out | out nextPutAll: 'x' ]. f delete. f exists", "false"},
+		{"a memory file read through a stream", "| f | f := FileSystem memory / 'a.txt'. f writeStreamDo: [ :out | out nextPutAll: 'hello' ]. f readStreamDo: [ :in | in next: 4 ]", "'hell'"},
+		{"writing over a file from its start keeps what lies past", "| f | f := FileSystem memory / 'a.txt'. f writeStreamDo: [ :out | out nextPutAll: 'hello' ]. f writeStreamDo: [ :out | out nextPutAll: 'J' ]. f contents", "'Jello'"},
+		// FileSystemError>>initializeWithReference: (messageText is the reference printed)
+		{"a missing file's contents", "| fs | fs := FileSystem memory. [ (fs / 'a' / 'b') contents ] on: FileSystemError do: [ :e | e messageText ]", "'memory:///a/b'"},
+		{"a directory made twice", "| fs | fs := FileSystem memory. (fs / 'a') createDirectory. [ (fs / 'a') createDirectory ] on: DirectoryExists do: [ :e | e messageText ]", "'memory:///a'"},
+		// String>>asFileReference (FileSystem disk referenceTo:), DiskStore>>forReferencePrintOn: 'File @ ', Path class>>from:delimiter:
+		{"a disk file reference is a path", "{ 'foo.txt' asFileReference printString. '/tmp/foo.txt' asFileReference printString. '/tmp/' asFileReference printString. 'foo.txt' asFileReference basename. '/tmp/foo.txt' asFileReference parent printString }", "#('File @ foo.txt' 'File @ /tmp/foo.txt' 'File @ /tmp' 'foo.txt' 'File @ /tmp')"},
+		{"disk file references are equal by path", "{ 'foo.txt' asFileReference = 'foo.txt' asFileReference. '/tmp' asFileReference = '/tmp/' asFileReference. FileSystem disk == FileSystem disk }", "#(true true true)"},
+		// AbsolutePath>>printOn:, RelativePath>>printOn:, Path>>pathString, isWorkingDirectory
+		{"paths print as Pharo's", "{ (Path from: '/tmp/foo.txt') printString. (Path from: 'foo/bar') printString. Path root printString. Path workingDirectory printString. (Path from: '/tmp/foo.txt') pathString. (Path from: './readme.txt') pathString }", "#('Path / ''tmp'' / ''foo.txt''' 'Path * ''foo'' / ''bar''' 'Path root' 'Path workingDirectory' '/tmp/foo.txt' 'readme.txt')"},
+		// the disk itself is what pharo-sim's kernel lacks
+		{"the disk is lacking", "'till' asFileReference ensureDelete", "ERROR: pharo-sim's kernel lacks the disk (files)"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
