@@ -53,6 +53,15 @@ func TestWhatSTONsTestsUseAnswersAsPharo(t *testing.T) {
 		{"disk file references are equal by path", "{ 'foo.txt' asFileReference = 'foo.txt' asFileReference. '/tmp' asFileReference = '/tmp/' asFileReference. FileSystem disk == FileSystem disk }", "#(true true true)"},
 		// AbsolutePath>>printOn:, RelativePath>>printOn:, Path>>pathString, isWorkingDirectory
 		{"paths print as Pharo's", "{ (Path from: '/tmp/foo.txt') printString. (Path from: 'foo/bar') printString. Path root printString. Path workingDirectory printString. (Path from: '/tmp/foo.txt') pathString. (Path from: './readme.txt') pathString }", "#('Path / ''tmp'' / ''foo.txt''' 'Path * ''foo'' / ''bar''' 'Path root' 'Path workingDirectory' '/tmp/foo.txt' 'readme.txt')"},
+		// Path>>parent (PathTest>>#testParentParent, #testWorkingDirectoryParent, #testRootParent), Path>>relativeTo: and
+		// relativeToPath: (its comment), Path>>extension, basenameWithoutExtension, extensions (their comments), withParents (PathTest>>#testRelativeWithParents)
+		{"a path's parent", "{ (Path * '..') parent segments. Path workingDirectory parent segments. Path root parent isRoot. (Path from: '/a/b') parent printString }", "#(#('..' '..') #('..') true 'Path / ''a''')"},
+		{"a path relative to another", "((Path / 'griffle' / 'plonk' / 'nurp') relativeTo: (Path / 'griffle')) printString", "'Path * ''plonk'' / ''nurp'''"},
+		{"a path's extensions", "{ (Path from: '/foo/gloops.taz') extension. (Path from: '/foo/gloops.taz') basenameWithoutExtension. (Path from: '/foo/bar.tar.gz') extensions. ((Path from: '/foo/gloops.taz') withExtension: 'txt') basename }", "#('taz' 'gloops' #('tar' 'gz') 'gloops.txt')"},
+		{"a path's parents", "| p all | p := Path * 'plonk' / 'griffle' / 'nurb'. all := p withParents. { all size. all first basename. all last == p. (all second isChildOf: all first) }", "#(3 'plonk' true true)"},
+		// AbstractFileReference>>ensureDelete (FileReferenceTest>>#testEnsureDeleteNonEmptyDirectory), copyTo: and moveTo: (MemoryFileSystemTest)
+		{"ensureDelete leaves a directory that is not empty", "| fs d | fs := FileSystem memory. d := (fs / 'plonk') ensureCreateDirectory. (d / 'child') ensureCreateFile. [ d ensureDelete. #deleted ] on: DirectoryIsNotEmpty do: [ :e | #notEmpty ]", "#notEmpty"},
+		{"a file copied and moved", "| fs a b | fs := FileSystem memory. a := fs / 'a.txt'. a writeStreamDo: [ :out | out nextPutAll: 'x' ]. b := a copyTo: fs / 'b.txt'. a moveTo: fs / 'c.txt'. { b contents. a basename. (fs / 'a.txt') exists. (fs / 'c.txt') contents. [ a copyTo: b ] on: FileExists do: [ :e | #exists ] }", "#('x' 'c.txt' false 'x' #exists)"},
 		// the disk itself is what pharo-sim's kernel lacks
 		{"the disk is lacking", "'till' asFileReference ensureDelete", "ERROR: pharo-sim's kernel lacks the disk (files)"},
 	}
