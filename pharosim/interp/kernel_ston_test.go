@@ -34,6 +34,12 @@ func TestWhatSTONsTestsUseAnswersAsPharo(t *testing.T) {
 		{"copyFrom:to: past the ends is clipped", "('abc' asText copyFrom: 0 to: 5) printString", "'a Text for ''abc'''"},
 		{"a copy's string is its own", "| t c | t := 'hello' asText. c := t copy. c at: 1 put: $j. { t string. c string }", "#('hello' 'jello')"},
 		{"a Text reversed, and isText", "{ 'abc' asText reversed string. 'abc' asText isText. 'abc' isText }", "#('cba' true false)"},
+		// Text>>find: (the first interval of an attribute), Text>>rangeOf:startingAt: (RunArray>>rangeOf:startingAt:), TextStream>>nextPutAll: (a text keeps its attributes):
+		// TextTest>>#testAdjacentRunsWithIdentitcalAttributes, #testTextEmphasisRangeDetection1; Text>>displayStringOn: (printOn:, TextTest>>#testGtDisplayOn)
+		{"a TextStream keeps a text's attributes", "| ts t r | ts := TextStream on: (Text new: 50). ts nextPutAll: 'abc' asText. ts nextPutAll: 'def' asText allBold. ts nextPutAll: 'ghijk'. t := ts contents. r := t find: TextEmphasis bold. { t string. r. t runs runs. (t removeAttribute: TextEmphasis bold from: r first to: r last; yourself) runs runs }", "{'abcdefghijk'. (4 to: 6). #(3 3 5). #(11)}"},
+		{"the range of an attribute around an index", "| t | t := 'hello world' asText. t addAttribute: TextEmphasis bold from: 3 to: 5. { t rangeOf: TextEmphasis bold startingAt: 4. (t rangeOf: TextEmphasis bold startingAt: 7) isEmpty. (t rangeOf: TextEmphasis bold startingAt: 7) first }", "{(3 to: 5). true. 7}"},
+		{"withAttribute:do: gives what the block writes the attribute", "| ts t | ts := TextStream on: (Text new: 10). ts nextPutAll: 'a'. ts withAttribute: TextEmphasis italic do: [ ts nextPutAll: 'bc' ]. t := ts contents. { t emphasisAt: 1. t emphasisAt: 2. t emphasisAt: 3 }", "#(0 2 2)"},
+		{"a Text displays as it prints", "'Hello Pharo' asText displayString", "'a Text for ''Hello Pharo'''"},
 		// Symbol class>>hasInterned:ifTrue: and findInterned: (the symbol table: a symbol made before is found, a name never made as a symbol is not)
 		{"a selector is an interned symbol", "{ Symbol hasInterned: 'printString'. Symbol hasInterned: 'Object'. Symbol hasInterned: 'printString' ifTrue: [ :s | s ] }", "#(true true true)"},
 		{"a name never made a symbol is not interned", "{ Symbol hasInterned: 'notASymbol0' ifTrue: [ :s | s ]. Symbol findInterned: 'notASymbol0' }", "#(false nil)"},
