@@ -78,7 +78,7 @@ func TestCompareMethodCatchesWhatTheTestsMiss(t *testing.T) {
 			interp.AspectSteps, "stamp: nil) total", "answered -1", "ran out of its limits", true},
 		{"a candidate that reaches for the files", "total",
 			"total\n\t(FileSystem workingDirectory / 'x') delete.\n\t^ readings inject: 0 into: [ :a :b | a + b ]",
-			interp.AspectException, "stamp: nil) total", "answered -1", "FileSystem", true},
+			interp.AspectException, "stamp: nil) total", "answered -1", "the disk (files)", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

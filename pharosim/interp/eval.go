@@ -87,6 +87,11 @@ type Interp struct {
 	// Program.PharoDeclares).
 	pharoDeclares  func(class, variable string) bool
 	programClasses map[string]bool
+	// interned are the symbols made from strings (asSymbol) and the
+	// symbol literals of the methods compiled so far: with the
+	// selectors and the class names, the symbols Pharo's table would
+	// hold (Symbol class>>findInterned:), at most maxInterned of them
+	interned map[string]struct{}
 }
 
 // Limits bound a computation.
@@ -497,7 +502,7 @@ func (in *Interp) signalUndeclaredRead(name string) Object {
 
 // lacking names the globals of Pharo the kernel leaves out on purpose.
 var lacking = map[string]string{
-	"FileSystem": "files", "FileReference": "files", "FileStream": "files", "File": "files", "FileLocator": "files",
+	"FileStream": "files", "File": "files", "FileLocator": "files",
 	"Socket": "network", "ZnClient": "network", "ZnServer": "network", "ZnUrl": "network", "NetNameResolver": "network",
 	"Process": "processes", "SharedQueue": "processes",
 	"World":     "UI",
@@ -527,6 +532,7 @@ func (in *Interp) literal(n *smalltalk.Literal) Object {
 		}
 		return Char(r[0])
 	case smalltalk.LitSymbol:
+		in.intern(n.Value)
 		return Symbol(n.Value)
 	case smalltalk.LitArray:
 		elems := make([]Object, len(n.Elements))

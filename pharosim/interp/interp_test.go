@@ -56,7 +56,7 @@ func TestEvaluates(t *testing.T) {
 		{"(Bag withAll: #(1 2 2 3)) occurrencesOf: 2", "2"},
 		{"(1 to: 3) printString", "'(1 to: 3)'"},
 		{"(3 @ 4) + 1", "(4@5)"},
-		{"FileSystem workingDirectory", "ERROR: pharo-sim's kernel lacks FileSystem (files)"},
+		{"FileSystem workingDirectory", "ERROR: pharo-sim's kernel lacks the disk (files)"},
 		{"#foo capitalized", "#Foo"},
 		// a primitive given what it does not take fails, as in Pharo: its
 		// method has no fallback, so primitiveFailed is signalled

@@ -41,8 +41,23 @@ var stringPrimitives = map[string]primitive{
 	},
 	"strHash": func(in *Interp, r Object, a []Object) (Object, bool) { return hashString(string(runesOf(r))), true },
 	"asSymbol": func(in *Interp, r Object, a []Object) (Object, bool) {
+		if s, ok := r.(Symbol); ok {
+			return s, true
+		}
 		in.chargeRunes(runeCount(r))
-		return Symbol(string(runesOf(r))), true
+		s := string(runesOf(r))
+		in.intern(s)
+		return Symbol(s), true
+	},
+	"symbolLookup": func(in *Interp, r Object, a []Object) (Object, bool) {
+		if !isStringy(a[0]) {
+			return nil, false
+		}
+		s := string(runesOf(a[0]))
+		if in.hasInterned(s) {
+			return Symbol(s), true
+		}
+		return nil, true
 	},
 	"asString": func(in *Interp, r Object, a []Object) (Object, bool) { return in.newString(string(runesOf(r))), true },
 	"strConcat": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -868,4 +883,45 @@ func primStrAtPut(in *Interp, r Object, a []Object) (Object, bool) {
 	}
 	o.str[i-1] = rune(c)
 	return c, true
+}
+
+// maxInterned bounds the symbols an interpreter remembers having made:
+// past it, a symbol made from a string is still made, but findInterned: may
+// not find it (Pharo's table holds every symbol not yet collected).
+const maxInterned = 1 << 16
+
+// intern remembers that the symbol s was made.
+func (in *Interp) intern(s string) {
+	if in.interned == nil {
+		in.interned = map[string]struct{}{}
+	}
+	if len(in.interned) < maxInterned {
+		in.interned[s] = struct{}{}
+	}
+}
+
+// hasInterned tells whether Pharo's table of symbols would hold s: a
+// symbol made so far, a selector of a method or the name of a class or a
+// global.
+func (in *Interp) hasInterned(s string) bool {
+	if _, ok := in.interned[s]; ok {
+		return true
+	}
+	if _, ok := in.classes[s]; ok {
+		return true
+	}
+	if _, ok := in.globals[s]; ok {
+		return true
+	}
+	for _, c := range in.classes {
+		if _, ok := c.methods[s]; ok {
+			return true
+		}
+		if c.meta != nil {
+			if _, ok := c.meta.methods[s]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }
