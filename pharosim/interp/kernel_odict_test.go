@@ -136,6 +136,7 @@ const seriesFixture = `Class { #name : #KernelSeriesFixture, #superclass : #Orde
 KernelSeriesFixture >> initialize [ super initialize. name := #unnamed ]
 KernelSeriesFixture >> initialize: aCapacity [ self initialize. ^ super initialize: aCapacity ]
 KernelSeriesFixture >> name [ ^ name ]
+KernelSeriesFixture >> adaptToCollection: rcvr andSend: selector [ ^ { rcvr. selector } ]
 KernelSeriesFixture >> keys: anArray [
 	| keys |
 	keys := anArray asArray deepCopy.
@@ -163,9 +164,37 @@ func TestOrderedDictionarySubclassSetsItsVariables(t *testing.T) {
 		{"printing after keys:", "| s | s := " + series + ". s keys: #(#x #y). s printString", "'a KernelSeriesFixture(#x->#a #y->#b)'"},
 		{"removing after keys:", "| s | s := " + series + ". s keys: #(#x #y). s removeKey: #x. { s keys. s orderedKeys. s printString }", "#(#(#y) #(#y nil) 'a KernelSeriesFixture(#y->#b)')"},
 		{"collect: answers the subclass, made with new:", "| s c | s := " + series + ". s keys: #(#x #y). c := s collect: [ :v | v size ]. { c class. c name. c keys. c values }", "{KernelSeriesFixture. #unnamed. #(#x #y). #(1 1)}"},
+		{"a collection's arithmetic with a collection asks the argument to adapt (Collection>>+)", "#(1 2) + " + series, "#(#(1 2) #+)"},
 		{"= after keys: compares the entries", "| s t | s := " + series + ". s keys: #(#x #y). t := KernelSeriesFixture new at: #y put: #b; at: #x put: #a; yourself. s = t", "true"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
+	}
+}
+
+// TestDataFrameKernelAnswersAsPharo: what DataFrame's tests use of the
+// kernel beside OrderedDictionary, with Pharo 13's answers (commit
+// 9b55ea4; each group names the method whose code or comment holds the
+// answer).
+func TestDataFrameKernelAnswersAsPharo(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, expr, want string }{
+		// Collection>>+ and its family (Collections-Arithmetic: arg adaptToCollection: self andSend:), their examples;
+		// Collection>>adaptToCollection:andSend: (Collections-Abstract: rcvr with: self collect:, its example)
+		{"a collection plus a collection", "#(0 1 2) + #(10 20 30)", "#(10 21 32)"},
+		{"a collection divided by a collection", "#(10 20 30) / #(1 3 4.0)", "{10. (20/3). 7.5}"},
+		{"a collection plus a number", "#(1 2) + 3", "#(4 5)"},
+		{"adaptToCollection:andSend:", "#(10 20 30) adaptToCollection: #(0 1 2) andSend: #@", "{(0@10). (1@20). (2@30)}"},
+		{"the result is the receiver's with:collect:", "((OrderedCollection withAll: #(1 2)) + #(10 20)) printString", "'an OrderedCollection(11 22)'"},
+		{"only sequenceable collections combine", "[ (Set withAll: #(1 2)) + #(1 2) ] on: Error do: [ :e | e messageText ]", "'Only sequenceable collections may be combined arithmetically'"},
+		// Point>>isSelfEvaluating (self class == Point): an Array of Points prints in braces
+		{"an Array of Points prints in braces", "{ 1 @ 2. 3 @ 4 } printString", "'{(1@2). (3@4)}'"},
+		// Collection>>median (emptyCheck, asSortedCollection median), its examples
+		{"median of an odd number of elements", "{1 . 2 . 3 . 4 . 5} median", "3"},
+		{"median of an even number of elements", "{ {1 . 2 . 4 . 5} median. {1 . 2 . 5 . 5} median. {3} median. #(5 1 3) median }", "{3. (7/2). 3. 3}"},
+		{"median of nothing", "[ {} median ] on: CollectionIsEmpty do: [ 'oops' ]", "'oops'"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
 	}
 }
