@@ -193,6 +193,10 @@ func TestDataFrameKernelAnswersAsPharo(t *testing.T) {
 		{"median of an odd number of elements", "{1 . 2 . 3 . 4 . 5} median", "3"},
 		{"median of an even number of elements", "{ {1 . 2 . 4 . 5} median. {1 . 2 . 5 . 5} median. {3} median. #(5 1 3) median }", "{3. (7/2). 3. 3}"},
 		{"median of nothing", "[ {} median ] on: CollectionIsEmpty do: [ 'oops' ]", "'oops'"},
+		// SmallFloat64 and BoxedFloat64 (Kernel): a 64-bit Pharo's Float is immediate when its exponent fits in 8 bits, or zero
+		{"the classes of Floats", "{ 3.5 class. 0.0 class. 1.0e38 class. 1.0e39 class. 1.0e-37 class. 1.0e-40 class. Float infinity class. Float nan class }",
+			"{SmallFloat64. SmallFloat64. SmallFloat64. BoxedFloat64. SmallFloat64. BoxedFloat64. BoxedFloat64. BoxedFloat64}"},
+		{"both are Floats", "{ SmallFloat64 superclass. BoxedFloat64 superclass. 3.5 isFloat. 3.5 isKindOf: Float. 3.5 class == Float. 1.0e39 + 1 > 1.0e39 }", "{Float. Float. true. true. false. false}"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
