@@ -336,10 +336,52 @@ func (w *stateWalk) walk(a, b Object, at *pathStep) *stateDiff {
 			if i < len(x.class.ivarNames) {
 				label = x.class.ivarNames[i]
 			}
-			stack = append(stack, statePair{x.vars[i], y.vars[i], &pathStep{p.at, label, x.vars[i], y.vars[i]}})
+			step := &pathStep{p.at, label, x.vars[i], y.vars[i]}
+			if label == "orderedKeys" && inheritsFrom(x.class, "OrderedDictionary") {
+				if pairs, ok := w.usedSlots(x.vars[i], y.vars[i], step); ok {
+					stack = append(stack, pairs...)
+					continue
+				}
+			}
+			stack = append(stack, statePair{x.vars[i], y.vars[i], step})
 		}
 	}
 	return nil
+}
+
+// usedSlots pairs the slots of two OrderedDictionaries' orderedKeys up to
+// the last key either holds: the nils past it are room to spare, which
+// new: and growth size differently in two runs that hold the same keys.
+// False when they are not two Arrays met for the first time.
+func (w *stateWalk) usedSlots(a, b Object, at *pathStep) ([]statePair, bool) {
+	x, xok := a.(*Instance)
+	y, yok := b.(*Instance)
+	if !xok || !yok || x == nil || y == nil || x.class != w.in.known.array || y.class != w.in.known.array {
+		return nil, false
+	}
+	if _, seen := w.fwd[x]; seen {
+		return nil, false
+	}
+	if _, seen := w.back[y]; seen {
+		return nil, false
+	}
+	used := func(slots []Object) int {
+		n := len(slots)
+		for n > 0 && slots[n-1] == nil {
+			n--
+		}
+		return n
+	}
+	n := max(used(x.indexed), used(y.indexed))
+	if n > len(x.indexed) || n > len(y.indexed) {
+		return []statePair{{a, b, at}}, true
+	}
+	w.fwd[x], w.back[y] = y, x
+	var out []statePair
+	for i := n - 1; i >= 0; i-- {
+		out = append(out, statePair{x.indexed[i], y.indexed[i], &pathStep{at, "at: " + strconv.Itoa(i+1), x.indexed[i], y.indexed[i]}})
+	}
+	return out, true
 }
 
 // entryPair is a value of each of two tables, under keys found equal.

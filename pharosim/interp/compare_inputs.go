@@ -435,7 +435,7 @@ func (g *generator) numberVariants(v Object, near []Object) []Object {
 // gets the method's numbers and their neighbours as one more element, and
 // its negated elements (a sum of zero).
 func (g *generator) collectionVariants(x *Instance) []Object {
-	if inheritsFrom(x.class, "Dictionary") || inheritsFrom(x.class, "KeyedTree") {
+	if inheritsFrom(x.class, "Dictionary") || inheritsFrom(x.class, "KeyedTree") || inheritsFrom(x.class, "OrderedDictionary") {
 		return g.dictionaryVariants(x)
 	}
 	arr, ok := g.send(x, "asArray")
@@ -568,12 +568,12 @@ func (g *generator) dictionaryVariants(x *Instance) []Object {
 	if e, ok := g.send(x.class, "new"); ok {
 		out = append(out, e)
 	}
-	if x.dict == nil || x.dict.len() == 0 {
+	keys, values := g.entries(x)
+	if len(keys) == 0 {
 		return out
 	}
-	keys := x.dict.keyList()
 	numeric := false
-	for _, v := range x.dict.valueList() {
+	for _, v := range values {
 		numeric = numeric || isNumber(v)
 	}
 	if !numeric {
@@ -598,6 +598,23 @@ func (g *generator) dictionaryVariants(x *Instance) []Object {
 		}
 	}
 	return out
+}
+
+// entries answers a dictionary's keys and values: a hashed one's from its
+// table, any other's (an OrderedDictionary, a Collection holding a
+// Dictionary and its keys' order) from its keys and values.
+func (g *generator) entries(x *Instance) (keys, values []Object) {
+	if x.dict != nil {
+		return x.dict.keyList(), x.dict.valueList()
+	}
+	ks, ok := g.send(x, "keys")
+	vs, ok2 := g.send(x, "values")
+	ka, isK := ks.(*Instance)
+	va, isV := vs.(*Instance)
+	if !ok || !ok2 || !isK || !isV || ka.indexed == nil || va.indexed == nil || len(ka.indexed) != len(va.indexed) {
+		return nil, nil
+	}
+	return ka.indexed, va.indexed
 }
 
 // collectionLike makes a collection of class c holding elems.

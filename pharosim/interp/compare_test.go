@@ -229,6 +229,9 @@ func TestSameStateWalksBothGraphs(t *testing.T) {
 		{"blocks by their arguments", "{ [ :x | x ] }", "{ [ :y | y + 1 ] }", true, ""},
 		{"large sets in another order", "(1 to: 5000) asSet", "(5000 to: 1 by: -1) asSet", true, ""},
 		{"large sets of other elements", "(1 to: 5000) asSet", "(2 to: 5001) asSet", false, ""},
+		{"ordered dictionaries whose orderedKeys have other room to spare", "OrderedDictionary new at: #a put: 1; yourself", "(OrderedDictionary new: 1) at: #a put: 1; yourself", true, ""},
+		{"ordered dictionaries' keys in another order", "OrderedDictionary new at: #a put: 1; at: #b put: 2; yourself", "OrderedDictionary new at: #b put: 2; at: #a put: 1; yourself", false, "orderedKeys at: 1"},
+		{"an ordered dictionary with a key more", "OrderedDictionary new at: #a put: 1; yourself", "OrderedDictionary new at: #a put: 1; at: #b put: 2; yourself", false, "dictionary"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -300,4 +303,20 @@ func TestGeneratedValuesAreMade(t *testing.T) {
 		_, ok := in.evalValue(e)
 		assert.True(t, ok, e)
 	}
+}
+
+// TestOrderedDictionaryVariesAsADictionary: an OrderedDictionary (a
+// Collection holding a Dictionary, no table of its own) varies as a
+// dictionary does: an empty one, and copies whose values are the
+// method's numbers.
+func TestOrderedDictionaryVariesAsADictionary(t *testing.T) {
+	in := newCompareFixture(t)
+	d, ok := in.evalValue("OrderedDictionary new at: #a put: 1; at: #b put: 2; yourself")
+	require.True(t, ok)
+	g := &generator{in: in, lits: []Object{int64(7)}, seen: map[string]bool{}}
+	var printed []string
+	for _, v := range g.collectionVariants(d.(*Instance)) {
+		printed = append(printed, str(in.Send(v, "printString")))
+	}
+	assert.Equal(t, []string{"an OrderedDictionary()", "an OrderedDictionary(#a->7 #b->7)", "an OrderedDictionary(#a->6 #b->6)", "an OrderedDictionary(#a->8 #b->8)"}, printed)
 }

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 	"time"
@@ -171,7 +172,13 @@ func (in *Interp) classOf(o Object) *Class {
 	case *big.Rat:
 		return k.fraction
 	case float64:
-		return k.float
+		if k.smallFloat == nil || k.boxedFloat == nil {
+			return k.float
+		}
+		if immediateFloat(v) {
+			return k.smallFloat
+		}
+		return k.boxedFloat
 	case Char:
 		return k.character
 	case Symbol:
@@ -196,7 +203,10 @@ func (in *Interp) classOf(o Object) *Class {
 type knownClasses struct {
 	undefined, trueClass, falseClass, smallInteger, largePositive, largeNegative *Class
 	fraction, float, character, symbol, metaclass, block, context                *Class
-	string, array, readStream, writeStream, readWriteStream                      *Class
+	// smallFloat and boxedFloat are the classes of a Float (Pharo 13's
+	// SmallFloat64 and BoxedFloat64; see immediateFloat)
+	smallFloat, boxedFloat                                  *Class
+	string, array, readStream, writeStream, readWriteStream *Class
 	// fastInts is true while SmallInteger's comparisons and sums are the
 	// kernel's primitives: send sites then compute them without a lookup.
 	fastInts bool
@@ -208,7 +218,7 @@ func (in *Interp) findKnown() error {
 	c := in.classes
 	in.known = knownClasses{c["UndefinedObject"], c["True"], c["False"], c["SmallInteger"], c["LargePositiveInteger"],
 		c["LargeNegativeInteger"], c["Fraction"], c["Float"], c["Character"], c["Symbol"], c["Metaclass"], c["BlockClosure"], c["Context"],
-		c["String"], c["Array"], c["ReadStream"], c["WriteStream"], c["ReadWriteStream"], false, kernelSlots{}}
+		c["SmallFloat64"], c["BoxedFloat64"], c["String"], c["Array"], c["ReadStream"], c["WriteStream"], c["ReadWriteStream"], false, kernelSlots{}}
 	if si := in.known.smallInteger; si != nil {
 		in.known.fastInts = true
 		for sel, prim := range fastIntPrimitives {
@@ -218,6 +228,27 @@ func (in *Interp) findKnown() error {
 		}
 	}
 	return in.findSlots()
+}
+
+// immediateFloat tells a Float that 64-bit Pharo keeps immediate, of class
+// SmallFloat64, from a BoxedFloat64, as Spur's memory manager does
+// (isSmallFloatValue:): its 11-bit exponent field, less an offset of 896,
+// fits in 8 bits (1 to 255), or it is a zero, or that field is 896 itself
+// with a mantissa. The infinities, NaN, subnormals and magnitudes past
+// about 3.4e38 or below about 1.2e-38 are boxed.
+func immediateFloat(f float64) bool {
+	const offset = 896
+	bits := math.Float64bits(f)
+	exp := bits >> 52 & 0x7FF
+	mantissa := bits & (1<<52 - 1)
+	switch {
+	case exp > offset:
+		return exp <= 255+offset
+	case mantissa == 0:
+		return exp == 0
+	default:
+		return exp == offset
+	}
 }
 
 // Context is thisContext: an activation, read through prims_contexts.go.
