@@ -160,7 +160,7 @@ func ValueClasses() []string {
 		"Array", "OrderedCollection", "Set", "IdentitySet", "Bag", "Dictionary", "IdentityDictionary",
 		"OrderedDictionary", "SmallDictionary", "SortedCollection", "LinkedList", "Interval", "ByteArray", "Association",
 		"String", "ByteString", "WideString", "Symbol", "ByteSymbol", "WideSymbol", "Character",
-		"Number", "Integer", "SmallInteger", "LargePositiveInteger", "LargeNegativeInteger", "Float", "Fraction", "ScaledDecimal",
+		"Number", "Integer", "SmallInteger", "LargePositiveInteger", "LargeNegativeInteger", "Float", "SmallFloat64", "BoxedFloat64", "Fraction", "ScaledDecimal",
 		"Boolean", "True", "False", "Point", "Rectangle",
 		"ReadStream", "WriteStream", "ReadWriteStream",
 		"Date", "Time", "DateAndTime", "Duration",
