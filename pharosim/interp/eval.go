@@ -84,6 +84,18 @@ type Interp struct {
 	// Program.PharoDeclares).
 	pharoDeclares  func(class, variable string) bool
 	programClasses map[string]bool
+	// methodByObject is the method each CompiledMethod of methodObjects
+	// stands for: it stays that method once replaced or removed
+	methodByObject map[*Instance]*Method
+	// codeEpoch changes whenever a method is added, replaced or removed
+	// or a class changes while a program runs (prims_classes.go): a send
+	// site's cache holds only for the epoch it was filled in
+	codeEpoch int
+	// madeClasses are the classes made while the program ran
+	madeClasses []*Class
+	// noCompiler is true while a comparison runs: compiling, installing
+	// and removing code is then what the kernel lacks (compilerOff)
+	noCompiler bool
 }
 
 // Limits bound a computation.
