@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -28,12 +29,27 @@ var classPrimitives = map[string]primitive{
 	"classTraitNames": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
 		return in.sortedSymbols(slices.Values(c.instanceSide().traitNames)), true
 	}),
+	"classHasMethodCategory": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		name, ok := a[0].(Symbol)
+		if !ok {
+			return nil, false
+		}
+		for _, m := range c.methods {
+			if m.category == string(name) {
+				return true, true
+			}
+		}
+		return false, true
+	}),
 	"classIsObsolete":   onClass(func(in *Interp, c *Class, a []Object) (Object, bool) { return c.instanceSide().obsolete, true }),
 	"classIsMadeAtRun":  onClass(func(in *Interp, c *Class, a []Object) (Object, bool) { return c.instanceSide().madeAtRun, true }),
 	"classPackageName":  onClass(func(in *Interp, c *Class, a []Object) (Object, bool) { return in.packageName(c.instanceSide()), true }),
 	"classTagName":      onClass(func(in *Interp, c *Class, a []Object) (Object, bool) { return in.tagName(c.instanceSide()), true }),
 	"classProtocols":    onClass(func(in *Interp, c *Class, a []Object) (Object, bool) { return c.protocols, true }),
 	"classSetProtocols": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) { c.protocols = a[0]; return c, true }),
+	"globalNames": func(in *Interp, r Object, a []Object) (Object, bool) {
+		return in.sortedSymbols(maps.Keys(in.globals)), true
+	},
 	"globalRemove": func(in *Interp, r Object, a []Object) (Object, bool) {
 		b, ok := in.globals[symOf(a[0])]
 		if !ok {
