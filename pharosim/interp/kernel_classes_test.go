@@ -76,6 +76,18 @@ func TestClassesBuiltAtRunTimeAnswerAsPharo(t *testing.T) {
 		// OpalCompiler>>compile: of a source that does not parse signals a syntax error
 		{"a source that does not parse", "| c | c := " + fluid + ". [ c compile: 'foo ^ (' ] on: SyntaxErrorNotification do: [ :e | #syntaxError ]", "#syntaxError"},
 		{"evaluating is what the kernel lacks", "Object compiler evaluate: '3 + 4'", "ERROR: pharo-sim's kernel lacks the compiler (evaluate:)"},
+		// CompiledCode>>messages, localMessages, readsSelf, readsThisContext, isReturnSpecial, hasSelector:, equivalentTo: (CompiledCodeTest)
+		{"the messages a method sends, its blocks' too or not", "| m | m := Object compiler compile: 'method self doit. [ Object class ]'. { m messages asSortedCollection asArray. m localMessages asArray }", "#(#(#class #doit) #(#doit))"},
+		{"whether it reads self or thisContext", "{ (Object compiler compile: 'method self doit') readsSelf. (Object compiler compile: 'method ^ thisContext') readsSelf. (Object compiler compile: 'method ^ thisContext') readsThisContext. (Object compiler compile: 'method ^ self') readsThisContext }", "#(true false true false)"},
+		{"a quick return of a constant is special", "{ (Object compiler compile: 'm ^ 1') isReturnSpecial. (Object compiler compile: 'm ^ self') isReturnSpecial. (Object compiler compile: 'm ^ 3') isReturnSpecial. (Object compiler compile: 'm ^ self foo') isReturnSpecial }", "#(true true false false)"},
+		{"hasSelector: finds sends, literal arrays and pragmas, not the method's selector", "| m | m := Object compiler compile: 'method <pragma: #pragma> self doIt: [ 1 - 2. #(arrayInBlock). self name ]. ^ #(#array)'. { m hasSelector: #doIt:. m hasSelector: #-. m hasSelector: #name. m hasSelector: #array. m hasSelector: #arrayInBlock. m hasSelector: #pragma:. m hasSelector: #pragma. m hasSelector: #method }",
+			"#(true true true true true true true false)"},
+		{"equivalentTo: compares code, not comments", "| c o | c := Object newAnonymousSubclass. c compile: 'm1 ^ self'. o := c >> #m1. c compile: 'm1 \"with comment\" ^ self'. { o equivalentTo: c >> #m1. o equivalentTo: o copy. c compile: 'm1 <pragma: 1> ^ self'. o equivalentTo: c >> #m1 }", "#(true true #m1 false)"},
+		// Behavior>>whichSelectorsAccess:, whichSelectorsRead:, whichSelectorsWrite: (ClassDescriptionTest), classThatDefinesInstVarNamed:
+		{"the selectors that read or write a variable", "{ (Point whichSelectorsRead: #y) includes: #y. (Point whichSelectorsRead: #y) includes: #x. (Point whichSelectorsWrite: #x) includes: #setX:setY:. (Point whichSelectorsWrite: #x) includes: #x. (Point whichSelectorsAccess: #doesNotExist) isEmpty }", "#(true false true false true)"},
+		{"the class that defines an instance variable", "{ Point classThatDefinesInstVarNamed: 'x'. Class classThatDefinesInstVarNamed: 'methodDict'. Point classThatDefinesInstVarNamed: 'methodDict' }", "{Point. Behavior. nil}"},
+		// Behavior>>definedSelectors leaves out the extensions (BehaviorTest>>#testDefinedSelectors)
+		{"definedSelectors leaves out extension methods", "| c | c := " + fluid + ". c compile: 'own ^ 1' classified: #p. c compile: 'ext ^ 2' classified: '*KernelCaseOther'. { c localSelectors asSortedCollection asArray. c definedSelectors asArray }", "#(#(#ext #own) #(#own))"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
