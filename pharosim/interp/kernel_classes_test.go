@@ -76,6 +76,17 @@ func TestClassesBuiltAtRunTimeAnswerAsPharo(t *testing.T) {
 		// OpalCompiler>>compile: of a source that does not parse signals a syntax error
 		{"a source that does not parse", "| c | c := " + fluid + ". [ c compile: 'foo ^ (' ] on: SyntaxErrorNotification do: [ :e | #syntaxError ]", "#syntaxError"},
 		{"evaluating is what the kernel lacks", "Object compiler evaluate: '3 + 4'", "ERROR: pharo-sim's kernel lacks the compiler (evaluate:)"},
+		// ShiftClassBuilder>>build makes a class it does not install (ClassDescriptionTest>>#testIsInstalled)
+		{"a class built is not installed, one installed is", "| c d r | c := (Object << #KernelCaseBuilt package: 'KernelCase') build. r := { c isInstalled. Smalltalk includesKey: #KernelCaseBuilt }. d := Smalltalk classInstaller update: c to: [ :b | b package: 'KernelCase' ]. r , { d isInstalled. d removeFromSystem; isInstalled }", "#(false false true false)"},
+		// removing a key of methodDict removes the method (ClassDescriptionProtocolsTest>>#testRemoveNonexistentSelectorsFromProtocols)
+		{"methodDict removeKey: removes the method, not its selector from the protocol", "| c | c := " + fluid + ". c compile: 'luz ^ 1' classified: #human. c compile: 'camila ^ 2' classified: #human. c methodDict removeKey: #camila. { c selectors. (c protocolNamed: #human) methodSelectors asSortedCollection asArray. c removeNonexistentSelectorsFromProtocols; selectorsInProtocol: #human }",
+			"#(#(#luz) #(#camila #luz) #(#luz))"},
+		// ClassDescription>>deprecatedAliases: (ClassDescriptionTest>>#testDeprecatedAliases…)
+		{"deprecated aliases are globals, deprecated, removed with their class", "| c r | c := " + fluid + ". c deprecatedAliases: #( #KernelCaseOld ). r := { (Smalltalk lookupVar: #KernelCaseOld) isDeprecated. (Smalltalk lookupVar: #KernelCaseBar) isDeprecated. (Smalltalk at: #KernelCaseOld) == c }. c removeFromSystem. r , { Smalltalk includesKey: #KernelCaseOld }",
+			"#(true false true false)"},
+		{"a deprecated alias that names another global warns", "| c | c := " + fluid + ". Object << #KernelCaseOther package: 'KernelCase'; install. [ c deprecatedAliases: #( #KernelCaseOther ) ] on: Warning do: [ :w | #warned ]", "#warned"},
+		// a class's protocols show through Pharo's variable (MethodAnnouncementsTest>>#testUpdateMethodAnnounceAddedInCaseAMethodIsInTheMethodDictionaryWithoutBeenInAProtocol)
+		{"the variable protocols", "| c | c := " + fluid + ". c compile: 'king ^ 2' classified: #p. { c instVarNamed: #protocols. c instVarNamed: #protocols put: #(); protocolNames }", "an Array(an Array(Protocol (p) - 1 selector(s)) #())"},
 		// CompiledCode>>messages, localMessages, readsSelf, readsThisContext, isReturnSpecial, hasSelector:, equivalentTo: (CompiledCodeTest)
 		{"the messages a method sends, its blocks' too or not", "| m | m := Object compiler compile: 'method self doit. [ Object class ]'. { m messages asSortedCollection asArray. m localMessages asArray }", "#(#(#class #doit) #(#doit))"},
 		{"whether it reads self or thisContext", "{ (Object compiler compile: 'method self doit') readsSelf. (Object compiler compile: 'method ^ thisContext') readsSelf. (Object compiler compile: 'method ^ thisContext') readsThisContext. (Object compiler compile: 'method ^ self') readsThisContext }", "#(true false true false)"},

@@ -55,8 +55,8 @@ var classPrimitives = map[string]primitive{
 		if !ok {
 			return nil, false
 		}
-		if _, isClass := b.Value.(*Class); isClass {
-			return nil, false
+		if c, isClass := b.Value.(*Class); isClass && c.name == b.Name {
+			return nil, false // a class is removed with removeFromSystem
 		}
 		delete(in.globals, b.Name)
 		in.globalsVersion++
@@ -150,7 +150,9 @@ func names(o Object) ([]string, bool) {
 // primClassInstall is ShiftClassBuilder>>install's work: a: name,
 // superclass (nil for none), instance variables, class variables,
 // class-side instance variables, package, tag, layout (a Tonel #type:
-// nil, #variable, #bytes, #words, #weak) and whether it is a trait. A class
+// nil, #variable, #bytes, #words, #weak), whether it is a trait and
+// whether it is installed (a global, Smalltalk's class of that name) or
+// only built (ShiftClassBuilder>>build: a new class no global names). A class
 // of that name made at run time is changed in place (it keeps its identity,
 // its methods and its subclasses, as Pharo's update does); a class of the
 // kernel or of the image is never changed: the primitive fails.
@@ -165,11 +167,15 @@ func primClassInstall(in *Interp, r Object, a []Object) (Object, bool) {
 	civars, ok3 := names(a[4])
 	kind, ok4 := a[7].(Symbol)
 	trait, ok5 := a[8].(bool)
-	if !ok1 || !ok2 || !ok3 || (!ok4 && a[7] != nil) || !ok5 || !isStringy(a[5]) || (a[6] != nil && !isStringy(a[6])) {
+	installing, ok6 := a[9].(bool)
+	if !ok1 || !ok2 || !ok3 || (!ok4 && a[7] != nil) || !ok5 || !ok6 || !isStringy(a[5]) || (a[6] != nil && !isStringy(a[6])) {
 		return nil, false
 	}
 	in.compilerOff("a class installed")
 	c := in.classes[name]
+	if !installing {
+		c = nil // built, not installed: a class of its own
+	}
 	if c != nil && !c.madeAtRun {
 		return nil, false
 	}
@@ -225,10 +231,12 @@ func primClassInstall(in *Interp, r Object, a []Object) (Object, bool) {
 			}
 		}
 	}
-	in.classes[name] = c
-	if b, ok := in.globals[name]; !ok || b.Value != c {
-		in.globals[name] = &Binding{Name: name, Value: c}
-		in.globalsVersion++
+	if installing {
+		in.classes[name] = c
+		if b, ok := in.globals[name]; !ok || b.Value != c {
+			in.globals[name] = &Binding{Name: name, Value: c}
+			in.globalsVersion++
+		}
 	}
 	in.codeChanged()
 	return c, true
