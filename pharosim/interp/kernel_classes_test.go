@@ -87,6 +87,15 @@ func TestClassesBuiltAtRunTimeAnswerAsPharo(t *testing.T) {
 		{"a deprecated alias that names another global warns", "| c | c := " + fluid + ". Object << #KernelCaseOther package: 'KernelCase'; install. [ c deprecatedAliases: #( #KernelCaseOther ) ] on: Warning do: [ :w | #warned ]", "#warned"},
 		// a class's protocols show through Pharo's variable (MethodAnnouncementsTest>>#testUpdateMethodAnnounceAddedInCaseAMethodIsInTheMethodDictionaryWithoutBeenInAProtocol)
 		{"the variable protocols", "| c | c := " + fluid + ". c compile: 'king ^ 2' classified: #p. { c instVarNamed: #protocols. c instVarNamed: #protocols put: #(); protocolNames }", "an Array(an Array(Protocol (p) - 1 selector(s)) #())"},
+		// Behavior>>isReferenced, isUsed (BehaviorTest>>#testIsReferenced, #testIsUsed), SystemNavigation (ClassHierarchyTest)
+		{"a class named by a method is referenced; a metaclass is not", "{ Object isReferenced. Object class isReferenced. Object isUsed. Object class isUsed }", "#(true false true true)"},
+		{"a class no method names is not referenced", "| c | c := " + fluid + ". { c isReferenced. c isUsed }", "#(false false)"},
+		{"SystemNavigation's behaviors and implementors", "{ SystemNavigation new allBehaviors includes: Object class. (SystemNavigation default allImplementorsOf: #printOn:) includes: Object >> #printOn: }", "#(true true)"},
+		{"what else SystemNavigation answers the kernel lacks", "SystemNavigation new allObjects", "ERROR: pharo-sim's kernel lacks SystemNavigation>>allObjects"},
+		// ShiftClassBuilder>>install announces ClassAdded, then ClassModifiedClassDefinition for a class defined anew
+		{"defining a class announces it", "| log | log := OrderedCollection new. SystemAnnouncer uniqueInstance when: ClassAnnouncement do: [ :a | log add: a class name; add: a classAffected name ] for: log. " +
+			"[ 2 timesRepeat: [ Object << #KernelCaseTwice slots: { #a }; package: 'KernelCase'; install ] ] ensure: [ SystemAnnouncer uniqueInstance unsubscribe: log ]. log asArray",
+			"#(#ClassAdded #KernelCaseTwice #ClassModifiedClassDefinition #KernelCaseTwice)"},
 		// CompiledCode>>messages, localMessages, readsSelf, readsThisContext, isReturnSpecial, hasSelector:, equivalentTo: (CompiledCodeTest)
 		{"the messages a method sends, its blocks' too or not", "| m | m := Object compiler compile: 'method self doit. [ Object class ]'. { m messages asSortedCollection asArray. m localMessages asArray }", "#(#(#class #doit) #(#doit))"},
 		{"whether it reads self or thisContext", "{ (Object compiler compile: 'method self doit') readsSelf. (Object compiler compile: 'method ^ thisContext') readsSelf. (Object compiler compile: 'method ^ thisContext') readsThisContext. (Object compiler compile: 'method ^ self') readsThisContext }", "#(true false true false)"},

@@ -41,6 +41,22 @@ var codeFactPrimitives = map[string]primitive{
 		}
 		return usesVariable(m.ast, name, mode), true
 	}),
+	"globalIsReferenced": func(in *Interp, r Object, a []Object) (Object, bool) {
+		name, ok := a[0].(Symbol)
+		if !ok || name == "" {
+			return nil, false
+		}
+		for _, c := range in.classes {
+			for _, side := range []*Class{c, c.meta} {
+				for _, m := range side.methods {
+					if m.ast != nil && usesVariable(m.ast, string(name), "any") {
+						return true, true
+					}
+				}
+			}
+		}
+		return false, true
+	},
 	"methodIsReturnSpecial": onMethod(func(in *Interp, m *Method, a []Object) (Object, bool) {
 		if m.ast == nil || len(m.ast.Body.Statements) != 1 || len(m.ast.Body.Temps) > 0 {
 			return false, true
