@@ -75,7 +75,9 @@ func TestClassesBuiltAtRunTimeAnswerAsPharo(t *testing.T) {
 		{"a trait of the class factory is a trait", "| f t | f := ClassFactoryForTestCase new. t := f newTrait. [ { t isTrait. t traitUsers. t traits. Smalltalk allTraits includes: t } ] ensure: [ f cleanUp ]", "#(true #() #() true)"},
 		// OpalCompiler>>compile: of a source that does not parse signals a syntax error
 		{"a source that does not parse", "| c | c := " + fluid + ". [ c compile: 'foo ^ (' ] on: SyntaxErrorNotification do: [ :e | #syntaxError ]", "#syntaxError"},
-		{"evaluating is what the kernel lacks", "Object compiler evaluate: '3 + 4'", "ERROR: pharo-sim's kernel lacks the compiler (evaluate:)"},
+		// OpalCompiler>>evaluate: answers the value of the last statement, run with the receiver given (nil by default) (CharacterTest>>#testStoreStringAll)
+		{"evaluate: runs statements", "{ Object compiler evaluate: '3 + 4'. Smalltalk compiler evaluate: '| a | a := 3. a * 2'. Smalltalk compiler evaluate: 'self'. (Smalltalk compiler receiver: 5; evaluate: 'self + 1'). Smalltalk compiler evaluate: $a storeString }", "#(7 6 nil 6 $a)"},
+		{"evaluate: of a source that does not parse", "[ Smalltalk compiler evaluate: '3 +' ] on: SyntaxErrorNotification do: [ :e | #syntaxError ]", "#syntaxError"},
 		// ShiftClassBuilder>>build makes a class it does not install (ClassDescriptionTest>>#testIsInstalled)
 		{"a class built is not installed, one installed is", "| c d r | c := (Object << #KernelCaseBuilt package: 'KernelCase') build. r := { c isInstalled. Smalltalk includesKey: #KernelCaseBuilt }. d := Smalltalk classInstaller update: c to: [ :b | b package: 'KernelCase' ]. r , { d isInstalled. d removeFromSystem; isInstalled }", "#(false false true false)"},
 		// removing a key of methodDict removes the method (ClassDescriptionProtocolsTest>>#testRemoveNonexistentSelectorsFromProtocols)
@@ -154,6 +156,7 @@ func TestACandidateThatCompilesIsAChange(t *testing.T) {
 		{"archiveName\n\tself class compile: 'archived ^ true'.\n\t^ 'till'", Changed},
 		{"archiveName\n\tObject << #TillArchive package: 'Reach'; install.\n\t^ 'till'", Changed},
 		{"archiveName\n\t(self class compiler compile: 'archived ^ true') selector.\n\t^ 'till'", Changed},
+		{"archiveName\n\t^ Smalltalk compiler evaluate: '3 printString'", Changed},
 	}
 	for _, tc := range cases {
 		v, err := in.CompareMethod(Comparison{Class: "Till", Selector: "archiveName", Candidate: tc.candidate})

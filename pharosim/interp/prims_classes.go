@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/pharo-refactor/refactord/smalltalk"
 )
 
 // classPrimitives build the image's code while a program runs, as Pharo's
@@ -62,9 +64,10 @@ var classPrimitives = map[string]primitive{
 		in.globalsVersion++
 		return b.Value, true
 	},
-	"compileMethod": onClass(primCompileMethod),
-	"installMethod": onClass(primInstallMethod),
-	"removeMethod":  onClass(primRemoveMethod),
+	"compileMethod":  onClass(primCompileMethod),
+	"evaluateSource": onClass(primEvaluateSource),
+	"installMethod":  onClass(primInstallMethod),
+	"removeMethod":   onClass(primRemoveMethod),
 	"methodSetProtocol": onMethod(func(in *Interp, m *Method, a []Object) (Object, bool) {
 		switch a[0].(type) {
 		case nil, Symbol:
@@ -351,4 +354,30 @@ func primRemoveMethod(in *Interp, c *Class, a []Object) (Object, bool) {
 	delete(c.methods, string(sel))
 	in.codeChanged()
 	return in.methodObject(m), true
+}
+
+// primEvaluateSource is OpalCompiler>>evaluate:: the source (a[0]), a
+// sequence of statements, compiled as a doIt of the class and run with
+// the receiver a[1]; it answers the value of its last statement. A source
+// that does not parse fails the primitive.
+func primEvaluateSource(in *Interp, c *Class, a []Object) (Object, bool) {
+	src, ok := asInstance(a[0])
+	if !ok || src.str == nil {
+		return nil, false
+	}
+	in.compilerOff("evaluate:")
+	in.chargeRunes(len(src.str))
+	ast, err := smalltalk.ParseMethod("DoIt\n" + strings.ReplaceAll(string(src.str), "\r", "\n"))
+	if err != nil {
+		return nil, false
+	}
+	if n := len(ast.Body.Statements); n > 0 {
+		if _, ret := ast.Body.Statements[n-1].(*smalltalk.Return); !ret {
+			last := ast.Body.Statements[n-1]
+			ast.Body.Statements[n-1] = &smalltalk.Return{Span: smalltalk.Span{StartPos: last.Start(), EndPos: last.End()}, Value: last}
+		}
+	}
+	m := prepare(c, ast.Source, ast, nil)
+	m.compileBody()
+	return in.invoke(m, a[1], nil), true
 }
