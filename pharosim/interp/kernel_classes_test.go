@@ -98,6 +98,8 @@ func TestClassesBuiltAtRunTimeAnswerAsPharo(t *testing.T) {
 		{"defining a class announces it", "| log | log := OrderedCollection new. SystemAnnouncer uniqueInstance when: ClassAnnouncement do: [ :a | log add: a class name; add: a classAffected name ] for: log. " +
 			"[ 2 timesRepeat: [ Object << #KernelCaseTwice slots: { #a }; package: 'KernelCase'; install ] ] ensure: [ SystemAnnouncer uniqueInstance unsubscribe: log ]. log asArray",
 			"#(#ClassAdded #KernelCaseTwice #ClassModifiedClassDefinition #KernelCaseTwice)"},
+		// Behavior>>sourceCodeTemplate and Metaclass>>sourceCodeTemplate name the side (BehaviorTest>>#testsourceCodeTemplateFor)
+		{"the template of a new method names its side", "{ Object sourceCodeTemplate includesSubstring: 'instance-side method'. Object class sourceCodeTemplate includesSubstring: 'class-side method' }", "#(true true)"},
 		// CompiledCode>>messages, localMessages, readsSelf, readsThisContext, isReturnSpecial, hasSelector:, equivalentTo: (CompiledCodeTest)
 		{"the messages a method sends, its blocks' too or not", "| m | m := Object compiler compile: 'method self doit. [ Object class ]'. { m messages asSortedCollection asArray. m localMessages asArray }", "#(#(#class #doit) #(#doit))"},
 		{"whether it reads self or thisContext", "{ (Object compiler compile: 'method self doit') readsSelf. (Object compiler compile: 'method ^ thisContext') readsSelf. (Object compiler compile: 'method ^ thisContext') readsThisContext. (Object compiler compile: 'method ^ self') readsThisContext }", "#(true false true false)"},
