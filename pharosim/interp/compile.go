@@ -814,7 +814,7 @@ func (c *compiler) read(name string, sc *scope) code {
 	}
 	if i, ok := c.ivars[name]; ok {
 		return func(in *Interp, f *frame) Object {
-			if o, ok := f.self.(*Instance); ok {
+			if o, ok := f.self.(*Instance); ok && i < len(o.vars) {
 				return o.vars[i]
 			}
 			return in.ivars(f.self)[i]

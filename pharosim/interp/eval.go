@@ -421,6 +421,12 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 func (in *Interp) ivars(o Object) []Object {
 	switch v := o.(type) {
 	case *Instance:
+		if n := len(v.class.ivarNames); len(v.vars) < n {
+			// its class, made at run time, was given more variables
+			// since: the instance gets them, nil, as Pharo migrates it
+			in.chargeSlots(n - len(v.vars))
+			v.vars = append(v.vars, make([]Object, n-len(v.vars))...)
+		}
 		return v.vars
 	case *Class:
 		return v.civals
