@@ -132,7 +132,7 @@ func TestAClassBuiltAtRunTimeEndsWithItsInterpreter(t *testing.T) {
 	in, err := New(program, Limits{Steps: 1_000_000})
 	require.NoError(t, err)
 	var out string
-	built := compile(in.classes["UndefinedObject"], "build\n\t| c | c := Object << #KernelCaseGone slots: { #a }; package: 'KernelCase'; install.\n\tc compile: 'foo ^ 1'.\n\tTally compile: 'added ^ 2'.\n\t^ { c new foo. Tally new added }")
+	built := compile(in.classes["UndefinedObject"], "build\n\t| c | c := Object << #KernelCaseGone slots: { #a }; package: 'KernelCase'; install.\n\tc compile: 'foo ^ 1'.\n\tTally compile: 'added ^ 2'.\n\tObject classify: #printString under: #kernelCase.\n\t^ { c new foo. Tally new added }")
 	require.NoError(t, built.err)
 	built.compileBody()
 	in.guard(1_000_000, func() { out = str(in.Send(in.invoke(built, nil, nil), "printString")) }, func(d string) { out = "ERROR: " + d })
@@ -144,6 +144,8 @@ func TestAClassBuiltAtRunTimeEndsWithItsInterpreter(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, again.classes["KernelCaseGone"], "a new interpreter has no class an earlier one built")
 	assert.Nil(t, again.classes["Tally"].methods["added"], "nor a method it compiled")
+	assert.Empty(t, again.classes["Object"].methods["printString"].category, "nor a kernel method's protocol it changed")
+	assert.Equal(t, "kernelCase", in.classes["Object"].methods["printString"].category, "the first interpreter's kernel method was reclassified")
 }
 
 // TestACandidateThatCompilesIsAChange: in a comparison, compiling a
