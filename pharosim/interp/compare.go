@@ -572,6 +572,10 @@ func (cmp *comparison) runOnce(w *world, inp *input, candidate bool) *run {
 	if !candidate {
 		in.ran = cmp.ran
 	}
+	// a run builds no class and compiles no method: one side alone
+	// reaching for the compiler is a difference (lackedEffects)
+	in.noCompiler = true
+	defer func() { in.noCompiler = false }()
 	in.guard(cmp.req.StepsPerCall, func() {
 		defer func() {
 			if p := recover(); p != nil {

@@ -343,10 +343,11 @@ func (c *compiler) sendTo(sel string, argNodes []smalltalk.Node, super bool, sc 
 	}
 	var cachedClass *Class
 	var cached *Method
+	var cachedEpoch int
 	lookup := func(in *Interp, rcv Object) *Method {
 		cls := in.classOf(rcv)
-		if cls != cachedClass {
-			cached, cachedClass = cls.lookup(sel), cls
+		if cls != cachedClass || cachedEpoch != in.codeEpoch {
+			cached, cachedClass, cachedEpoch = cls.lookup(sel), cls, in.codeEpoch
 		}
 		return cached
 	}
@@ -826,7 +827,7 @@ func (c *compiler) read(name string, sc *scope) code {
 	}
 	if i, ok := c.ivars[name]; ok {
 		return func(in *Interp, f *frame) Object {
-			if o, ok := f.self.(*Instance); ok {
+			if o, ok := f.self.(*Instance); ok && i < len(o.vars) {
 				return o.vars[i]
 			}
 			return in.ivars(f.self)[i]

@@ -93,6 +93,18 @@ type Interp struct {
 	// selectors and the class names, the symbols Pharo's table would
 	// hold (Symbol class>>findInterned:), at most maxInterned of them
 	interned map[string]struct{}
+	// methodByObject is the method each CompiledMethod of methodObjects
+	// stands for: it stays that method once replaced or removed
+	methodByObject map[*Instance]*Method
+	// codeEpoch changes whenever a method is added, replaced or removed
+	// or a class changes while a program runs (prims_classes.go): a send
+	// site's cache holds only for the epoch it was filled in
+	codeEpoch int
+	// madeClasses are the classes made while the program ran
+	madeClasses []*Class
+	// noCompiler is true while a comparison runs: compiling, installing
+	// and removing code is then what the kernel lacks (compilerOff)
+	noCompiler bool
 }
 
 // Limits bound a computation.
@@ -455,6 +467,12 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 func (in *Interp) ivars(o Object) []Object {
 	switch v := o.(type) {
 	case *Instance:
+		if n := len(v.class.ivarNames); len(v.vars) < n {
+			// its class, made at run time, was given more variables
+			// since: the instance gets them, nil, as Pharo migrates it
+			in.chargeSlots(n - len(v.vars))
+			v.vars = append(v.vars, make([]Object, n-len(v.vars))...)
+		}
 		return v.vars
 	case *Class:
 		return v.civals

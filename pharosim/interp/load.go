@@ -349,7 +349,7 @@ func (in *Interp) defineClass(name string, defs map[string]tonel.Definition, vis
 		unloaded = missingUses(d, defs)
 	}
 	c := &Class{name: name, super: super, methods: map[string]*Method{}, classVars: map[string]*Binding{}, pools: d.Pools,
-		category: d.Category, kind: d.Type, isTrait: d.Kind == tonel.KindTrait, unloaded: unloaded}
+		category: d.Category, pkg: d.Package, tag: d.Tag, kind: d.Type, isTrait: d.Kind == tonel.KindTrait, unloaded: unloaded}
 	if unloaded != "" {
 		in.initFailures = append(in.initFailures, name+" did not load: "+unloaded)
 	}
@@ -370,18 +370,23 @@ func (in *Interp) defineClass(name string, defs map[string]tonel.Definition, vis
 		}
 	}
 	if c.isTrait {
+		// a trait inherits from nothing; as an object it is a class (it
+		// answers isTrait, its name, its package…)
 		c.super = nil
-		meta.super = nil
+		meta.super = in.classes["Class"]
 	}
 	for _, v := range d.ClassVars {
 		c.classVars[v] = &Binding{Name: v}
+	}
+	for _, t := range traitUses(d.Traits) {
+		c.traitNames = append(c.traitNames, t.name)
 	}
 	c.civals = make([]Object, len(meta.ivarNames))
 	in.classes[name] = c
 	if name == "Class" {
 		// the metaclasses built before Class inherit from it
 		for _, k := range in.classes {
-			if k.super == nil && k != c && !k.isTrait && k.meta.super == nil {
+			if k.super == nil && k != c && k.meta.super == nil {
 				k.meta.super = c
 			}
 		}

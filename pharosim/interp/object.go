@@ -49,6 +49,16 @@ type Class struct {
 	// (newAnonymousSubclass) or renamed (setName:), fixed when it is made
 	// or renamed; 0 for a class whose hash comes from its name
 	idHash int64
+	// pkg and tag are the package and the tag of the class (Tonel's
+	// #package and #tag, or what the class installer was given)
+	pkg, tag string
+	// madeAtRun is true for a class the class installer made while a
+	// program ran (prims_classes.go); only such a class is changed or
+	// removed, and obsolete once removed
+	madeAtRun, obsolete bool
+	// protocols are the class's Protocols as ClassDescription keeps them,
+	// nil until it first asks (made from its methods' categories)
+	protocols Object
 }
 
 // Binding is a variable shared by name: a global, a class variable.

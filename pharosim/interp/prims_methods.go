@@ -111,8 +111,10 @@ func (in *Interp) methodObject(m *Method) *Instance {
 	o.vars[in.known.slots.methodSelector] = Symbol(m.selector)
 	if in.methodObjects == nil {
 		in.methodObjects = map[*Method]*Instance{}
+		in.methodByObject = map[*Instance]*Method{}
 	}
 	in.methodObjects[m] = o
+	in.methodByObject[o] = m
 	return o
 }
 
@@ -125,6 +127,9 @@ func onMethod(p func(in *Interp, m *Method, a []Object) (Object, bool)) primitiv
 		cm := in.classes["CompiledMethod"]
 		if !ok || cm == nil || (o.class != cm && !o.class.inheritsFrom(cm)) {
 			return nil, false
+		}
+		if m := in.methodByObject[o]; m != nil {
+			return p(in, m, a)
 		}
 		c, ok := o.vars[in.known.slots.methodClass].(*Class)
 		if !ok {

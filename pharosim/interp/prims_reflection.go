@@ -207,6 +207,8 @@ func primNewAnonymousSubclass(in *Interp, super *Class, a []Object) (Object, boo
 	c.meta = &Class{thisClass: c, super: super.meta, methods: map[string]*Method{},
 		ivarNames: slices.Clone(super.meta.ivarNames)}
 	c.civals = make([]Object, len(c.meta.ivarNames))
+	// its lookups are flushed when code changes (codeChanged)
+	in.madeClasses = append(in.madeClasses, c)
 	return c, true
 }
 
