@@ -72,6 +72,11 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 		// ProcessSpecificVariable class>>new makes another variable (Kernel-Processes); DynamicVariable's default (Buoy's DynamicVariableTest)
 		{"a new dynamic variable answers its default", "DynamicVariable new value", "nil"},
 		{"a new dynamic variable is not the sole instance", "DynamicVariable new == DynamicVariable soleInstance", "false"},
+		// Exit (System-CommandLine): a status, 0 for success; resumable as any Exception (Buoy's ExitTest)
+		{"Exit signalFailure", "[ Exit signalFailure: 'Bye' ] on: Exit do: [ :e | { e isSuccess. e status. e messageText } ]", "#(false 1 'Bye')"},
+		{"Exit resumes", "[ Exit signalSuccess + 1 ] on: Exit do: [ :e | e resume: 1 ]", "2"},
+		{"Exit prints its status", "Exit success printString", "'Exit 0'"},
+		{"an unhandled Exit never quits pharo-sim", "Exit signalSuccess", "ERROR: pharo-sim's kernel lacks Smalltalk exit: (quitting the image)"},
 		// Collection>>errorEmptyCollection signals CollectionIsEmpty (Collections-Abstract)
 		{"errorEmptyCollection", "[ #() errorEmptyCollection ] on: CollectionIsEmpty do: [ :e | e collection ]", "#()"},
 	}
