@@ -77,6 +77,10 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 		{"Exit resumes", "[ Exit signalSuccess + 1 ] on: Exit do: [ :e | e resume: 1 ]", "2"},
 		{"Exit prints its status", "Exit success printString", "'Exit 0'"},
 		{"an unhandled Exit never quits pharo-sim", "Exit signalSuccess", "ERROR: pharo-sim's kernel lacks Smalltalk exit: (quitting the image)"},
+		// Symbol>>isSelectorSymbol (Collections-Strings: a selector of the image's selector table), SequenceableCollection>>mergeSortFrom:to:by: (its example), Interval>>shuffled (Random-Core: an Array)
+		{"isSelectorSymbol", "{ #'no selector exist with spaces' isSelectorSymbol. #assert:equals: isSelectorSymbol. #printString isSelectorSymbol }", "#(false true true)"},
+		{"mergeSortFrom:to:by: sorts a range in place", "{ #a. #b. #z. #d. #i. #l } mergeSortFrom: 3 to: 5 by: [ :a :b | a <= b ]; yourself", "#(#a #b #d #i #z #l)"},
+		{"an interval shuffled is an Array of its elements", "| s | s := (1 to: 20) shuffled. { s class. s size. s asSet = (1 to: 20) asSet }", "{Array. 20. true}"},
 		// Collection>>errorEmptyCollection signals CollectionIsEmpty (Collections-Abstract)
 		{"errorEmptyCollection", "[ #() errorEmptyCollection ] on: CollectionIsEmpty do: [ :e | e collection ]", "#()"},
 	}

@@ -59,6 +59,23 @@ var stringPrimitives = map[string]primitive{
 		}
 		return nil, true
 	},
+	"symbolIsSelector": func(in *Interp, r Object, a []Object) (Object, bool) {
+		sym, ok := r.(Symbol)
+		if !ok {
+			return nil, false
+		}
+		for _, c := range in.classes {
+			if _, found := c.methods[string(sym)]; found {
+				return true, true
+			}
+			if c.meta != nil {
+				if _, found := c.meta.methods[string(sym)]; found {
+					return true, true
+				}
+			}
+		}
+		return false, true
+	},
 	"asString": func(in *Interp, r Object, a []Object) (Object, bool) { return in.newString(string(runesOf(r))), true },
 	"strConcat": func(in *Interp, r Object, a []Object) (Object, bool) {
 		if !isStringy(a[0]) {
