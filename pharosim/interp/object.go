@@ -22,6 +22,12 @@ type Instance struct {
 	indexed []Object
 	str     []rune // a String's characters
 	dict    *table // the hashed storage of Dictionary, Set and Bag
+	// an OrderedCollection's layout in Pharo's terms, beside its elements
+	// (indexed): the size of the array Pharo's would hold them in (its
+	// capacity) and the index of the first element in that array; first
+	// 0 for one whose layout nothing set, whose capacity is its size
+	// (orderedLayout). They fit in the padding of the struct's size class.
+	capacity, first int32
 }
 
 // Class is a class or a metaclass. A metaclass's single instance is its

@@ -1,0 +1,83 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
+)
+
+// gapsFixtures are user subclasses of the kernel's collections and
+// numbers, as an image's code makes them.
+var gapsFixtures = map[string]string{
+	"KernelGapsOrdered": "Class { #name : #KernelGapsOrdered, #superclass : #OrderedCollection, #category : #Fixture }\n",
+	"KernelGapsArray":   "Class { #name : #KernelGapsArray, #superclass : #Array, #type : #variable, #category : #Fixture }\n",
+	"KernelGapsSet":     "Class { #name : #KernelGapsSet, #superclass : #Set, #category : #Fixture }\n",
+	"KernelGapsDict":    "Class { #name : #KernelGapsDict, #superclass : #Dictionary, #category : #Fixture }\n",
+}
+
+// gapsProgram reads gapsFixtures.
+func gapsProgram(t *testing.T) *Program {
+	t.Helper()
+	var files []*tonel.File
+	for name, src := range gapsFixtures {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	return ReadProgram(files)
+}
+
+// TestTheKernelAnswersAsPharo13WhereUsersFoundGaps: what an outside
+// user measured the kernel answering otherwise than Pharo 13 (commit
+// 9b55ea4 of pharo-project/pharo; each group names the method whose code
+// or comment holds the answer).
+func TestTheKernelAnswersAsPharo13WhereUsersFoundGaps(t *testing.T) {
+	t.Parallel()
+	program := gapsProgram(t)
+	cases := []struct{ name, expr, want string }{
+		// OrderedCollection>>capacity is its array's size: OrderedCollection class>>new (new: 10),
+		// new: (an array of that size), makeRoomAtLast, makeRoomAtFirst, growAtLast, growAtFirst, compact
+		// (their comments' examples and OrderedCollectionTest>>#testCapacityFromAsOrderedCollection, #testCompact)
+		{"new has room for 10", "OrderedCollection new capacity", "10"},
+		{"new: has room for its argument", "{ (OrderedCollection new: 4) capacity. (OrderedCollection new: 0) capacity }", "#(4 0)"},
+		{"a fifth addLast: onto new: 4 doubles the array", "| s | s := OrderedCollection new: 4. 5 timesRepeat: [ s addLast: 1 ]. s capacity", "8"},
+		{"a fifth addFirst: onto new: 4 doubles the array", "| s | s := OrderedCollection new: 4. 5 timesRepeat: [ s addFirst: 1 ]. s capacity", "8"},
+		{"addLast: moves the elements toward the front when they fill less than half", "| s | s := OrderedCollection new: 4. 4 timesRepeat: [ s addLast: 1 ]. 3 timesRepeat: [ s removeFirst ]. s addLast: 2. { s capacity. s asArray }", "#(4 #(1 2))"},
+		{"addLast: grows when the elements fill half, wherever they start", "| s | s := OrderedCollection new: 4. 4 timesRepeat: [ s addLast: 1 ]. 2 timesRepeat: [ s removeFirst ]. s addLast: 2. s capacity", "8"},
+		{"addFirst: twenty times onto new", "| c | c := OrderedCollection new. 1 to: 20 do: [ :i | c addFirst: i ]. { c capacity. c first. c last }", "#(20 20 1)"},
+		{"asOrderedCollection and withAll: fit the elements", "{ #(1 2) asOrderedCollection capacity. (OrderedCollection withAll: #(1 2 3)) capacity. (OrderedCollection newFrom: #(1 2 3)) capacity }", "#(2 3 3)"},
+		{"addAll: of 15 onto new", "(OrderedCollection new addAll: (1 to: 15); yourself) capacity", "20"},
+		{"growAtFirst and makeRoomAtFirst", "{ OrderedCollection new growAtFirst; capacity. #(1 2 3) asOrderedCollection makeRoomAtFirst; capacity }", "#(20 6)"},
+		{"compact drops the slots after the last element only", "| c | c := OrderedCollection new. c add: 1. c compact. c growAtLast. c compact. c growAtFirst. c compact. { c capacity. c asArray }", "#(2 #(1))"},
+		{"removeAll keeps the array", "| c | c := OrderedCollection new: 3. c add: 1. c removeAll. c capacity", "3"},
+		{"new:withAll:, ofSize:, collect:, copyFrom:to: and , size their array to fit", "{ (OrderedCollection new: 3 withAll: 7) capacity. (OrderedCollection ofSize: 3) capacity. ((1 to: 5) asOrderedCollection collect: [ :x | x ]) capacity. ((1 to: 5) asOrderedCollection copyFrom: 2 to: 3) capacity. (#(1 2) asOrderedCollection , #(3 4 5)) capacity }", "#(3 3 5 2 5)"},
+		{"a copy keeps the capacity", "| c | c := OrderedCollection new: 7. c add: 1. c copy capacity", "7"},
+		{"the array view still holds the elements only", "| c | c := #(1 2 3) asOrderedCollection. c removeFirst. { c instVarNamed: 'array'. c instVarNamed: 'firstIndex'. c instVarNamed: 'lastIndex' }", "#(#(2 3) 1 2)"},
+		// OrderedCollection>>copyReplaceFrom:to:with: inserts before the first element for a start below 1, appends for one past the last
+		{"copyReplaceFrom:to:with: before the first", "#(1 2 3) asOrderedCollection copyReplaceFrom: 0 to: 5 with: #(9)", "an OrderedCollection(9 1 2 3)"},
+		{"copyReplaceFrom:to:with: past the last", "#(1 2 3) asOrderedCollection copyReplaceFrom: 7 to: 2 with: #(8 9)", "an OrderedCollection(1 2 3 8 9)"},
+		{"copyReplaceFrom:to:with: inside", "#(1 2 3) asOrderedCollection copyReplaceFrom: 2 to: 2 with: #(8 9)", "an OrderedCollection(1 8 9 3)"},
+		// OrderedCollection>>withIndexCollect:, with:collect:, collect: and reversed fill `self speciesForTransform new: self size`
+		{"withIndexCollect: on a subclass answers the subclass", "(KernelGapsOrdered withAll: #(1 2)) withIndexCollect: [ :x :i | x + i ]", "a KernelGapsOrdered(2 4)"},
+		{"collect:, with:collect:, reversed on a subclass", "| c | c := KernelGapsOrdered withAll: #(1 2). { (c collect: [ :x | x ]) class. (c with: #(3 4) collect: [ :x :y | x + y ]) class. c reversed class. (c copyFrom: 1 to: 1) class }", "{KernelGapsOrdered. KernelGapsOrdered. KernelGapsOrdered. KernelGapsOrdered}"},
+		// SortedCollection: copyFrom:to: is a copy (OrderedCollection>>copyFrom:to:, shallowCopy postCopyFrom:to:), its sortBlock kept
+		{"a SortedCollection's copyFrom:to: keeps its sortBlock", "| s | s := SortedCollection sortBlock: [ :x :y | x > y ]. s addAll: #(1 2 3 4 5). (s copyFrom: 1 to: 3) add: 9; asArray", "#(9 5 4 3)"},
+		// Collection class>>withAll: (new: then addAll:), Dictionary>>addAll: (keysAndValuesDo:), OrderedDictionary>>addAll: (associationsDo:)
+		{"Dictionary withAll: an Array keys it by index", "Dictionary withAll: #(10 20)", "a Dictionary(1->10 2->20 )"},
+		{"Dictionary addAll: a Dictionary", "(Dictionary new at: 1 put: 2; yourself) addAll: (Dictionary new at: 3 put: 4; yourself); yourself", "a Dictionary(1->2 3->4 )"},
+		{"OrderedDictionary addAll: associations", "(OrderedDictionary new addAll: { #b -> 1. #a -> 2 }; yourself) keys", "#(#b #a)"},
+		{"newFrom: and withAll: answer the receiving class", "{ (Array newFrom: #(1 2)) class. (KernelGapsArray newFrom: #(1 2)) class. (KernelGapsArray withAll: #(1 2)) class. (KernelGapsOrdered newFrom: #(1 2)) class. (KernelGapsSet newFrom: #(1 2)) class. (KernelGapsSet withAll: #(1 2)) class. (KernelGapsDict newFrom: { 1 -> 2 }) class. (OrderedCollection newFrom: #(1 2)) class }", "{Array. KernelGapsArray. KernelGapsArray. KernelGapsOrdered. KernelGapsSet. KernelGapsSet. KernelGapsDict. OrderedCollection}"},
+		{"Dictionary newFrom: associations or a Dictionary", "{ Dictionary newFrom: { 1 -> 2 }. Dictionary newFrom: (Dictionary new at: 3 put: 4; yourself) }", "an Array(a Dictionary(1->2 ) a Dictionary(3->4 ))"},
+		{"Set newFrom: a Dictionary takes its values", "Set newFrom: (Dictionary new at: 1 put: 2; yourself)", "a Set(2)"},
+		// Collection>>collect:as: fills `aClass new: self size` (fillFrom:with:)
+		{"collect:as: Dictionary", "#(1 2) collect: [ :x | x -> x printString ] as: Dictionary", "a Dictionary(1->'1' 2->'2' )"},
+		{"collect:as: Array from a String", "'hi' collect: [ :c | c asInteger ] as: Array", "#(104 105)"},
+		{"collect:as: Set", "(#(10 15 22) collect: [ :x | x // 10 ] as: Set) size", "2"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
+	}
+}
