@@ -16,6 +16,11 @@ var gapsFixtures = map[string]string{
 	"KernelGapsArray":   "Class { #name : #KernelGapsArray, #superclass : #Array, #type : #variable, #category : #Fixture }\n",
 	"KernelGapsSet":     "Class { #name : #KernelGapsSet, #superclass : #Set, #category : #Fixture }\n",
 	"KernelGapsDict":    "Class { #name : #KernelGapsDict, #superclass : #Dictionary, #category : #Fixture }\n",
+	"KernelGapsLiterals": "Class { #name : #KernelGapsLiterals, #superclass : #Object, #category : #Fixture }\n" +
+		"KernelGapsLiterals >> same [ ^ { #(1 2) == #(1 2). 'ab' == 'ab'. #(1 $a #(b)) == #(1 $a #(b)). 100000000000000000000 == 100000000000000000000. #[1 2] == #[1 2]. (true ifTrue: [ #(3) ]) == #(3) } ]\n" +
+		"KernelGapsLiterals >> different [ ^ { #(1) == #(1.0). 'a' == #a. #(1 2) == [ #(1 2) ] value. #(1 2) == self other } ]\n" +
+		"KernelGapsLiterals >> other [ ^ #(1 2) ]\n" +
+		"KernelGapsLiterals >> loop [ | a | a := OrderedCollection new. 1 to: 2 do: [ :i | a add: 'x' ]. ^ a first == a last ]\n",
 }
 
 // gapsProgram reads gapsFixtures.
@@ -76,6 +81,12 @@ func TestTheKernelAnswersAsPharo13WhereUsersFoundGaps(t *testing.T) {
 		{"collect:as: Dictionary", "#(1 2) collect: [ :x | x -> x printString ] as: Dictionary", "a Dictionary(1->'1' 2->'2' )"},
 		{"collect:as: Array from a String", "'hi' collect: [ :c | c asInteger ] as: Array", "#(104 105)"},
 		{"collect:as: Set", "(#(10 15 22) collect: [ :x | x // 10 ] as: Set) size", "2"},
+		// OCLiteralList>>addLiteral: (IRBytecodeGenerator's literal frame): equal literals
+		// (Object>>literalEqual:, Array>>literalEqual:) of one method are one object; a block
+		// that is not inlined (a CompiledBlock) has a frame of its own
+		{"equal literals of one method are identical", "KernelGapsLiterals new same", "#(true true true true true true)"},
+		{"literals of another class, another block or method are not", "KernelGapsLiterals new different", "#(false false false false)"},
+		{"a literal evaluated twice is one object", "KernelGapsLiterals new loop", "true"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
