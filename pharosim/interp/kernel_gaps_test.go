@@ -21,6 +21,21 @@ var gapsFixtures = map[string]string{
 		"KernelGapsLiterals >> different [ ^ { #(1) == #(1.0). 'a' == #a. #(1 2) == [ #(1 2) ] value. #(1 2) == self other } ]\n" +
 		"KernelGapsLiterals >> other [ ^ #(1 2) ]\n" +
 		"KernelGapsLiterals >> loop [ | a | a := OrderedCollection new. 1 to: 2 do: [ :i | a add: 'x' ]. ^ a first == a last ]\n",
+	// a number of the image's own, that converts the kernel's numbers to itself
+	"KernelGapsNumber": "Class { #name : #KernelGapsNumber, #superclass : #Number, #instVars : [ 'v' ], #category : #Fixture }\n" +
+		"KernelGapsNumber class >> v: x [ ^ self new setV: x ]\n" +
+		"KernelGapsNumber >> setV: x [ v := x ]\n" +
+		"KernelGapsNumber >> v [ ^ v ]\n" +
+		"KernelGapsNumber >> of: x [ ^ x class == self class ifTrue: [ x v ] ifFalse: [ x ] ]\n" +
+		"KernelGapsNumber >> + x [ ^ self class v: v + (self of: x) ]\n" +
+		"KernelGapsNumber >> * x [ ^ self class v: v * (self of: x) ]\n" +
+		"KernelGapsNumber >> < x [ ^ v < (self of: x) ]\n" +
+		"KernelGapsNumber >> = x [ ^ x class == self class and: [ v = x v ] ]\n" +
+		"KernelGapsNumber >> hash [ ^ v hash ]\n" +
+		"KernelGapsNumber >> printOn: aStream base: b [ aStream nextPutAll: 'N'; nextPutAll: (v printString: b) ]\n" +
+		"KernelGapsNumber >> adaptToInteger: n andSend: s [ ^ (self class v: n) perform: s with: self ]\n" +
+		"KernelGapsNumber >> adaptToFraction: n andSend: s [ ^ (self class v: n) perform: s with: self ]\n" +
+		"KernelGapsNumber >> adaptToFloat: n andSend: s [ ^ (self class v: n) perform: s with: self ]\n",
 }
 
 // gapsProgram reads gapsFixtures.
@@ -87,6 +102,19 @@ func TestTheKernelAnswersAsPharo13WhereUsersFoundGaps(t *testing.T) {
 		{"equal literals of one method are identical", "KernelGapsLiterals new same", "#(true true true true true true)"},
 		{"literals of another class, another block or method are not", "KernelGapsLiterals new different", "#(false false false false)"},
 		{"a literal evaluated twice is one object", "KernelGapsLiterals new loop", "true"},
+		// Integer>>+ and Integer>>< (adaptToInteger:andSend:, Object>>adaptToInteger:andCompare:),
+		// Fraction>>+ (adaptToFraction:andSend:), Float>>+ (adaptToFloat:andSend:), Magnitude>>>,
+		// >=, <=, max: (in terms of <), Number>>// ((self / n) floor), Number>>printString
+		// (printStringBase: 10, printOn:base:), Object>>isLiteral (false: an Array of them is no literal)
+		{"an Integer adapts to a Number of the image's", "{ 3 + (KernelGapsNumber v: 4). (2 raisedTo: 70) + (KernelGapsNumber v: 1). 3 * (KernelGapsNumber v: 4) }", "an Array(N7 N1180591620717411303425 N12)"},
+		{"a Fraction and a Float adapt to it", "{ (1/2) + (KernelGapsNumber v: 4). 1.5 + (KernelGapsNumber v: 4) }", "an Array(N(9/2) N5.5)"},
+		{"comparisons adapt too", "{ 3 < (KernelGapsNumber v: 4). 3 = (KernelGapsNumber v: 3). 5 > (KernelGapsNumber v: 4) }", "#(true true true)"},
+		{"Magnitude's comparisons in terms of <", "{ (KernelGapsNumber v: 7) > 3. (KernelGapsNumber v: 7) >= 8. (KernelGapsNumber v: 7) <= 7. (3 max: (KernelGapsNumber v: 4)) v }", "#(true false true 4)"},
+		{"the subclass's responsibility: - and /", "[ (KernelGapsNumber v: 4) - 3 ] on: Error do: [ :e | e messageText ]", "'My subclass should have overridden one of my messages.'"},
+		{"// in terms of /", "[ (KernelGapsNumber v: 4) // 3 ] on: Error do: [ :e | e messageText ]", "'My subclass should have overridden one of my messages.'"},
+		{"a Number of the image's is made with new", "{ (KernelGapsNumber v: 4) class. KernelGapsNumber new isNumber. (KernelGapsNumber v: 4) printString }", "{KernelGapsNumber. true. 'N4'}"},
+		// Fraction's instance variables (Fraction's definition: numerator, denominator)
+		{"a Fraction's variables", "{ Fraction instVarNames. (1/2) instVarNamed: 'numerator'. (3/4) instVarAt: 2. Fraction instSize }", "#(#(#numerator #denominator) 1 4 2)"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
