@@ -780,7 +780,9 @@ func (c *compiler) block(n *smalltalk.Block, sc *scope) *blockCode {
 	for _, t := range n.Body.Temps {
 		inner.names[t.Name] = len(inner.names)
 	}
-	inner.own = len(inner.names) > 0
+	// a block that reads thisContext runs in a frame of its own, its
+	// context
+	inner.own = len(inner.names) > 0 || readsThisContext(n.Body)
 	bc := &blockCode{node: n, nargs: len(n.Args), size: len(inner.names), own: inner.own, captures: hasBlock(n.Body),
 		cost: nestingCost(n.Body)}
 	bc.body = c.seq(n.Body, inner, true)
@@ -789,15 +791,34 @@ func (c *compiler) block(n *smalltalk.Block, sc *scope) *blockCode {
 
 // hasBlock tells whether a block node appears under n.
 func hasBlock(n smalltalk.Node) bool {
+	return anyNode(n, func(n smalltalk.Node) bool { _, ok := n.(*smalltalk.Block); return ok })
+}
+
+// readsThisContext tells whether thisContext appears under n, in a block
+// nested in it too.
+func readsThisContext(n smalltalk.Node) bool {
+	return anyNode(n, func(n smalltalk.Node) bool {
+		v, ok := n.(*smalltalk.Variable)
+		return ok && v.Name == "thisContext"
+	})
+}
+
+// anyNode tells whether a node under n (n included) satisfies is; the
+// walk goes into blocks.
+func anyNode(n smalltalk.Node, is func(smalltalk.Node) bool) bool {
 	found := false
 	var walk func(n smalltalk.Node)
 	walk = func(n smalltalk.Node) {
 		if found || n == nil {
 			return
 		}
+		if is(n) {
+			found = true
+			return
+		}
 		switch n := n.(type) {
 		case *smalltalk.Block:
-			found = true
+			walk(n.Body)
 		case *smalltalk.Sequence:
 			for _, s := range n.Statements {
 				walk(s)
@@ -848,7 +869,7 @@ func (c *compiler) read(name string, sc *scope) code {
 	case "self", "super":
 		return func(in *Interp, f *frame) Object { return f.self }
 	case "thisContext":
-		return func(in *Interp, f *frame) Object { return &Context{f: in.capture(f)} }
+		return func(in *Interp, f *frame) Object { return in.contextOf(f) }
 	case "nil":
 		return func(*Interp, *frame) Object { return nil }
 	case "true":

@@ -28,11 +28,15 @@ type Interp struct {
 	// see resumeCoroutine), so that all their stacks together stay
 	// within maxDepth
 	depth, depthLimit int
-	nextHash          int64
-	hashes            map[*Instance]int64
-	states            map[*Instance]*excState
-	known             knownClasses
-	free              []*frame // frames released for reuse
+	// active is the frame of the method or block running (thisContext's,
+	// whose sender is the frame active when it was entered); whoever
+	// recovers from a panic that unwound frames sets it back, as depth
+	active   *frame
+	nextHash int64
+	hashes   map[*Instance]int64
+	states   map[*Instance]*excState
+	known    knownClasses
+	free     []*frame // frames released for reuse
 	// argStack holds the arguments of primitive calls: a primitive reads
 	// them while it runs and keeps none, so they need no slice of their own.
 	argStack []Object
@@ -331,6 +335,7 @@ func (in *Interp) run(f *frame) (result Object) {
 	if in.depth > in.depthLimit {
 		in.tooDeep()
 	}
+	f.sender, in.active = in.active, f
 	defer func() { f.dead = true }()
 	if m.nlr {
 		defer func() {
@@ -341,6 +346,7 @@ func (in *Interp) run(f *frame) (result Object) {
 				if n, ok := r.(*nonLocalReturn); ok && n.home == f {
 					in.returning = n.prev
 					in.depth = saved
+					in.active = f.sender
 					result = n.value
 					return
 				}
@@ -350,6 +356,7 @@ func (in *Interp) run(f *frame) (result Object) {
 	}
 	v, returned := m.body(in, f)
 	in.depth = saved
+	in.active = f.sender
 	in.release(f)
 	if returned {
 		return v
@@ -367,6 +374,7 @@ func (in *Interp) runInline(b *blockCode, f *frame, args ...Object) (Object, boo
 		return b.body(in, f)
 	}
 	bf := in.newFrame(b.size, f, f.self, f.m, f.home)
+	bf.inline = true
 	copy(bf.vars, args)
 	v, returned := b.body(in, bf)
 	in.release(bf)
@@ -390,6 +398,7 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	if bc.own {
 		bf = in.newFrame(bc.size, b.outer, b.outer.self, b.m, b.home)
 		copy(bf.vars, args)
+		bf.sender, bf.closure, in.active = in.active, b, bf
 	}
 	in.depth += bc.cost
 	if in.depth > in.depthLimit {
@@ -398,6 +407,7 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	v, returned := bc.body(in, bf)
 	in.depth -= bc.cost
 	if bc.own {
+		in.active = bf.sender
 		in.release(bf)
 	}
 	if returned {

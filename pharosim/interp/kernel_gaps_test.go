@@ -36,6 +36,11 @@ var gapsFixtures = map[string]string{
 		"KernelGapsNumber >> adaptToInteger: n andSend: s [ ^ (self class v: n) perform: s with: self ]\n" +
 		"KernelGapsNumber >> adaptToFraction: n andSend: s [ ^ (self class v: n) perform: s with: self ]\n" +
 		"KernelGapsNumber >> adaptToFloat: n andSend: s [ ^ (self class v: n) perform: s with: self ]\n",
+	"KernelGapsContexts": "Class { #name : #KernelGapsContexts, #superclass : #Object, #category : #Fixture }\n" +
+		"KernelGapsContexts >> caller [ ^ self callee ]\n" +
+		"KernelGapsContexts >> callee [ | c | c := thisContext sender. ^ { c receiver == self. c method selector. c selector. c sender selector. thisContext selector. thisContext methodClass. c printString } ]\n" +
+		"KernelGapsContexts >> inBlock [ ^ [ { thisContext isBlockContext. thisContext sender selector. thisContext home selector. thisContext home == thisContext outerContext. thisContext receiver == self } ] value ]\n" +
+		"KernelGapsContexts >> blockHome [ | b | b := [ self ]. ^ { b home == thisContext. b homeMethod == thisContext method. b receiver == self. [ 3 ] home } ]\n",
 }
 
 // gapsProgram reads gapsFixtures.
@@ -114,6 +119,20 @@ func TestTheKernelAnswersAsPharo13WhereUsersFoundGaps(t *testing.T) {
 		{"// in terms of /", "[ (KernelGapsNumber v: 4) // 3 ] on: Error do: [ :e | e messageText ]", "'My subclass should have overridden one of my messages.'"},
 		{"a Number of the image's is made with new", "{ (KernelGapsNumber v: 4) class. KernelGapsNumber new isNumber. (KernelGapsNumber v: 4) printString }", "{KernelGapsNumber. true. 'N4'}"},
 		// Fraction's instance variables (Fraction's definition: numerator, denominator)
+		// BlockClosure>>memoized (System-Caching), Float class>>twoPi, OSPlatform class>>current
+		// (one object, Unix64Platform on a 64-bit Linux: UnixPlatform>>family, isUnix, Unix64Platform>>isUnix64)
+		{"memoized computes once per argument", "| f n | n := 0. f := [ :x | n := n + 1. x * 2 ] memoized. { f value: 3. f value: 3. f value: 4. n }", "#(6 6 8 2)"},
+		{"twoPi and halfPi", "{ Float twoPi. Float halfPi }", "#(6.283185307179586 1.5707963267948966)"},
+		{"OSPlatform current is one Unix64Platform", "{ OSPlatform current class. OSPlatform current == OSPlatform current. OSPlatform current isUnix64. OSPlatform current platformFamily. Smalltalk os == OSPlatform current }", "{Unix64Platform. true. true. #Unix. true}"},
+		// Context>>sender, receiver, method, selector, methodClass, home, isBlockContext, outerContext,
+		// printOn:; BlockClosure>>home (nil for a clean block), homeMethod, receiver
+		{"thisContext sender", "KernelGapsContexts new caller", "{true. #caller. #caller. #doIt. #callee. KernelGapsContexts. 'KernelGapsContexts>>caller'}"},
+		{"a block's context", "KernelGapsContexts new inBlock", "#(true #inBlock #inBlock true true)"},
+		{"a block's home is its method's context", "KernelGapsContexts new blockHome", "#(true true true nil)"},
+		{"thisContext is one object", "thisContext == thisContext", "true"},
+		// BlockClosureTest>>#testHasNonLocalReturn, #testIsClean
+		{"hasNonLocalReturn", "{ [ ^ 1 ] hasNonLocalReturn. [ 1 ] hasNonLocalReturn. [ #(1) do: [ ^ 1 ] ] hasNonLocalReturn }", "#(true false true)"},
+		{"isClean", "| t | t := 1. { [ :a | a ] isClean. [ thisContext ] isClean. [ Object ] isClean. [ self ] isClean. [ t ] isClean. [ ^ 1 ] isClean. [ :x | x do: [ x + 1 ] ] isClean }", "#(true true true false false false true)"},
 		{"a Fraction's variables", "{ Fraction instVarNames. (1/2) instVarNamed: 'numerator'. (3/4) instVarAt: 2. Fraction instSize }", "#(#(#numerator #denominator) 1 4 2)"},
 	}
 	for _, c := range cases {

@@ -110,9 +110,20 @@ type frame struct {
 	self   Object
 	m      *Method
 	home   *frame // the method frame
-	dead   bool   // the method has returned: ^ from a block is an error
+	// sender is the frame that was active when this one was entered (a
+	// method's or a block's activation; thisContext sender): nil for an
+	// inlined block's frame, whose context is the frame it runs in
+	sender *frame
+	// closure is the block a block's activation runs, nil for a method's
+	closure *Block
+	dead    bool // the method has returned: ^ from a block is an error
 	// captured is true once a block or thisContext holds the frame
 	captured bool
+	// inline marks the frame of a block inlined in its method
+	inline bool
+	// chained is true once the frames of the sender chain from this one
+	// on are kept from reuse (a context reached them)
+	chained bool
 }
 
 // newFrame makes a frame of n variables, reusing a released one when it
@@ -177,6 +188,10 @@ func identical(a, b Object) bool {
 		// itself, 0.0 not to -0.0
 		y, ok := b.(float64)
 		return ok && math.Float64bits(x) == math.Float64bits(y)
+	case *Context:
+		// thisContext is one object per activation
+		y, ok := b.(*Context)
+		return ok && x.f == y.f
 	}
 	// every kind of Object is comparable with ==
 	return a == b

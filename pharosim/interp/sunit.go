@@ -244,6 +244,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	defer in.endCoroutines() // after what ended f is reported
 	in.budget = steps
 	in.depth, in.depthLimit = 0, maxDepth
+	in.active = nil
 	in.timeouts = in.timeouts[:0]
 	in.activeProcess = nil
 	in.aborting = false
@@ -265,7 +266,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 		if r == nil {
 			return
 		}
-		in.depth = 0
+		in.depth, in.active = 0, nil
 		in.aborting = false
 		switch v := r.(type) {
 		case *abort:
@@ -290,10 +291,10 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 }
 
 func (in *Interp) describe(exc *Instance) string {
-	depth := in.depth
+	depth, active := in.depth, in.active
 	defer func() {
 		if recover() != nil {
-			in.depth = depth
+			in.depth, in.active = depth, active
 		}
 	}()
 	if text := str(in.Send(exc, "messageText")); text != "" {
