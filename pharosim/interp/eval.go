@@ -395,21 +395,26 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 		return in.signalError("Error", fmt.Sprintf("wrong number of arguments: the block takes %d, got %d", bc.nargs, len(args)))
 	}
 	bf := b.outer
+	// the block's activation, a context: its own frame, or one that only
+	// stands for it as the sender of what the block sends (a block with
+	// no names of its own runs in the frame it was made in)
+	act := bf
 	if bc.own {
 		bf = in.newFrame(bc.size, b.outer, b.outer.self, b.m, b.home)
 		copy(bf.vars, args)
-		bf.sender, bf.closure, in.active = in.active, b, bf
+		act = bf
+	} else {
+		act = in.newFrame(0, b.outer, b.outer.self, b.m, b.home)
 	}
+	act.sender, act.closure, in.active = in.active, b, act
 	in.depth += bc.cost
 	if in.depth > in.depthLimit {
 		in.tooDeep()
 	}
 	v, returned := bc.body(in, bf)
 	in.depth -= bc.cost
-	if bc.own {
-		in.active = bf.sender
-		in.release(bf)
-	}
+	in.active = act.sender
+	in.release(act)
 	if returned {
 		return in.blockReturn(b.home, v)
 	}

@@ -40,6 +40,10 @@ var gapsFixtures = map[string]string{
 		"KernelGapsContexts >> caller [ ^ self callee ]\n" +
 		"KernelGapsContexts >> callee [ | c | c := thisContext sender. ^ { c receiver == self. c method selector. c selector. c sender selector. thisContext selector. thisContext methodClass. c printString } ]\n" +
 		"KernelGapsContexts >> inBlock [ ^ [ { thisContext isBlockContext. thisContext sender selector. thisContext home selector. thisContext home == thisContext outerContext. thisContext receiver == self } ] value ]\n" +
+		"KernelGapsContexts >> recursion: n [ RecursionStopper during: [ n add: 1. self recursion: n ]. ^ n ]\n" +
+		"KernelGapsContexts >> localRecursion: n [ LocalRecursionStopper during: [ n add: 1. LocalRecursionStopper during: [ n add: 2 ]. self localRecursion: n ]. ^ n ]\n" +
+		"KernelGapsContexts >> sendsFromBlock [ ^ [ self senderOfMe ] value ]\n" +
+		"KernelGapsContexts >> senderOfMe [ ^ { thisContext sender isBlockContext. thisContext sender homeMethod selector. thisContext sender sender selector } ]\n" +
 		"KernelGapsContexts >> blockHome [ | b | b := [ self ]. ^ { b home == thisContext. b homeMethod == thisContext method. b receiver == self. [ 3 ] home } ]\n",
 }
 
@@ -130,6 +134,10 @@ func TestTheKernelAnswersAsPharo13WhereUsersFoundGaps(t *testing.T) {
 		{"a block's context", "KernelGapsContexts new inBlock", "#(true #inBlock #inBlock true true)"},
 		{"a block's home is its method's context", "KernelGapsContexts new blockHome", "#(true true true nil)"},
 		{"thisContext is one object", "thisContext == thisContext", "true"},
+		{"a block's activation is the sender of what it sends", "KernelGapsContexts new sendsFromBlock", "#(true #sendsFromBlock #sendsFromBlock)"},
+		// RecursionStopperTest, LocalRecursionStopperTest: a method inside RecursionStopper during: runs its block once
+		{"RecursionStopper stops a recursion", "(KernelGapsContexts new recursion: OrderedCollection new) asArray", "#(1)"},
+		{"LocalRecursionStopper stops a recursion, a nested during: of the same method too", "(KernelGapsContexts new localRecursion: OrderedCollection new) asArray", "#(1)"},
 		// BlockClosureTest>>#testHasNonLocalReturn, #testIsClean
 		{"hasNonLocalReturn", "{ [ ^ 1 ] hasNonLocalReturn. [ 1 ] hasNonLocalReturn. [ #(1) do: [ ^ 1 ] ] hasNonLocalReturn }", "#(true false true)"},
 		{"isClean", "| t | t := 1. { [ :a | a ] isClean. [ thisContext ] isClean. [ Object ] isClean. [ self ] isClean. [ t ] isClean. [ ^ 1 ] isClean. [ :x | x do: [ x + 1 ] ] isClean }", "#(true true true false false false true)"},
