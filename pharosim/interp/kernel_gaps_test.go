@@ -36,6 +36,8 @@ var gapsFixtures = map[string]string{
 		"KernelGapsNumber >> adaptToInteger: n andSend: s [ ^ (self class v: n) perform: s with: self ]\n" +
 		"KernelGapsNumber >> adaptToFraction: n andSend: s [ ^ (self class v: n) perform: s with: self ]\n" +
 		"KernelGapsNumber >> adaptToFloat: n andSend: s [ ^ (self class v: n) perform: s with: self ]\n",
+	"KernelGapsPool":     "Class { #name : #KernelGapsPool, #superclass : #SharedPool, #classVars : [ 'Answer' ], #category : #Fixture }\nKernelGapsPool class >> initialize [ Answer := 42 ]\n",
+	"KernelGapsPoolUser": "Class { #name : #KernelGapsPoolUser, #superclass : #Object, #pools : [ 'KernelGapsPool' ], #category : #Fixture }\nKernelGapsPoolUser >> answer [ ^ Answer ]\nKernelGapsPoolUser >> pool [ ^ KernelGapsPool ]\nKernelGapsPoolUser >> none [ ^ 1 ]\n",
 	"KernelGapsContexts": "Class { #name : #KernelGapsContexts, #superclass : #Object, #category : #Fixture }\n" +
 		"KernelGapsContexts >> caller [ ^ self callee ]\n" +
 		"KernelGapsContexts >> callee [ | c | c := thisContext sender. ^ { c receiver == self. c method selector. c selector. c sender selector. thisContext selector. thisContext methodClass. c printString } ]\n" +
@@ -123,6 +125,15 @@ func TestTheKernelAnswersAsPharo13WhereUsersFoundGaps(t *testing.T) {
 		{"// in terms of /", "[ (KernelGapsNumber v: 4) // 3 ] on: Error do: [ :e | e messageText ]", "'My subclass should have overridden one of my messages.'"},
 		{"a Number of the image's is made with new", "{ (KernelGapsNumber v: 4) class. KernelGapsNumber new isNumber. (KernelGapsNumber v: 4) printString }", "{KernelGapsNumber. true. 'N4'}"},
 		// Fraction's instance variables (Fraction's definition: numerator, denominator)
+		// SharedPool class>>poolUsers, methodsAccessingPoolVariables, usingMethods (SharedPoolTest)
+		{"a pool's users", "KernelGapsPool poolUsers", "{KernelGapsPoolUser}"},
+		{"the methods that read a pool's variables", "(KernelGapsPool methodsAccessingPoolVariables collect: [ :m | m selector ]) asSortedCollection asArray", "#(#answer #initialize)"},
+		{"the methods that name the pool too", "| s | s := (KernelGapsPool usingMethods collect: [ :m | m selector ]) asSet. { s includesAll: #(#answer #pool #initialize). s includes: #none }", "#(true false)"},
+		// DependentsArray (DependentsArrayTest>>#testSize): its nil slots do not count
+		{"a DependentsArray's size leaves out nil", "{ (DependentsArray with: nil) size. (DependentsArray with: nil with: 1 with: nil) size. (DependentsArray with: 1 with: 3) size }", "#(0 1 2)"},
+		{"a DependentsArray's elements", "| d | d := DependentsArray with: nil with: 1 with: 2. { d at: 2. d first. d last. (d collect: [ :x | x * 10 ]) size. (d copyWith: 5) size }", "#(2 1 2 2 3)"},
+		// Character's class variables (MetaClassTest>>#testHasClassVarNamed)
+		{"Character's class variables", "{ Character classVarNames. Character class hasClassVarNamed: #CharSet }", "#(#(#CharSet #DigitValues) true)"},
 		// BlockClosure>>memoized (System-Caching), Float class>>twoPi, OSPlatform class>>current
 		// (one object, Unix64Platform on a 64-bit Linux: UnixPlatform>>family, isUnix, Unix64Platform>>isUnix64)
 		{"memoized computes once per argument", "| f n | n := 0. f := [ :x | n := n + 1. x * 2 ] memoized. { f value: 3. f value: 3. f value: 4. n }", "#(6 6 8 2)"},
