@@ -138,6 +138,8 @@ func TestTheKernelAnswersAsPharo13WhereUsersFoundGaps(t *testing.T) {
 		// FloatPrintPolicy, a DynamicVariable whose default is ExactFloatPrintPolicy (FloatTest>>#testFloatPrintPolicy)
 		{"an allocation too large signals OutOfMemory", "{ [ ByteArray new: 1024 * 1024 * 1024 ] on: OutOfMemory do: [ :e | #oom ]. [ Array new: 1024 * 1024 * 1024 ] on: OutOfMemory do: [ :e | #oom ]. (ByteArray new: 1024 * 1024) size. [ [ Array new: -1 ] on: OutOfMemory do: [ :e | #oom ] ] on: Error do: [ :e | #error ] }", "#(#oom #oom 1048576 #error)"},
 		{"FloatPrintPolicy", "{ FloatPrintPolicy value: InexactFloatPrintPolicy new during: [ Float pi printString ]. FloatPrintPolicy value class }", "{'3.141592653589793'. ExactFloatPrintPolicy}"},
+		// ProcessSpecificVariable>>index and Process>>psValueAt: (ProcessSpecificTest>>#testDynamicVariableRemovedAfterUse)
+		{"a dynamic variable's value is gone after value:during:", "FloatPrintPolicy value: 3 during: [ ]. { FloatPrintPolicy soleInstance index isInteger. Processor activeProcess psValueAt: FloatPrintPolicy soleInstance index }", "#(true nil)"},
 		// BlockClosure>>memoized (System-Caching), Float class>>twoPi, OSPlatform class>>current
 		// (one object, Unix64Platform on a 64-bit Linux: UnixPlatform>>family, isUnix, Unix64Platform>>isUnix64)
 		{"memoized computes once per argument", "| f n | n := 0. f := [ :x | n := n + 1. x * 2 ] memoized. { f value: 3. f value: 3. f value: 4. n }", "#(6 6 8 2)"},
