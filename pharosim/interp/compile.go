@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 
 	"github.com/pharo-refactor/refactord/smalltalk"
@@ -92,7 +93,7 @@ func (m *Method) compileBody() {
 		sc.names[t.Name] = len(sc.names)
 	}
 	m.nTemps = len(sc.names)
-	c := compiler{m: m, ivars: map[string]int{}}
+	c := compiler{m: m, ivars: map[string]int{}, lits: &literalFrame{}}
 	for i, n := range m.class.ivarNames {
 		if isOrderedView(m.class, n) {
 			// Pharo's array, firstIndex and lastIndex are a view for
@@ -182,6 +183,58 @@ func (c *compiler) quick(ast *smalltalk.Method) func(in *Interp, rcv Object) Obj
 type compiler struct {
 	m     *Method
 	ivars map[string]int
+	// lits is the literal frame of the method, or of the block being
+	// compiled that is not inlined (Pharo 13's CompiledBlock has its own)
+	lits *literalFrame
+}
+
+// literalFrame holds the literals of a method (or a block) made so far:
+// Pharo's compiler puts equal literals (literalEqual:) of one method in
+// one slot of its literal frame, so `#(1 2) == #(1 2)` in one method is
+// true. A literal is made when first evaluated, then looked up here.
+type literalFrame struct {
+	made []Object
+}
+
+// canonical answers the literal of the frame that is literal-equal to v,
+// or v, now in the frame.
+func (lf *literalFrame) canonical(v Object) Object {
+	for _, o := range lf.made {
+		if literalEqual(o, v) {
+			return o
+		}
+	}
+	lf.made = append(lf.made, v)
+	return v
+}
+
+// literalEqual is Pharo's literalEqual: between two literals: of one
+// class and equal, an Array's elements literal-equal too (so 1 and 1.0,
+// 'a' and #a differ), a Float's sign of zero counting.
+func literalEqual(a, b Object) bool {
+	switch x := a.(type) {
+	case *big.Int:
+		y, ok := b.(*big.Int)
+		return ok && x.Cmp(y) == 0
+	case *Instance:
+		y, ok := b.(*Instance)
+		if !ok || x.class != y.class || x.dict != nil || y.dict != nil || len(x.vars) != 0 || len(y.vars) != 0 {
+			return false
+		}
+		if x.str != nil || y.str != nil {
+			return x.str != nil && y.str != nil && string(x.str) == string(y.str)
+		}
+		if len(x.indexed) != len(y.indexed) {
+			return false
+		}
+		for i := range x.indexed {
+			if !literalEqual(x.indexed[i], y.indexed[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return identical(a, b)
 }
 
 func (c *compiler) seq(s *smalltalk.Sequence, sc *scope, inBlock bool) stmt {
@@ -231,12 +284,14 @@ func (c *compiler) expr(n smalltalk.Node, sc *scope, inBlock bool) code {
 		return c.read(n.Name, sc)
 	case *smalltalk.Literal:
 		// A literal is one object, as in a compiled method: evaluating it
-		// again answers the same object.
+		// again answers the same object, and so does an equal literal of
+		// the same method.
 		var v Object
 		made := false
+		lits := c.lits
 		return func(in *Interp, f *frame) Object {
 			if !made {
-				v, made = in.literal(n), true
+				v, made = lits.canonical(in.literal(n)), true
 			}
 			return v
 		}
@@ -263,7 +318,11 @@ func (c *compiler) expr(n smalltalk.Node, sc *scope, inBlock bool) code {
 			return v
 		}
 	case *smalltalk.Block:
+		// a block that is not inlined has a literal frame of its own
+		outer := c.lits
+		c.lits = &literalFrame{}
 		bc := c.block(n, sc)
+		c.lits = outer
 		m := c.m
 		return func(in *Interp, f *frame) Object {
 			in.charge(blockBytes)
@@ -730,29 +789,36 @@ func (c *compiler) block(n *smalltalk.Block, sc *scope) *blockCode {
 	return bc
 }
 
-// readsThisContext tells whether thisContext appears under n.
-func readsThisContext(n smalltalk.Node) bool {
-	found := false
-	smalltalk.Walk(n, func(n smalltalk.Node) bool {
-		if v, ok := n.(*smalltalk.Variable); ok && v.Name == "thisContext" {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // hasBlock tells whether a block node appears under n.
 func hasBlock(n smalltalk.Node) bool {
+	return anyNode(n, func(n smalltalk.Node) bool { _, ok := n.(*smalltalk.Block); return ok })
+}
+
+// readsThisContext tells whether thisContext appears under n, in a block
+// nested in it too.
+func readsThisContext(n smalltalk.Node) bool {
+	return anyNode(n, func(n smalltalk.Node) bool {
+		v, ok := n.(*smalltalk.Variable)
+		return ok && v.Name == "thisContext"
+	})
+}
+
+// anyNode tells whether a node under n (n included) satisfies is; the
+// walk goes into blocks.
+func anyNode(n smalltalk.Node, is func(smalltalk.Node) bool) bool {
 	found := false
 	var walk func(n smalltalk.Node)
 	walk = func(n smalltalk.Node) {
 		if found || n == nil {
 			return
 		}
+		if is(n) {
+			found = true
+			return
+		}
 		switch n := n.(type) {
 		case *smalltalk.Block:
-			found = true
+			walk(n.Body)
 		case *smalltalk.Sequence:
 			for _, s := range n.Statements {
 				walk(s)

@@ -440,13 +440,19 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	if len(args) != bc.nargs {
 		return in.signalError("Error", fmt.Sprintf("wrong number of arguments: the block takes %d, got %d", bc.nargs, len(args)))
 	}
-	bf := b.outer
+	// the block's activation, a context: its own frame, or one that only
+	// stands for it as the sender of what the block sends (a block with
+	// no names of its own runs in the frame it was made in)
+	bf, act := b.outer, b.outer
 	active := in.active
 	if bc.own {
 		bf = in.newFrame(bc.size, b.outer, b.outer.self, b.m, b.home)
 		copy(bf.vars, args)
-		bf.sender, bf.closure, in.active = active, b, bf
+		act = bf
+	} else {
+		act = in.newFrame(0, b.outer, b.outer.self, b.m, b.home)
 	}
+	act.sender, act.closure, in.active = active, b, act
 	in.depth += bc.cost
 	if in.depth > in.depthLimit {
 		in.tooDeep()
@@ -454,10 +460,8 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	v, returned := bc.body(in, bf)
 	in.depth -= bc.cost
 	in.active = active
-	if bc.own {
-		bf.dead = true
-		in.retire(bf)
-	}
+	act.dead = true
+	in.retire(act)
 	if returned {
 		return in.blockReturn(b.home, v)
 	}

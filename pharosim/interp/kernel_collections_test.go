@@ -291,10 +291,10 @@ func TestTraitCompositionExclusions(t *testing.T) {
 // SequenceableCollection>>collect: fills `self species new: self size`,
 // and select:, reject:, reversed, `,`, copyWith: copy the receiver's
 // species too: a subclass answers itself, not Array or OrderedCollection.
-// SortedCollection>>collect: still answers an OrderedCollection. (Pharo's
+// SortedCollection>>collect: still answers an OrderedCollection, and
 // OrderedCollection>>collect: fills `self speciesForTransform new: self
-// size`, its species; here it answers a plain OrderedCollection, a
-// deviation pipeline's TestSendsToTheClassLibraryAreReleased relies on.)
+// size`, its species (pipeline's TestSendsToTheClassLibraryAreReleased
+// converts a subclass's with asOrderedCollection).
 func TestSubclassesOfArrayAndOrderedCollectionKeepTheirSpecies(t *testing.T) {
 	t.Parallel()
 	var files []*tonel.File

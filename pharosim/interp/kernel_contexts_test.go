@@ -85,7 +85,7 @@ func TestThisContextAnswersAsPharo(t *testing.T) {
 		{"a returned block's context is dead", "| c | c := [ :x | thisContext ] value: 1. { c isDead. c sender }", "#(true nil)"},
 		// BlockClosure>>outerContext, home, homeMethod and hasNonLocalReturn (Kernel-CodeModel)
 		{"a block's outer context is where it was made", "KernelContextFixture new blockOuter", "true"},
-		{"a block's home and home method", "| b | b := [ :x | x ]. { b home == thisContext home. b homeMethod selector }", "#(true #doIt)"},
+		{"a block's home and home method", "| b | b := [ :x | self ]. { b home == thisContext home. b homeMethod selector }", "#(true #doIt)"},
 		{"hasNonLocalReturn", "{ [ :x | x ] hasNonLocalReturn. [ :x | ^ x ] hasNonLocalReturn. [ :x | [ ^ x ] ] hasNonLocalReturn }", "#(false true true)"},
 		{"stackOfSize: from the top", "KernelContextFixture new outer third", "an OrderedCollection(#chain #middle:)"},
 		{"the bottom of the stack has no sender", "thisContext stack last isBottomContext", "true"},

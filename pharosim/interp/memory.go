@@ -20,7 +20,7 @@ const (
 	runeBytes     = 4   // a character of a String or a Symbol
 	entryBytes    = 64  // an entry of a hashed collection's table
 	blockBytes    = 48  // a BlockClosure
-	frameBytes    = 144 // a frame a block or thisContext holds on to
+	frameBytes    = 160 // a frame a block or thisContext holds on to
 	bigBytes      = 32  // a large integer or a fraction, before its words
 	stateBytes    = 80  // what the interpreter keeps of a signalled exception
 	hashBytes     = 48  // an identity hash the interpreter keeps for an object

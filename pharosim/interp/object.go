@@ -22,6 +22,12 @@ type Instance struct {
 	indexed []Object
 	str     []rune // a String's characters
 	dict    *table // the hashed storage of Dictionary, Set and Bag
+	// an OrderedCollection's layout in Pharo's terms, beside its elements
+	// (indexed): the size of the array Pharo's would hold them in (its
+	// capacity) and the index of the first element in that array; first
+	// 0 for one whose layout nothing set, whose capacity is its size
+	// (orderedLayout). They fit in the padding of the struct's size class.
+	capacity, first int32
 }
 
 // Class is a class or a metaclass. A metaclass's single instance is its
@@ -217,6 +223,10 @@ func identical(a, b Object) bool {
 		// itself, 0.0 not to -0.0
 		y, ok := b.(float64)
 		return ok && math.Float64bits(x) == math.Float64bits(y)
+	case *Context:
+		// thisContext is one object per activation
+		y, ok := b.(*Context)
+		return ok && x.f == y.f
 	}
 	// every kind of Object is comparable with ==
 	return a == b

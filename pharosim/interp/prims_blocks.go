@@ -1,5 +1,7 @@
 package interp
 
+import "github.com/pharo-refactor/refactord/smalltalk"
+
 // blockPrimitives are the Go primitives of BlockClosure: evaluation,
 // ensure: and ifCurtailed:, what a block knows of its source.
 var blockPrimitives = map[string]primitive{
@@ -32,6 +34,41 @@ var blockPrimitives = map[string]primitive{
 			return nil, false
 		}
 		return in.newString(b.m.source[b.node.Start():b.node.End()]), true
+	},
+	"blockHome": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, ok := asBlock(r)
+		if !ok || b.home == nil {
+			return nil, false
+		}
+		return in.contextOf(b.home), true
+	},
+	"blockOuterContext": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, ok := asBlock(r)
+		if !ok || b.outer == nil {
+			return nil, false
+		}
+		return in.contextOf(b.outer), true
+	},
+	"blockHomeMethod": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, ok := asBlock(r)
+		if !ok || b.m == nil {
+			return nil, false
+		}
+		return in.methodObject(b.m), true
+	},
+	"blockHasNonLocalReturn": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, ok := asBlock(r)
+		if !ok {
+			return nil, false
+		}
+		return anyNode(b.node.Body, func(n smalltalk.Node) bool { _, ok := n.(*smalltalk.Return); return ok }), true
+	},
+	"blockIsClean": func(in *Interp, r Object, a []Object) (Object, bool) {
+		b, ok := asBlock(r)
+		if !ok {
+			return nil, false
+		}
+		return isCleanBlock(b), true
 	},
 	"ensure":      primEnsure,
 	"ifCurtailed": primIfCurtailed,
@@ -84,4 +121,53 @@ func primValue(in *Interp, r Object, a []Object) (Object, bool) {
 		return nil, false
 	}
 	return in.callBlock(b, a), true
+}
+
+// isCleanBlock tells whether a block closes over nothing of its home, as
+// Pharo's compiler's clean blocks (OCBlockScope>>isClean): no ^, no self,
+// super or instance variable, no temporary or argument of an enclosing
+// method or block; its own (its nested blocks' included), thisContext and
+// globals are allowed.
+func isCleanBlock(b *Block) bool {
+	own := map[string]bool{"thisContext": true, "nil": true, "true": true, "false": true}
+	anyNode(b.node, func(n smalltalk.Node) bool {
+		switch n := n.(type) {
+		case *smalltalk.Block:
+			for _, v := range n.Args {
+				own[v.Name] = true
+			}
+			for _, v := range n.Body.Temps {
+				own[v.Name] = true
+			}
+		}
+		return false
+	})
+	refersOut := func(name string) bool {
+		if own[name] {
+			return false
+		}
+		if name == "self" || name == "super" {
+			return true
+		}
+		// an instance variable, or a temporary of the home or of an
+		// enclosing block; a global, a class or pool variable is shared
+		return b.m == nil || ivarIndex(b.m.class, name) >= 0 || !isGlobalName(name)
+	}
+	return !anyNode(b.node.Body, func(n smalltalk.Node) bool {
+		switch n := n.(type) {
+		case *smalltalk.Return:
+			return true
+		case *smalltalk.Variable:
+			return refersOut(n.Name)
+		case *smalltalk.Assignment:
+			return refersOut(n.Variable.Name)
+		}
+		return false
+	})
+}
+
+// isGlobalName tells whether a name not declared in a method reads a
+// global, a class or a pool variable: it is capitalized.
+func isGlobalName(name string) bool {
+	return name != "" && name[0] >= 'A' && name[0] <= 'Z'
 }

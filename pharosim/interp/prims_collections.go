@@ -13,12 +13,25 @@ var collectionPrimitives = map[string]primitive{
 		o.indexed = make([]Object, n)
 		return o, true
 	},
+	"orderedNew": func(in *Interp, r Object, a []Object) (Object, bool) {
+		c, n, ok := newOfSize(r, a[0])
+		if !ok {
+			return nil, false
+		}
+		o := in.newInstance(c)
+		o.indexed = []Object{}
+		o.capacity, o.first = int32(n), 1
+		return o, true
+	},
 	"growAdd": func(in *Interp, r Object, a []Object) (Object, bool) {
 		o, ok := asInstance(r)
 		if !ok {
 			return nil, false
 		}
 		in.chargeSlots(1)
+		if capacity, first := orderedLayout(o); first+len(o.indexed)-1 == capacity {
+			makeRoomAtLast(o)
+		}
 		o.indexed = append(o.indexed, a[0])
 		return a[0], true
 	},
@@ -28,6 +41,7 @@ var collectionPrimitives = map[string]primitive{
 			return nil, false
 		}
 		in.chargeSlots(1)
+		roomAtFirst(o)
 		o.indexed = append([]Object{a[0]}, o.indexed...)
 		return a[0], true
 	},
@@ -38,6 +52,9 @@ var collectionPrimitives = map[string]primitive{
 			return nil, false
 		}
 		in.chargeSlots(1)
+		// Pharo's insert:before: moves the elements before the new one
+		// toward the front, wherever it goes
+		roomAtFirst(o)
 		o.indexed = append(o.indexed[:i-1], append([]Object{a[0]}, o.indexed[i-1:]...)...)
 		return a[0], true
 	},
@@ -48,7 +65,20 @@ var collectionPrimitives = map[string]primitive{
 			return nil, false
 		}
 		v := o.indexed[i-1]
+		setOrderedLayout(o)
 		o.indexed = append(o.indexed[:i-1:i-1], o.indexed[i:]...)
+		return v, true
+	},
+	"growRemoveFirst": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o, isInstance := asInstance(r)
+		if !isInstance || len(o.indexed) == 0 {
+			return nil, false
+		}
+		v := o.indexed[0]
+		setOrderedLayout(o)
+		// Pharo's removeFirst leaves an empty slot at the front
+		o.first++
+		o.indexed = append(o.indexed[:0:0], o.indexed[1:]...)
 		return v, true
 	},
 	"growRemoveAll": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -56,9 +86,55 @@ var collectionPrimitives = map[string]primitive{
 		if !ok {
 			return nil, false
 		}
+		capacity, _ := orderedLayout(o)
 		o.indexed = []Object{}
+		o.capacity, o.first = int32(capacity), 1
 		return r, true
 	},
+	"orderedCopyFromTo": func(in *Interp, r Object, a []Object) (Object, bool) {
+		// Pharo's copyFrom:to: copies the receiver (its class and its
+		// other variables, a SortedCollection's sortBlock) with an array
+		// of the elements copied only
+		o, isInstance := asInstance(r)
+		start, ok1 := a[0].(int64)
+		stop, ok2 := a[1].(int64)
+		if !isInstance || !ok1 || !ok2 || (stop >= start && (start < 1 || stop > int64(len(o.indexed)))) {
+			return nil, false
+		}
+		in.chargeInstance(o)
+		c := &Instance{class: o.class, vars: append([]Object{}, o.vars...), indexed: []Object{}, first: 1}
+		if stop >= start {
+			c.indexed = append(c.indexed, o.indexed[start-1:stop]...)
+		}
+		c.capacity = int32(len(c.indexed))
+		return c, true
+	},
+	"orderedCapacity": func(in *Interp, r Object, a []Object) (Object, bool) {
+		o, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
+		capacity, _ := orderedLayout(o)
+		return int64(capacity), true
+	},
+	"orderedGrowAtFirst": onOrdered(growAtFirst),
+	"orderedGrowAtLast":  onOrdered(growAtLast),
+	"orderedMakeRoomAtFirst": onOrdered(func(o *Instance) {
+		if _, first := orderedLayout(o); first == 1 {
+			makeRoomAtFirst(o)
+		}
+	}),
+	"orderedMakeRoomAtLast": onOrdered(func(o *Instance) {
+		if capacity, first := orderedLayout(o); first+len(o.indexed)-1 == capacity {
+			makeRoomAtLast(o)
+		}
+	}),
+	"orderedCompact": onOrdered(func(o *Instance) {
+		// Pharo's compact drops the empty slots after the last element,
+		// not those before the first
+		_, first := orderedLayout(o)
+		o.capacity, o.first = int32(first+len(o.indexed)-1), int32(first)
+	}),
 	"sortBlock":   primSort,
 	"tableAt":     primTableAt,
 	"tableAtPut":  primTableAtPut,
@@ -429,13 +505,16 @@ func (in *Interp) orderedStorageAtPut(o *Instance, variable string, v Object) bo
 		in.chargeSlots(len(arr.indexed))
 		o.indexed = append([]Object{}, arr.indexed...)
 		o.vars[firstSlot] = int64(0)
+		o.capacity, o.first = int32(len(arr.indexed)), 1
 	case "firstIndex":
 		first, ok := v.(int64)
 		if !ok || first < 1 || first-1 > int64(len(o.indexed)) {
 			return false
 		}
+		setOrderedLayout(o)
 		o.indexed = o.indexed[first-1:]
 		o.vars[firstSlot] = dropped + first - 1
+		o.first = int32(dropped + first)
 	case "lastIndex":
 		last, ok := v.(int64)
 		n := last - dropped
@@ -445,4 +524,95 @@ func (in *Interp) orderedStorageAtPut(o *Instance, variable string, v Object) bo
 		o.indexed = o.indexed[:n]
 	}
 	return true
+}
+
+// orderedLayout answers an OrderedCollection's capacity and the index of
+// its first element as Pharo's array would hold them (its array's size and
+// its firstIndex); one whose layout nothing set holds its elements from 1
+// and has no room to spare.
+func orderedLayout(o *Instance) (capacity, first int) {
+	if o.first == 0 {
+		return len(o.indexed), 1
+	}
+	return int(o.capacity), int(o.first)
+}
+
+// setOrderedLayout fixes the layout orderedLayout answers, before an
+// operation moves the first index.
+func setOrderedLayout(o *Instance) {
+	capacity, first := orderedLayout(o)
+	o.capacity, o.first = int32(capacity), int32(first)
+}
+
+// onOrdered makes a primitive that changes an OrderedCollection's layout,
+// not its elements, and answers the receiver.
+func onOrdered(change func(o *Instance)) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		o, ok := asInstance(r)
+		if !ok {
+			return nil, false
+		}
+		change(o)
+		return r, true
+	}
+}
+
+// growAtLast doubles the capacity, the new slots after the last element,
+// as Pharo's OrderedCollection>>growAtLast.
+func growAtLast(o *Instance) {
+	capacity, first := orderedLayout(o)
+	o.capacity, o.first = int32(max(capacity*2, 1)), int32(first)
+}
+
+// growAtFirst doubles the capacity, the new slots before the first
+// element, as Pharo's OrderedCollection>>growAtFirst.
+func growAtFirst(o *Instance) {
+	capacity, first := orderedLayout(o)
+	grown := max(capacity*2, 1)
+	o.capacity, o.first = int32(grown), int32(grown-capacity+first)
+}
+
+// makeRoomAtLast makes room after the last element, which ends the array,
+// as Pharo's OrderedCollection>>makeRoomAtLast: it grows the array when the
+// elements fill half of it or more, else moves them toward the front.
+func makeRoomAtLast(o *Instance) {
+	capacity, first := orderedLayout(o)
+	n, last := len(o.indexed), first+len(o.indexed)-1
+	switch {
+	case n*2 >= last:
+		growAtLast(o)
+		return
+	case n == 0:
+		first = 1
+	default:
+		first += last/2 - last
+	}
+	o.capacity, o.first = int32(capacity), int32(first)
+}
+
+// makeRoomAtFirst makes room before the first element, which starts the
+// array, as Pharo's OrderedCollection>>makeRoomAtFirst: it grows the array
+// when the elements fill half of it or more, else moves them toward the
+// middle.
+func makeRoomAtFirst(o *Instance) {
+	capacity, _ := orderedLayout(o)
+	n := len(o.indexed)
+	switch {
+	case n*2 >= capacity:
+		growAtFirst(o)
+		return
+	case n == 0:
+		o.capacity, o.first = int32(capacity), int32(capacity+1)
+	default:
+		o.capacity, o.first = int32(capacity), int32(capacity/2+1)
+	}
+}
+
+// roomAtFirst takes the slot before the first element for a new one, as
+// Pharo's addFirst: and insert:before: do, making room when there is none.
+func roomAtFirst(o *Instance) {
+	if _, first := orderedLayout(o); first == 1 {
+		makeRoomAtFirst(o)
+	}
+	o.first--
 }

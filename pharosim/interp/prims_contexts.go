@@ -1,7 +1,5 @@
 package interp
 
-import "github.com/pharo-refactor/refactord/smalltalk"
-
 // contextPrimitives give thisContext what code that reads its stack
 // needs: its sender chain, receiver, method and home. A context is an
 // activation of a method or of a block that has names of its own; a
@@ -48,30 +46,6 @@ var contextPrimitives = map[string]primitive{
 		}
 		return in.newArray(append([]Object(nil), f.vars[:n]...))
 	}),
-}
-
-// blockContextPrimitives give a block what it knows of the activations
-// around it: where it was made, and whether it returns from its home.
-var blockContextPrimitives = map[string]primitive{
-	"blockOuterContext": func(in *Interp, r Object, a []Object) (Object, bool) {
-		b, ok := asBlock(r)
-		if !ok || b.outer == nil {
-			return nil, false
-		}
-		return in.contextOf(b.outer), true
-	},
-	"blockHasMethodReturn": func(in *Interp, r Object, a []Object) (Object, bool) {
-		b, ok := asBlock(r)
-		if !ok {
-			return nil, false
-		}
-		found := false
-		smalltalk.Walk(b.node.Body, func(n smalltalk.Node) bool {
-			_, found = n.(*smalltalk.Return)
-			return !found
-		})
-		return found, true
-	},
 }
 
 // onContext makes a primitive of one that reads the activation a

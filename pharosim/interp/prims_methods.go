@@ -64,6 +64,29 @@ var methodPrimitives = map[string]primitive{
 		}
 		return in.newArray(out), true
 	},
+	"poolUsers": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		var out []Object
+		for _, user := range in.imageClasses() {
+			if slices.Contains(user.pools, c.name) {
+				out = append(out, user)
+			}
+		}
+		return in.newArray(out), true
+	}),
+	"poolVariableUsers": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		withPool, ok := a[0].(bool)
+		if !ok {
+			return nil, false
+		}
+		targets := map[*Binding]bool{}
+		for _, b := range c.classVars {
+			targets[b] = true
+		}
+		if b := in.globals[c.name]; withPool && b != nil {
+			targets[b] = true
+		}
+		return in.newArray(in.methodsReading(targets)), true
+	}),
 	"methodsWithPragma": func(in *Interp, r Object, a []Object) (Object, bool) {
 		name, ok := a[0].(Symbol)
 		if !ok {
@@ -371,4 +394,39 @@ func literalKey(n *smalltalk.Literal) string {
 		b.WriteByte(')')
 	}
 	return b.String()
+}
+
+// methodsReading answers the methods of the image, both sides of each
+// class, that name one of the shared variables targets (a global, a class
+// or pool variable), as Pharo finds them by their literal bindings.
+func (in *Interp) methodsReading(targets map[*Binding]bool) []Object {
+	var out []Object
+	for _, c := range in.imageClasses() {
+		for _, side := range []*Class{c, c.meta} {
+			for _, sel := range slices.Sorted(maps.Keys(side.methods)) {
+				m := side.methods[sel]
+				if m.ast == nil || m.origin != nil {
+					continue
+				}
+				if in.readsBinding(m, targets) {
+					out = append(out, in.methodObject(m))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// readsBinding tells whether a method names one of targets.
+func (in *Interp) readsBinding(m *Method, targets map[*Binding]bool) bool {
+	found := false
+	smalltalk.Walk(m.ast, func(n smalltalk.Node) bool {
+		if v, ok := n.(*smalltalk.Variable); ok && !found {
+			if b := in.shared(v.Name, m.class); b != nil && targets[b] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -42,7 +42,7 @@ func primShallowCopy(in *Interp, r Object, a []Object) (Object, bool) {
 		return r, true
 	}
 	in.chargeInstance(o)
-	c := &Instance{class: o.class, vars: append([]Object{}, o.vars...)}
+	c := &Instance{class: o.class, vars: append([]Object{}, o.vars...), capacity: o.capacity, first: o.first}
 	if o.indexed != nil {
 		c.indexed = append([]Object{}, o.indexed...)
 	}

@@ -59,7 +59,7 @@ func (in *Interp) runProcess(proc *Instance, b *Block) {
 		}
 		clear(in.argStack[args:cap(in.argStack)])
 		in.argStack = in.argStack[:args]
-		in.depth = depth
+		in.depth, in.active = depth, active
 		switch v := r.(type) {
 		case *processEnd:
 			if v.proc == proc {

@@ -244,6 +244,7 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	defer in.endCoroutines() // after what ended f is reported
 	in.budget = steps
 	in.depth, in.depthLimit = 0, maxDepth
+	in.active = nil
 	in.timeouts = in.timeouts[:0]
 	in.activeProcess, in.active = nil, nil
 	in.aborting = false
