@@ -17,6 +17,9 @@ import (
 // comment or code holds the answer).
 func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 	t.Parallel()
+	fixture, err := tonel.ParseFile("Fixture/KernelHeldOutUniqueList.class.st", []byte(uniqueListFixture))
+	require.NoError(t, err)
+	program := ReadProgram([]*tonel.File{fixture})
 	cases := []struct{ name, expr, want string }{
 		// SequenceableCollection>>detectIndex: and detectIndex:ifNone:, their examples (Containers-Trie)
 		{"detectIndex: answers the first index whose element satisfies the block", "#(1 5 10) detectIndex: [ :each | each > 3 ]", "2"},
@@ -81,13 +84,25 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 		{"isSelectorSymbol", "{ #'no selector exist with spaces' isSelectorSymbol. #assert:equals: isSelectorSymbol. #printString isSelectorSymbol }", "#(false true true)"},
 		{"mergeSortFrom:to:by: sorts a range in place", "{ #a. #b. #z. #d. #i. #l } mergeSortFrom: 3 to: 5 by: [ :a :b | a <= b ]; yourself", "#(#a #b #d #i #z #l)"},
 		{"an interval shuffled is an Array of its elements", "| s | s := (1 to: 20) shuffled. { s class. s size. s asSet = (1 to: 20) asSet }", "{Array. 20. true}"},
+		// OrderedCollection>>add: is self addLast:, addAll: is addAllLast:, which sends addLast: (Collections-Sequenceable): a subclass that overrides addLast: is honoured (Containers-OrderedSet's CTOrderedSet)
+		{"add: goes through an overridden addLast:", "| s | s := KernelHeldOutUniqueList new. s add: 1; add: 1; add: 2. s asArray", "#(1 2)"},
+		{"addAll: goes through an overridden addLast:", "(KernelHeldOutUniqueList new addAll: #(3 3 4 3); yourself) asArray", "#(3 4)"},
+		{"withAll: too", "(KernelHeldOutUniqueList withAll: #(5 5 6)) asArray", "#(5 6)"},
+		// OrderedCollection>>reset: resetTo: 1, the capacity kept (XML-Parser's lists)
+		{"reset empties and keeps the capacity", "| c | c := OrderedCollection new: 20. c addAll: #(1 2 3). c reset. { c size. c capacity. (c add: 4; yourself) asArray }", "#(0 20 #(4))"},
 		// Collection>>errorEmptyCollection signals CollectionIsEmpty (Collections-Abstract)
 		{"errorEmptyCollection", "[ #() errorEmptyCollection ] on: CollectionIsEmpty do: [ :e | e collection ]", "#()"},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
 	}
 }
+
+// uniqueListFixture keeps out what it holds, as Containers-OrderedSet's
+// CTOrderedSet does, by overriding addLast: only.
+const uniqueListFixture = `Class { #name : #KernelHeldOutUniqueList, #superclass : #OrderedCollection, #category : #Fixture }
+KernelHeldOutUniqueList >> addLast: anObject [ ^ (self includes: anObject) ifTrue: [ anObject ] ifFalse: [ super addLast: anObject ] ]
+`
 
 // undeclaredFixture reads variables nothing of its own declares: one that
 // Pharo's OrderedCollection has (the kernel's lacks it), one nobody has.

@@ -23,17 +23,21 @@ var collectionPrimitives = map[string]primitive{
 		o.capacity, o.first = int32(n), 1
 		return o, true
 	},
-	"growAdd": func(in *Interp, r Object, a []Object) (Object, bool) {
+	"growAdd": primGrowAdd,
+	// growAddUnlessOverridden is add: as Pharo's, self addLast: — done in
+	// place unless the receiver's class answers addLast: with a method of
+	// its own, which the Smalltalk fallback then sends
+	"growAddUnlessOverridden": func(in *Interp, r Object, a []Object) (Object, bool) {
 		o, ok := asInstance(r)
 		if !ok {
 			return nil, false
 		}
-		in.chargeSlots(1)
-		if capacity, first := orderedLayout(o); first+len(o.indexed)-1 == capacity {
-			makeRoomAtLast(o)
+		if o.class != in.classes["OrderedCollection"] {
+			if m := o.class.lookup("addLast:"); m == nil || m.primitive != "growAdd" {
+				return nil, false
+			}
 		}
-		o.indexed = append(o.indexed, a[0])
-		return a[0], true
+		return primGrowAdd(in, r, a)
 	},
 	"growAddFirst": func(in *Interp, r Object, a []Object) (Object, bool) {
 		o, ok := asInstance(r)
@@ -615,4 +619,19 @@ func roomAtFirst(o *Instance) {
 		makeRoomAtFirst(o)
 	}
 	o.first--
+}
+
+// primGrowAdd adds an element at the end of an OrderedCollection, making
+// room as Pharo's makeRoomAtLast does.
+func primGrowAdd(in *Interp, r Object, a []Object) (Object, bool) {
+	o, ok := asInstance(r)
+	if !ok {
+		return nil, false
+	}
+	in.chargeSlots(1)
+	if capacity, first := orderedLayout(o); first+len(o.indexed)-1 == capacity {
+		makeRoomAtLast(o)
+	}
+	o.indexed = append(o.indexed, a[0])
+	return a[0], true
 }
