@@ -58,7 +58,7 @@ func (img *Image) programFor(roots []string) *interp.Program {
 	// a variable nothing declares is Pharo's UndeclaredVariableRead unless
 	// Pharo's version of a kernel class declares it (the index is read
 	// only when such a read happens)
-	p := &interp.Program{PharoDeclares: img.lib.Declares}
+	p := &interp.Program{PharoDeclares: img.lib.Declares, PharoHasGlobal: img.lib.HasGlobal}
 	for _, n := range names {
 		c := img.classes[n]
 		if c.def != nil && (c.def.kind == tonel.KindClass || c.def.kind == tonel.KindTrait) {

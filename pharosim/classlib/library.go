@@ -300,6 +300,24 @@ func (l *Library) Class(name string) (*Class, bool) {
 	return c, ok
 }
 
+// imageGlobals are the globals of Pharo 13's image that are no class:
+// the index, read from class definitions, does not hold them.
+var imageGlobals = map[string]bool{
+	"Smalltalk": true, "Transcript": true, "Processor": true, "Undeclared": true, "SourceFiles": true,
+	"Display": true, "World": true, "Sensor": true, "ActiveHand": true, "ActiveEvent": true, "ActiveWorld": true,
+}
+
+// HasGlobal reports whether Pharo's image holds a global of that name: a
+// class or trait of the index, or one of the image's other globals.
+// Without an index it cannot tell, and answers true.
+func (l *Library) HasGlobal(name string) bool {
+	if l == nil || l.load() != nil {
+		return true
+	}
+	_, ok := l.classes[name]
+	return ok || imageGlobals[name]
+}
+
 // Declares reports whether the class of that name declares the variable
 // itself: an instance, class-instance or class variable.
 func (l *Library) Declares(class, variable string) bool {

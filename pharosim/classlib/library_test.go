@@ -124,6 +124,22 @@ func TestDeclares(t *testing.T) {
 	}
 }
 
+// HasGlobal: a class of the index or one of the image's other globals;
+// without an index nothing can be told apart, so everything may exist.
+func TestHasGlobal(t *testing.T) {
+	lib, err := Parse([]byte(goodHead + record("C", "Foo", "", "Pkg", "", "", "", "", "", "", "", "")))
+	require.NoError(t, err)
+	cases := []struct {
+		name string
+		want bool
+	}{{"Foo", true}, {"Transcript", true}, {"Smalltalk", true}, {"Fooo", false}, {"OrderedColllection", false}}
+	for _, c := range cases {
+		assert.Equal(t, c.want, lib.HasGlobal(c.name), c.name)
+	}
+	var none *Library
+	assert.True(t, none.HasGlobal("Fooo"))
+}
+
 func TestTraitNames(t *testing.T) {
 	cases := map[string]string{
 		"":                                  "",

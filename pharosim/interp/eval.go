@@ -87,6 +87,7 @@ type Interp struct {
 	// from one Pharo's class has and the kernel's lacks (see
 	// Program.PharoDeclares).
 	pharoDeclares  func(class, variable string) bool
+	pharoHasGlobal func(name string) bool
 	programClasses map[string]bool
 	// interned are the symbols made from strings (asSymbol) and the
 	// symbol literals of the methods compiled so far: with the
@@ -523,6 +524,10 @@ func (in *Interp) undeclared(name string, from *Class) Object {
 		// a lower-case name is no global: an instance variable Pharo's
 		// class has and the kernel's lacks, most likely
 		panic(&Missing{What: "the variable " + name + " read by a method of " + from.name})
+	}
+	if in.pharoHasGlobal != nil && !in.pharoHasGlobal(name) {
+		// no global of Pharo's either: Pharo 13 signals it when read
+		return in.signalUndeclaredRead(name)
 	}
 	panic(&Missing{What: "the global " + name})
 }

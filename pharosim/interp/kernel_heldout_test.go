@@ -125,7 +125,12 @@ func TestAnUndeclaredVariableIsSignalledAsInPharo(t *testing.T) {
 	require.NoError(t, err)
 	program := ReadProgram([]*tonel.File{f})
 	program.PharoDeclares = classlib.Default().Declares
+	program.PharoHasGlobal = classlib.Default().HasGlobal
 	cases := []struct{ name, expr, want string }{
+		// a global neither Pharo's image nor the kernel holds (a misspelt class, PetitParser2's OrderedColllection) is read as Pharo 13 reads it
+		{"an undeclared global is an UndeclaredVariableRead", "[ OrderedColllection new ] on: UndeclaredVariableRead do: [ :e | e variable ]", "#OrderedColllection"},
+		{"resumed, it answers the value", "[ OrderedColllection ] on: UndeclaredVariableRead do: [ :e | e resume: 3 ]", "3"},
+		{"a global Pharo holds and the kernel lacks is named", "[ ClassDefinitionPrinter ] on: Error do: [ :e | #caught ]", "ERROR: pharo-sim's kernel lacks the global ClassDefinitionPrinter"},
 		{"an undeclared read is an Error", "[ KernelUndeclaredFixture new metricRead ] on: Error do: [ :e | { e class. e messageText. e variable } ]",
 			"{UndeclaredVariableRead. 'Attempt to read undeclared variable metric'. #metric}"},
 		{"on the class side too", "[ KernelUndeclaredFixture metricRead ] on: UndeclaredVariableRead do: [ :e | e messageText ]", "'Attempt to read undeclared variable metric'"},

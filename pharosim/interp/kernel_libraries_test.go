@@ -55,7 +55,7 @@ KernelFailingInitializeFixture class >> done [ ^ Done ]
 // classes, in a fresh interpreter (so their class-side initialize has run).
 func runInProgram(t *testing.T, program *Program, expr string) string {
 	t.Helper()
-	p := &Program{Classes: program.Classes, PharoDeclares: program.PharoDeclares,
+	p := &Program{Classes: program.Classes, PharoDeclares: program.PharoDeclares, PharoHasGlobal: program.PharoHasGlobal,
 		Methods: append([]MethodSource{{Class: "UndefinedObject", Source: "doIt\n\t^ [ " + expr + " ] value printString"}}, program.Methods...)}
 	in, err := New(p, Limits{Steps: 1_000_000})
 	require.NoError(t, err)

@@ -30,6 +30,11 @@ type Program struct {
 	// a kernel class above it declares the name: then the kernel lacks it.
 	// Unset, every such read is taken for a variable the kernel lacks.
 	PharoDeclares func(class, variable string) bool
+	// PharoHasGlobal, when set, tells whether Pharo's image holds a global
+	// of that name. Reading a global that neither it nor the kernel holds
+	// signals UndeclaredVariableRead, as Pharo 13 does; one that Pharo
+	// holds and the kernel does not is one the kernel lacks.
+	PharoHasGlobal func(name string) bool
 	// sides are the kernel's methods per class side, counted once (see
 	// sizeMethodTables)
 	sides map[sideKey]int
@@ -211,6 +216,7 @@ func New(program *Program, limits Limits) (*Interp, error) {
 	}
 	if program != nil {
 		in.pharoDeclares = program.PharoDeclares
+		in.pharoHasGlobal = program.PharoHasGlobal
 		in.programClasses = map[string]bool{}
 		for _, d := range program.Classes {
 			in.programClasses[d.Name] = true

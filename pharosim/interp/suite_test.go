@@ -40,6 +40,7 @@ func TestPublicSuite(t *testing.T) {
 	start := time.Now()
 	program := ReadProgram(files)
 	program.PharoDeclares = classlib.Default().Declares // as pharo-sim's runs do
+	program.PharoHasGlobal = classlib.Default().HasGlobal
 	in, err := New(program, Limits{Steps: StepGuard, Deadline: time.Now().Add(time.Minute)})
 	require.NoError(t, err)
 	for _, failure := range in.InitializeFailures() {
