@@ -27,10 +27,20 @@ type PackageReport struct {
 	// LackedSelectors are the selectors the package sends that a class of
 	// the index defines and no method of the kernel or the tree does.
 	LackedSelectors []string
+	// DiskSends are the selectors the package sends that reach for the
+	// machine's disk (diskSelectors): the kernel holds its files as paths
+	// only, so what reads or writes one errors.
+	DiskSends []string
 	// LoadFailures are the interpreter's InitializeFailures for the
 	// package's classes, in the order loading met them.
 	LoadFailures []string
 }
+
+// diskSelectors lead to a file of the machine's disk, which the kernel
+// lacks on purpose: its FileSystem disk and its references are paths that
+// print, compare and serialize, and FileSystem memory is the file system
+// that works.
+var diskSelectors = map[string]bool{"asFileReference": true, "disk": true, "workingDirectory": true, "imageDirectory": true}
 
 // loadCheckLimits bound the class-side initialize runs of a check.
 const (
@@ -67,7 +77,7 @@ func CheckPackages(files []*tonel.File, lib *classlib.Library) ([]PackageReport,
 		if f.Def.Kind == tonel.KindClass || f.Def.Kind == tonel.KindTrait {
 			classesOf[f.Def.Name] = r
 		}
-		lackedClasses, lackedSelectors := map[string]bool{}, map[string]bool{}
+		lackedClasses, lackedSelectors, diskSends := map[string]bool{}, map[string]bool{}, map[string]bool{}
 		for _, m := range f.Methods {
 			parsed, err := smalltalk.ParseMethod(m.Source)
 			if err != nil {
@@ -89,10 +99,14 @@ func CheckPackages(files []*tonel.File, lib *classlib.Library) ([]PackageReport,
 				if !tree.selectors[s] && !kernelSelectors[s] && lib.DefinedAnywhere(s) {
 					lackedSelectors[s] = true
 				}
+				if diskSelectors[s] && !tree.selectors[s] {
+					diskSends[s] = true
+				}
 			}
 		}
 		r.LackedClasses = mergeSorted(r.LackedClasses, lackedClasses)
 		r.LackedSelectors = mergeSorted(r.LackedSelectors, lackedSelectors)
+		r.DiskSends = mergeSorted(r.DiskSends, diskSends)
 	}
 	in, err := interp.New(interp.ReadProgram(files), interp.Limits{Steps: loadCheckSteps, Deadline: time.Now().Add(loadCheckDuration)})
 	if err != nil {

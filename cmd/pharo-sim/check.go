@@ -175,6 +175,14 @@ func (r *report) packageReport(p pharosim.PackageReport, label string) {
 		r.lines = append(r.lines, reportLine{path: p.Dir, text: fmt.Sprintf("%s: %s sends selectors of %s that no method of pharo-sim's kernel defines: %s",
 			p.Dir, p.Package, label, strings.Join(sends, " "))})
 	}
+	if len(p.DiskSends) > 0 {
+		sends := make([]string, len(p.DiskSends))
+		for i, s := range p.DiskSends {
+			sends[i] = "#" + s
+		}
+		r.lines = append(r.lines, reportLine{path: p.Dir, text: fmt.Sprintf("%s: %s reaches for the disk, which pharo-sim's kernel lacks (its files are paths; FileSystem memory works): %s",
+			p.Dir, p.Package, strings.Join(sends, " "))})
+	}
 }
 
 // method parses one method and records its error or warnings.

@@ -157,9 +157,10 @@ func TestCheckNamesWhatTheKernelLacksAndHowPackagesLoad(t *testing.T) {
 	cases := []struct{ name, line string }{
 		{"a class whose superclass is missing", core + "warning: loading Gaps-Core: GapsWidget did not load: its superclass WAComponent is missing"},
 		{"a class-side initialize that fails", core + "warning: loading Gaps-Core: GapsLog class>>#initialize: unhandled MessageNotUnderstood: Message not understood: GapsLog >> #zorkTheDefault"},
-		{"Pharo's classes the kernel lacks", core + "Gaps-Core uses classes of Pharo 13 that pharo-sim's kernel lacks: FileReference, FileSystem, Socket"},
-		{"Pharo's selectors no kernel method defines, a stub that names a lack included (asFileReference)",
-			core + "Gaps-Core sends selectors of Pharo 13 that no method of pharo-sim's kernel defines: #asFileReference #asPath #connectToHostNamed:port: #disk #exists #fileSystem:path: #newTCP #text:"},
+		{"Pharo's classes the kernel lacks", core + "Gaps-Core uses classes of Pharo 13 that pharo-sim's kernel lacks: Socket"},
+		{"Pharo's selectors no kernel method defines",
+			core + "Gaps-Core sends selectors of Pharo 13 that no method of pharo-sim's kernel defines: #connectToHostNamed:port: #newTCP #text:"},
+		{"the disk, whose files are paths only", core + "Gaps-Core reaches for the disk, which pharo-sim's kernel lacks (its files are paths; FileSystem memory works): #asFileReference #disk"},
 		{"the summary counts the load problems as warnings", "9 methods, 0 errors, 2 warnings"},
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
