@@ -1,0 +1,125 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/pharosim/classlib"
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
+)
+
+// TestPolyMathKernelAnswersAsPharo: what PolyMath's test packages
+// (PolyMathOrg/PolyMath, its nineteen test packages, with
+// PolyMathOrg/vector-matrix) use of the kernel, with the answers Pharo 13
+// gives (commit 9b55ea4 of pharo-project/pharo; each group names the
+// method whose comment or code holds the answer).
+func TestPolyMathKernelAnswersAsPharo(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, expr, want string }{
+		// Float class>>halfPi, twoPi, threePi (Float class>>initialize: Pi / 2.0, Pi * 2.0, Pi * 3.0)
+		{"Float's multiples of pi", "{ Float halfPi. Float twoPi. Float threePi }", "#(1.5707963267948966 6.283185307179586 9.42477796076938)"},
+		// Float>>reciprocalLogBase2 (Ln2 / Ln10 for 10.0) and reciprocalFloorLog: (radix / self, scaled while it overflows)
+		{"reciprocalLogBase2 of 10", "10.0 reciprocalLogBase2", "0.30102999566398114"},
+		{"reciprocalLogBase2 of 2", "2.0 reciprocalLogBase2", "1.0"},
+		{"reciprocalFloorLog: negates the floorLog: of radix / self", "{ 0.001 reciprocalFloorLog: 10. 0.25 reciprocalFloorLog: 2. 0.3 reciprocalFloorLog: 10 }", "#(-4 -3 -1)"},
+		{"reciprocalFloorLog: of a denormal scales until radix / self is finite", "1.0e-320 reciprocalFloorLog: 10", "-321"},
+		// Float>>ulp (Math-Operations-Extensions)
+		{"ulp is the power of two of the last bit", "{ 1.0 ulp. 2.0 ulp. 0.5 ulp. 3.0 ulp }", "#(2.220446049250313e-16 4.440892098500626e-16 1.1102230246251565e-16 4.440892098500626e-16)"},
+		{"ulp of an infinity and of zero", "{ Float infinity ulp = Float infinity. 0.0 ulp = Float fmin. Float nan ulp isNaN }", "#(true true true)"},
+		// Integer>>anyBitOfMagnitudeFrom:to: (its Smalltalk fallback)
+		{"anyBitOfMagnitudeFrom:to: looks at bits start to stop", "{ 2r101100 anyBitOfMagnitudeFrom: 1 to: 2. 2r101100 anyBitOfMagnitudeFrom: 3 to: 3. 2r101100 anyBitOfMagnitudeFrom: 7 to: 20. -12 anyBitOfMagnitudeFrom: 3 to: 4 }", "#(false true false true)"},
+		{"anyBitOfMagnitudeFrom:to: of a large integer", "{ (1 bitShift: 100) anyBitOfMagnitudeFrom: 1 to: 100. (1 bitShift: 100) anyBitOfMagnitudeFrom: 101 to: 200 }", "#(false true)"},
+		{"anyBitOfMagnitudeFrom:to: refuses an index below 1", "[ 5 anyBitOfMagnitudeFrom: 0 to: 3 ] on: Error do: [ :e | e messageText ]", "'out of range'"},
+		// Collection>>errorSizeMismatch, SizeMismatch>>standardMessageText; SequenceableCollection>>with:collect:, with:do:, reverseWith:do:
+		{"with:collect: of two sizes signals SizeMismatch", "[ #(1 2) with: #(1) collect: [ :a :b | a ] ] on: SizeMismatch do: [ :e | e messageText ]", "'Collections sizes do not match'"},
+		{"with:do: of two sizes signals SizeMismatch", "[ #(1 2) with: #(1 2 3) do: [ :a :b | a ] ] on: SizeMismatch do: [ :e | e class ]", "SizeMismatch"},
+		{"reverseWith:do: of two sizes signals SizeMismatch", "[ #(1 2) reverseWith: #() do: [ :a :b | a ] ] on: Error do: [ :e | e class ]", "SizeMismatch"},
+		{"SizeMismatch is an Error", "SizeMismatch superclass", "Error"},
+		// DomainError class>>signalFrom:to:, signal:from:, signal:to: and its from and to
+		{"signalFrom:to: names the interval", "[ DomainError signalFrom: 0 to: 1 ] on: DomainError do: [ :e | { e messageText. e from. e to } ]", "#('Value outside [0 , 1]' 0 1)"},
+		{"signalFrom: is open above", "[ DomainError signalFrom: 0 ] on: DomainError do: [ :e | e messageText ]", "'Value outside [0 , infinity)'"},
+		{"signalTo: is open below", "[ DomainError signalTo: 1 ] on: DomainError do: [ :e | { e messageText. e from = Float infinity negated } ]", "#('Value outside (-infinity , 1]' true)"},
+		{"signal:from:to: keeps the text", "[ DomainError signal: 'no' from: 1 to: 2 ] on: DomainError do: [ :e | { e messageText. e from. e to } ]", "#('no' 1 2)"},
+		{"signal:from: bounds it by infinity", "[ DomainError signal: 'no' from: 1 ] on: DomainError do: [ :e | e to = Float infinity ]", "true"},
+		// ZeroDivide class>>dividend:
+		{"ZeroDivide dividend: makes one", "(ZeroDivide dividend: 3) dividend", "3"},
+		{"signalWithDividend: signals it", "[ ZeroDivide signalWithDividend: 4 ] on: ZeroDivide do: [ :e | e dividend ]", "4"},
+		// Collection>>exp, ln, log, sin, cos... (Collections-Arithmetic)
+		{"a collection's exp and ln", "{ #(0 1) exp. #(1) ln. #(1 100) log }", "#(#(1.0 2.718281828459045) #(0.0) #(0.0 2.0))"},
+		{"a collection's trigonometry", "{ #(0) sin. #(0) cos. #(0) tan. #(0) arcTan. #(1) arcSin. #(1) arcCos. #(90) degreeSin. #(0) degreeCos }", "#(#(0.0) #(1.0) #(0.0) #(0.0) #(1.5707963267948966) #(0.0) #(1.0) #(1.0))"},
+		// Number>>% (Math-Operations-Extensions, its examples)
+		{"% is \\\\", "{ 9 % 4. -9 % 4. 9 % -4 }", "#(1 3 -3)"},
+		// Number>>shallowCopy is Object's: a kernel number's copy is itself, a ScaledDecimal's a copy
+		{"copying a number", "{ 3 copy. 2.5 copy. (1/3) copy. (2 raisedTo: 100) copy = (2 raisedTo: 100). 1.5s2 copy. 1.5s2 copy == 1.5s2 }", "{3. 2.5. (1/3). true. 1.50s2. false}"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, evalIn(t, c.expr), c.name)
+	}
+}
+
+// polymathFixtures are what PolyMath's own numbers and collections do
+// with the kernel: a method of Fraction reading its variables
+// (Math-ArbitraryPrecisionFloat), a Number subclass defining only < and
+// / and its printing (PMDualNumber, PMArbitraryPrecisionFloat), an Array
+// subclass defining its own withAll: (PMNNStore).
+var polymathFixtures = map[string]string{
+	"Fixture/Fraction.extension.st": `Extension { #name : #Fraction }
+Fraction >> fixtureParts [ ^ { numerator. denominator } ]
+`,
+	"Fixture/KernelNumberFixture.class.st": `Class { #name : #KernelNumberFixture, #superclass : #Number, #instVars : [ #value ], #category : #Fixture }
+KernelNumberFixture class >> value: x [ ^ self basicNew setValue: x ]
+KernelNumberFixture >> setValue: x [ value := x ]
+KernelNumberFixture >> value [ ^ value ]
+KernelNumberFixture >> < other [ ^ value < other value ]
+KernelNumberFixture >> = other [ ^ (other isKindOf: KernelNumberFixture) and: [ value = other value ] ]
+KernelNumberFixture >> hash [ ^ value hash ]
+KernelNumberFixture >> / other [ ^ KernelNumberFixture value: value / other value ]
+KernelNumberFixture >> * other [ ^ KernelNumberFixture value: value * other value ]
+KernelNumberFixture >> + other [ ^ KernelNumberFixture value: value + other value ]
+KernelNumberFixture >> - other [ ^ KernelNumberFixture value: value - other value ]
+KernelNumberFixture >> floor [ ^ value floor ]
+KernelNumberFixture >> truncated [ ^ value truncated ]
+KernelNumberFixture >> printOn: aStream base: b [ aStream nextPutAll: 'N'; nextPutAll: (value printString: b) ]
+KernelNumberFixture >> adaptToFraction: r andSend: selector [ ^ (KernelNumberFixture value: r) perform: selector with: self ]
+KernelNumberFixture >> adaptToInteger: r andSend: selector [ ^ (KernelNumberFixture value: r) perform: selector with: self ]
+`,
+	"Fixture/KernelArrayFixture.class.st": `Class { #name : #KernelArrayFixture, #superclass : #Array, #type : #variable, #category : #Fixture }
+KernelArrayFixture class >> withAll: aCollection [ ^ #notThisWay ]
+`,
+}
+
+// TestPolyMathFixturesAnswerAsPharo runs the fixtures: what Pharo 13
+// answers for each (the method named above each group).
+func TestPolyMathFixturesAnswerAsPharo(t *testing.T) {
+	t.Parallel()
+	var files []*tonel.File
+	for path, src := range polymathFixtures {
+		f, err := tonel.ParseFile(path, []byte(src))
+		require.NoError(t, err, path)
+		files = append(files, f)
+	}
+	program := ReadProgram(files)
+	program.PharoDeclares = classlib.Default().Declares
+	cases := []struct{ name, expr, want string }{
+		// Fraction's instance variables numerator and denominator, read by a method of Fraction
+		{"a method of Fraction reads numerator and denominator", "{ (3/4) fixtureParts. (-2/6) fixtureParts }", "#(#(3 4) #(-1 3))"},
+		// Magnitude>>>, >=, <= from <, for a Number subclass that defines only < (Number does not redefine them)
+		{"a Number subclass compares through its <", "| a b | a := KernelNumberFixture value: 1. b := KernelNumberFixture value: 2. { b > a. a > b. a >= a. b <= a. a <= b. b >= a }", "#(true false true false true true)"},
+		{"a Float compared with it goes through its adaptToFraction:andSend:", "{ -0.5 > (KernelNumberFixture value: 0). 0.5 > (KernelNumberFixture value: 0) }", "#(false true)"},
+		// Number>>printString, printStringBase:, printOn: all come to printOn:base:
+		{"a Number subclass prints through printOn:base:", "| a | a := KernelNumberFixture value: 10. { a printString. a printStringBase: 2. a displayString }", "#('N10' 'N1010' 'N10')"},
+		// Number>>//, \\ and quo: from the subclass's /, floor and truncated
+		{"a Number subclass divides through its /", "| a b | a := KernelNumberFixture value: 7. b := KernelNumberFixture value: 2. { a // b. a quo: b. (a \\\\ b) value. (a rem: b) value }", "#(3 3 1 1)"},
+		// Object>>shallowCopy for a Number subclass (Pharo's Number has no shallowCopy of its own)
+		{"a Number subclass's copy is another object", "| a | a := KernelNumberFixture value: 1. { a copy == a. a copy = a }", "#(false true)"},
+		// ScaledDecimal>>+ and coerce:, < : with another kind of number, the fraction's arithmetic, kept as it is
+		{"a ScaledDecimal with another kind of number", "{ (1.5s2 + (KernelNumberFixture value: 1)) printString. 1.5s2 < (KernelNumberFixture value: 2). (1.5s2 * (KernelNumberFixture value: 2)) class }", "{'N(5/2)'. true. KernelNumberFixture}"},
+		// ArrayedCollection class>>newFrom: makes new: then puts each element
+		{"newFrom: does not go through withAll:", "(KernelArrayFixture newFrom: #(1 2)) asArray", "#(1 2)"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
+	}
+}
