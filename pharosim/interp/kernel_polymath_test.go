@@ -46,6 +46,18 @@ func TestPolyMathKernelAnswersAsPharo(t *testing.T) {
 		// ZeroDivide class>>dividend:
 		{"ZeroDivide dividend: makes one", "(ZeroDivide dividend: 3) dividend", "3"},
 		{"signalWithDividend: signals it", "[ ZeroDivide signalWithDividend: 4 ] on: ZeroDivide do: [ :e | e dividend ]", "4"},
+		// BlockClosure>>memoized and memoizedUsing: (System-Caching)
+		{"memoized computes a value once per argument", "| n f | n := 0. f := [ :x | n := n + 1. x * 2 ] memoized. { f value: 3. f value: 3. f value: 4. n }", "#(6 6 8 2)"},
+		{"memoizedUsing: fills the cache given", "| d | d := Dictionary new. ([ :x | x + 1 ] memoizedUsing: d) value: 1. d", "a Dictionary(1->2 )"},
+		// BlockClosure>>asJob, Job>>run, progress, progress:, title: (Jobs); String>>displayProgressFrom:to:during:
+		{"a job runs its block with itself", "[ :job | job title: 'a'; min: 0; max: 10; currentValue: 5. { job title. job progress } ] asJob run", "{'a'. (1/2)}"},
+		{"a job's block may take no argument", "[ 3 ] asJob run", "3"},
+		{"progress: sets the current value between min and max", "| j | j := [ ] asJob. j min: 10; max: 20; progress: 0.5. j currentValue", "15.0"},
+		{"progress is 1 when the bounds leave no room", "| j | j := [ ] asJob. j min: 5; max: 5. j progress", "1"},
+		{"Job current is the job running", "{ [ :job | Job current == job ] asJob run. Job current }", "#(true nil)"},
+		{"displayProgressFrom:to:during: runs the block as a job", "'Working' displayProgressFrom: 0 to: 10 during: [ :bar | bar value: 4. bar increment. { bar title. bar progress } ]", "{'Working'. (1/2)}"},
+		// Object>>closeTo: (Tool-Finder): equality, false when = fails
+		{"an object is close to what it equals", "{ true closeTo: true. Object new closeTo: 3. 3 closeTo: nil }", "#(true false false)"},
 		// Collection>>exp, ln, log, sin, cos... (Collections-Arithmetic)
 		{"a collection's exp and ln", "{ #(0 1) exp. #(1) ln. #(1 100) log }", "#(#(1.0 2.718281828459045) #(0.0) #(0.0 2.0))"},
 		{"a collection's trigonometry", "{ #(0) sin. #(0) cos. #(0) tan. #(0) arcTan. #(1) arcSin. #(1) arcCos. #(90) degreeSin. #(0) degreeCos }", "#(#(0.0) #(1.0) #(0.0) #(0.0) #(1.5707963267948966) #(0.0) #(1.0) #(1.0))"},
@@ -63,7 +75,8 @@ func TestPolyMathKernelAnswersAsPharo(t *testing.T) {
 // with the kernel: a method of Fraction reading its variables
 // (Math-ArbitraryPrecisionFloat), a Number subclass defining only < and
 // / and its printing (PMDualNumber, PMArbitraryPrecisionFloat), an Array
-// subclass defining its own withAll: (PMNNStore).
+// subclass defining its own withAll: (PMNNStore), an object close to
+// another only through closeTo:precision: (PMComplexNumber).
 var polymathFixtures = map[string]string{
 	"Fixture/Fraction.extension.st": `Extension { #name : #Fraction }
 Fraction >> fixtureParts [ ^ { numerator. denominator } ]
@@ -87,6 +100,9 @@ KernelNumberFixture >> adaptToInteger: r andSend: selector [ ^ (KernelNumberFixt
 `,
 	"Fixture/KernelArrayFixture.class.st": `Class { #name : #KernelArrayFixture, #superclass : #Array, #type : #variable, #category : #Fixture }
 KernelArrayFixture class >> withAll: aCollection [ ^ #notThisWay ]
+`,
+	"Fixture/KernelCloseFixture.class.st": `Class { #name : #KernelCloseFixture, #superclass : #Object, #category : #Fixture }
+KernelCloseFixture >> closeTo: x precision: p [ ^ p = Float defaultComparisonPrecision ]
 `,
 }
 
@@ -118,6 +134,9 @@ func TestPolyMathFixturesAnswerAsPharo(t *testing.T) {
 		{"a ScaledDecimal with another kind of number", "{ (1.5s2 + (KernelNumberFixture value: 1)) printString. 1.5s2 < (KernelNumberFixture value: 2). (1.5s2 * (KernelNumberFixture value: 2)) class }", "{'N(5/2)'. true. KernelNumberFixture}"},
 		// ArrayedCollection class>>newFrom: makes new: then puts each element
 		{"newFrom: does not go through withAll:", "(KernelArrayFixture newFrom: #(1 2)) asArray", "#(1 2)"},
+		// TestAsserter>>assert:closeTo: sends closeTo:precision: with Float defaultComparisonPrecision
+		{"assert:closeTo: asks closeTo:precision:", "[ TestCase new assert: KernelCloseFixture new closeTo: 1. #passed ] on: TestFailure do: [ :e | #failed ]", "#passed"},
+		{"deny:closeTo: asks closeTo:precision:", "[ TestCase new deny: KernelCloseFixture new closeTo: 1. #passed ] on: TestFailure do: [ :e | #failed ]", "#failed"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
