@@ -789,7 +789,7 @@ func (c *compiler) read(name string, sc *scope) code {
 	case "self", "super":
 		return func(in *Interp, f *frame) Object { return f.self }
 	case "thisContext":
-		return func(in *Interp, f *frame) Object { return &Context{f: in.capture(f)} }
+		return func(in *Interp, f *frame) Object { return &Context{f: in.captureContext(f)} }
 	case "nil":
 		return func(*Interp, *frame) Object { return nil }
 	case "true":

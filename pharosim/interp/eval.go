@@ -36,6 +36,11 @@ type Interp struct {
 	// argStack holds the arguments of primitive calls: a primitive reads
 	// them while it runs and keeps none, so they need no slice of their own.
 	argStack []Object
+	// current is the frame of the activation running (a method's or a
+	// block's), the sender of the next one: each activation puts back
+	// its sender's when it ends, and a handler that stops an unwinding
+	// puts back its own (exceptions.go)
+	current *frame
 	// returning is the ^ travelling to its home method, if any
 	returning *nonLocalReturn
 	// aborting is true while a computation that went over a limit ends
@@ -331,7 +336,8 @@ func (in *Interp) run(f *frame) (result Object) {
 	if in.depth > in.depthLimit {
 		in.tooDeep()
 	}
-	defer func() { f.dead = true }()
+	f.sender, in.current = in.current, f
+	defer func() { f.dead, in.current = true, f.sender }()
 	if m.nlr {
 		defer func() {
 			if n := in.returning; n == nil || n.home != f {
@@ -395,7 +401,13 @@ func (in *Interp) callBlock(b *Block, args []Object) Object {
 	if in.depth > in.depthLimit {
 		in.tooDeep()
 	}
+	sender := in.current
+	if bc.own {
+		bf.sender = sender
+	}
+	in.current = bf
 	v, returned := bc.body(in, bf)
+	in.current = sender
 	in.depth -= bc.cost
 	if bc.own {
 		in.release(bf)

@@ -40,7 +40,7 @@ func (in *Interp) protected(body *Block, h *handler) (result Object, again bool,
 	in.handlers = append(in.handlers, h)
 	limit := in.handlerLimit
 	in.handlerLimit = len(in.handlers)
-	depth := in.depth
+	depth, current := in.depth, in.current
 	defer func() {
 		if idx >= len(in.handlers) || in.handlers[idx] != h {
 			// a generator's block that yielded since (see handlerMoved)
@@ -62,14 +62,14 @@ func (in *Interp) protected(body *Block, h *handler) (result Object, again bool,
 			case *unwind:
 				if u.h == h {
 					h.ending = false
-					in.depth = depth
+					in.depth, in.current = depth, current
 					result, again = u.value, false
 					return
 				}
 			case *retrying:
 				if u.h == h {
 					h.ending = false
-					in.depth = depth
+					in.depth, in.current = depth, current
 					result, again, using = nil, true, u.using
 					return
 				}
@@ -115,7 +115,7 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 	in.setState(exc, mine)
 	limit := in.handlerLimit
 	in.handlerLimit = i
-	depth := in.depth
+	depth, current := in.depth, in.current
 	defer func() {
 		in.handlerLimit = limit + in.handlerMoved(h, i)
 		if prev != nil {
@@ -128,7 +128,7 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 		}
 		if r := recover(); r != nil {
 			if u, ok := r.(*resuming); ok && u.exc == exc {
-				in.depth = depth
+				in.depth, in.current = depth, current
 				result = u.value
 				if u.instead != nil {
 					// the handlers are as they were at the signal again

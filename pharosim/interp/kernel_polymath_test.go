@@ -76,7 +76,8 @@ func TestPolyMathKernelAnswersAsPharo(t *testing.T) {
 // (Math-ArbitraryPrecisionFloat), a Number subclass defining only < and
 // / and its printing (PMDualNumber, PMArbitraryPrecisionFloat), an Array
 // subclass defining its own withAll: (PMNNStore), an object close to
-// another only through closeTo:precision: (PMComplexNumber).
+// another only through closeTo:precision: (PMComplexNumber), methods
+// asking thisContext who sent them (PMAccuracy>>findKey).
 var polymathFixtures = map[string]string{
 	"Fixture/Fraction.extension.st": `Extension { #name : #Fraction }
 Fraction >> fixtureParts [ ^ { numerator. denominator } ]
@@ -103,6 +104,17 @@ KernelArrayFixture class >> withAll: aCollection [ ^ #notThisWay ]
 `,
 	"Fixture/KernelCloseFixture.class.st": `Class { #name : #KernelCloseFixture, #superclass : #Object, #category : #Fixture }
 KernelCloseFixture >> closeTo: x precision: p [ ^ p = Float defaultComparisonPrecision ]
+`,
+	"Fixture/KernelContextFixture.class.st": `Class { #name : #KernelContextFixture, #superclass : #Object, #category : #Fixture }
+KernelContextFixture >> outer [ ^ self inner ]
+KernelContextFixture >> inner [ ^ self innermost ]
+KernelContextFixture >> innermost [ ^ { thisContext printString. thisContext sender selector. thisContext sender sender method selector. thisContext receiver == self. thisContext sender methodClass } ]
+KernelContextFixture >> fromBlock [ ^ #(1) collect: [ :x | self whoSent ] ]
+KernelContextFixture >> whoSent [ ^ thisContext sender method selector ]
+KernelContextFixture >> afterHandler [ [ 1 / 0 ] on: ZeroDivide do: [ :e | e return: 0 ]. ^ self whoSent ]
+KernelContextFixture >> afterReturn [ #(1 2) do: [ :x | ^ self whoSentTwice ] ]
+KernelContextFixture >> whoSentTwice [ ^ { thisContext sender selector. thisContext sender sender selector } ]
+KernelContextFixture >> held [ ^ thisContext ]
 `,
 }
 
@@ -137,6 +149,13 @@ func TestPolyMathFixturesAnswerAsPharo(t *testing.T) {
 		// TestAsserter>>assert:closeTo: sends closeTo:precision: with Float defaultComparisonPrecision
 		{"assert:closeTo: asks closeTo:precision:", "[ TestCase new assert: KernelCloseFixture new closeTo: 1. #passed ] on: TestFailure do: [ :e | #failed ]", "#passed"},
 		{"deny:closeTo: asks closeTo:precision:", "[ TestCase new deny: KernelCloseFixture new closeTo: 1. #passed ] on: TestFailure do: [ :e | #failed ]", "#failed"},
+		// Context>>sender, receiver, method, selector, methodClass, printOn: (Receiver>>selector)
+		{"thisContext knows who sent its message", "KernelContextFixture new outer", "{'KernelContextFixture>>innermost'. #inner. #outer. true. KernelContextFixture}"},
+		{"a method sent from a block: the block's method is its home's", "KernelContextFixture new fromBlock", "#(#fromBlock)"},
+		{"after a handler returned, the sender is still the method", "KernelContextFixture new afterHandler", "#afterHandler"},
+		{"from inside a block that returns from its method: the block's sender is do:", "KernelContextFixture new afterReturn", "#(#afterReturn #do:)"},
+		{"a context prints as Class>>selector", "(KernelContextFixture new held) printString", "'KernelContextFixture>>held'"},
+		{"a context held after its method returned keeps its sender", "| c | c := KernelContextFixture new held. { c selector. c sender selector }", "#(#held #doIt)"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)

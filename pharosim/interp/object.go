@@ -104,7 +104,11 @@ type frame struct {
 	self   Object
 	m      *Method
 	home   *frame // the method frame
-	dead   bool   // the method has returned: ^ from a block is an error
+	// sender is the frame of the activation that sent the message (or
+	// evaluated the block) this frame runs: thisContext sender. An
+	// inlined block's frame has its enclosing frame's.
+	sender *frame
+	dead   bool // the method has returned: ^ from a block is an error
 	// captured is true once a block or thisContext holds the frame
 	captured bool
 }
@@ -123,6 +127,11 @@ func (in *Interp) newFrame(n int, parent *frame, self Object, m *Method, home *f
 		*f = frame{parent: parent, self: self, m: m, home: home}
 	} else {
 		f = &frame{parent: parent, self: self, m: m, home: home}
+	}
+	if parent != nil {
+		// an inlined block's frame is part of its enclosing activation
+		// (callBlock sets a block activation's own)
+		f.sender = parent.sender
 	}
 	if n <= len(f.small) {
 		f.vars = f.small[:n]
@@ -158,6 +167,16 @@ func (in *Interp) capture(f *frame) *frame {
 	return f
 }
 
+// captureContext keeps a frame and its senders for thisContext: none of
+// them is reused once it ends, so the context's sender chain stays what it
+// was.
+func (in *Interp) captureContext(f *frame) *frame {
+	for s := f; s != nil; s = s.sender {
+		in.capture(s)
+	}
+	return f
+}
+
 func identical(a, b Object) bool {
 	switch x := a.(type) {
 	case *big.Int:
@@ -166,6 +185,10 @@ func identical(a, b Object) bool {
 	case *big.Rat:
 		y, ok := b.(*big.Rat)
 		return ok && x == y
+	case *Context:
+		// two contexts of one activation are one context
+		y, ok := b.(*Context)
+		return ok && x.f == y.f
 	case float64:
 		// a Float is identical to the Float of the same bits: a NaN to
 		// itself, 0.0 not to -0.0

@@ -72,6 +72,7 @@ type coroutine struct {
 	limitOffset int
 	argStack    []Object
 	depth       int
+	current     *frame // its activation running when it yielded
 	// base is where the generator's own handlers start while it runs
 	base              int
 	started, finished bool
@@ -163,6 +164,7 @@ type consumerState struct {
 	handlerLimit                int
 	argStack                    []Object
 	depth, depthLimit, genDepth int
+	current                     *frame
 }
 
 // enterCoroutine makes the interpreter's stacks co's: it runs on top of
@@ -170,7 +172,7 @@ type consumerState struct {
 // argument stack and a Go stack of its own.
 func (in *Interp) enterCoroutine(co *coroutine) consumerState {
 	c := consumerState{handlers: in.handlers, handlerLimit: in.handlerLimit, argStack: in.argStack,
-		depth: in.depth, depthLimit: in.depthLimit, genDepth: co.depth}
+		depth: in.depth, depthLimit: in.depthLimit, genDepth: co.depth, current: in.current}
 	visible := c.handlers[:min(len(c.handlers), c.handlerLimit)]
 	co.base = len(visible)
 	in.handlers = append(append(make([]*handler, 0, len(visible)+len(co.handlers)), visible...), co.handlers...)
@@ -179,6 +181,9 @@ func (in *Interp) enterCoroutine(co *coroutine) consumerState {
 		in.handlerLimit = len(in.handlers)
 	}
 	in.argStack, in.depth = co.argStack, co.depth
+	if co.started {
+		in.current = co.current
+	}
 	// the generator's own stack, counted against its consumer's while
 	// it was suspended, is live again; the consumer's now waits
 	in.depthLimit = c.depthLimit + co.depth - c.depth
@@ -192,14 +197,14 @@ func (in *Interp) leaveCoroutine(co *coroutine, c consumerState, yielded bool) {
 	if yielded {
 		co.handlers = append([]*handler{}, in.handlers[co.base:]...)
 		co.limitOffset = in.handlerLimit - co.base
-		co.argStack, co.depth = in.argStack, in.depth
+		co.argStack, co.depth, co.current = in.argStack, in.depth, in.current
 	} else {
 		co.finished = true
-		co.handlers, co.argStack, co.depth = nil, nil, 0
+		co.handlers, co.argStack, co.depth, co.current = nil, nil, 0, nil
 	}
 	in.runningCoroutine = co.previous
 	in.handlers, in.handlerLimit = c.handlers, c.handlerLimit
-	in.argStack, in.depth = c.argStack, c.depth
+	in.argStack, in.depth, in.current = c.argStack, c.depth, c.current
 	// a suspended generator's goroutine keeps its stack: the consumer
 	// has that much less
 	in.depthLimit = c.depthLimit + c.genDepth - co.depth

@@ -14,6 +14,21 @@ import (
 // are never compiled or changed from Smalltalk: what they answer is what
 // the interpreter loaded.
 var methodPrimitives = map[string]primitive{
+	// a context (thisContext): the activation that sent its message, its
+	// receiver, its method (a block's: its home method)
+	"contextSender": onContext(func(in *Interp, f *frame) (Object, bool) {
+		if f.sender == nil {
+			return nil, true
+		}
+		return &Context{f: f.sender}, true
+	}),
+	"contextReceiver": onContext(func(in *Interp, f *frame) (Object, bool) { return f.self, true }),
+	"contextMethod": onContext(func(in *Interp, f *frame) (Object, bool) {
+		if f.m == nil {
+			return nil, true
+		}
+		return in.methodObject(f.m), true
+	}),
 	"compiledMethodAt": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
 		m, ok := c.methods[symOf(a[0])]
 		if !ok || symOf(a[0]) == "" {
@@ -114,6 +129,18 @@ func (in *Interp) methodObject(m *Method) *Instance {
 	}
 	in.methodObjects[m] = o
 	return o
+}
+
+// onContext makes a primitive of one that takes a context for its
+// receiver; anything else fails it.
+func onContext(p func(in *Interp, f *frame) (Object, bool)) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		c, ok := r.(*Context)
+		if !ok || c.f == nil {
+			return nil, false
+		}
+		return p(in, c.f)
+	}
 }
 
 // onMethod makes a primitive of one that takes a CompiledMethod for its

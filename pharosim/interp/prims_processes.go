@@ -41,7 +41,7 @@ var processPrimitives = map[string]primitive{
 type processEnd struct{ proc *Instance }
 
 func (in *Interp) runProcess(proc *Instance, b *Block) {
-	handlers, limit, args, depth := in.handlers, in.handlerLimit, len(in.argStack), in.depth
+	handlers, limit, args, depth, current := in.handlers, in.handlerLimit, len(in.argStack), in.depth, in.current
 	outer := in.activeProcess
 	in.handlers, in.handlerLimit = nil, 0
 	in.activeProcess = proc
@@ -58,7 +58,7 @@ func (in *Interp) runProcess(proc *Instance, b *Block) {
 		}
 		clear(in.argStack[args:cap(in.argStack)])
 		in.argStack = in.argStack[:args]
-		in.depth = depth
+		in.depth, in.current = depth, current
 		switch v := r.(type) {
 		case *processEnd:
 			if v.proc == proc {

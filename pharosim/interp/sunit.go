@@ -260,12 +260,14 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	clear(in.free[:cap(in.free)])
 	in.free = in.free[:0]
 	in.returning = nil
+	in.current = nil
 	defer func() {
 		r := recover()
 		if r == nil {
 			return
 		}
 		in.depth = 0
+		in.current = nil
 		in.aborting = false
 		switch v := r.(type) {
 		case *abort:
@@ -290,10 +292,10 @@ func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 }
 
 func (in *Interp) describe(exc *Instance) string {
-	depth := in.depth
+	depth, current := in.depth, in.current
 	defer func() {
 		if recover() != nil {
-			in.depth = depth
+			in.depth, in.current = depth, current
 		}
 	}()
 	if text := str(in.Send(exc, "messageText")); text != "" {
