@@ -61,6 +61,11 @@ func TestPolyMathKernelAnswersAsPharo(t *testing.T) {
 		// Collection>>exp, ln, log, sin, cos... (Collections-Arithmetic)
 		{"a collection's exp and ln", "{ #(0 1) exp. #(1) ln. #(1 100) log }", "#(#(1.0 2.718281828459045) #(0.0) #(0.0 2.0))"},
 		{"a collection's trigonometry", "{ #(0) sin. #(0) cos. #(0) tan. #(0) arcTan. #(1) arcSin. #(1) arcCos. #(90) degreeSin. #(0) degreeCos }", "#(#(0.0) #(1.0) #(0.0) #(0.0) #(1.5707963267948966) #(0.0) #(1.0) #(1.0))"},
+		// Float>>significandAsInteger: a denormal's counts from emin, an infinity's is its mantissa bits
+		{"significandAsInteger", "{ 1.5 significandAsInteger. -2.0 significandAsInteger. Float fmin significandAsInteger. (Float fmin * 3) significandAsInteger. (Float fminNormalized / 2) significandAsInteger. Float infinity significandAsInteger. 0.0 significandAsInteger }", "#(6755399441055744 4503599627370496 1 3 2251799813685248 0 0)"},
+		// Object>>copyFrom: takes the instance variables of the same name and the indexed elements both have
+		{"copyFrom: copies indexed elements as far as both have them", "| a | a := Array new: 3. a copyFrom: #(1 2). a", "#(1 2 nil)"},
+		{"copyFrom: copies named variables", "| p | p := 0 @ 0. p copyFrom: 3 @ 4. p", "(3@4)"},
 		// Number>>% (Math-Operations-Extensions, its examples)
 		{"% is \\\\", "{ 9 % 4. -9 % 4. 9 % -4 }", "#(1 3 -3)"},
 		// Number>>shallowCopy is Object's: a kernel number's copy is itself, a ScaledDecimal's a copy
@@ -94,6 +99,7 @@ KernelNumberFixture >> * other [ ^ KernelNumberFixture value: value * other valu
 KernelNumberFixture >> + other [ ^ KernelNumberFixture value: value + other value ]
 KernelNumberFixture >> - other [ ^ KernelNumberFixture value: value - other value ]
 KernelNumberFixture >> floor [ ^ value floor ]
+KernelNumberFixture >> exp [ ^ KernelNumberFixture value: value exp ]
 KernelNumberFixture >> truncated [ ^ value truncated ]
 KernelNumberFixture >> printOn: aStream base: b [ aStream nextPutAll: 'N'; nextPutAll: (value printString: b) ]
 KernelNumberFixture >> adaptToFraction: r andSend: selector [ ^ (KernelNumberFixture value: r) perform: selector with: self ]
@@ -144,6 +150,10 @@ func TestPolyMathFixturesAnswerAsPharo(t *testing.T) {
 		{"a Number subclass's copy is another object", "| a | a := KernelNumberFixture value: 1. { a copy == a. a copy = a }", "#(false true)"},
 		// ScaledDecimal>>+ and coerce:, < : with another kind of number, the fraction's arithmetic, kept as it is
 		{"a ScaledDecimal with another kind of number", "{ (1.5s2 + (KernelNumberFixture value: 1)) printString. 1.5s2 < (KernelNumberFixture value: 2). (1.5s2 * (KernelNumberFixture value: 2)) class }", "{'N(5/2)'. true. KernelNumberFixture}"},
+		// Float>>arcTan: (Math-Operations-Extensions) with a denominator of another kind: case by case, signs from signBit
+		{"arcTan: with a package's number", "{ 0 arcTan: (KernelNumberFixture value: -1). 0 arcTan: (KernelNumberFixture value: 2) }", "#(3.141592653589793 0)"},
+		// Number>>raisedTo: a number of another kind: (aNumber * self ln) exp
+		{"raisedTo: a package's number", "(2 raisedTo: (KernelNumberFixture value: 3)) printString", "'N7.999999999999998'"},
 		// ArrayedCollection class>>newFrom: makes new: then puts each element
 		{"newFrom: does not go through withAll:", "(KernelArrayFixture newFrom: #(1 2)) asArray", "#(1 2)"},
 		// TestAsserter>>assert:closeTo: sends closeTo:precision: with Float defaultComparisonPrecision
