@@ -66,6 +66,16 @@ func TestPolyMathKernelAnswersAsPharo(t *testing.T) {
 		// Object>>copyFrom: takes the instance variables of the same name and the indexed elements both have
 		{"copyFrom: copies indexed elements as far as both have them", "| a | a := Array new: 3. a copyFrom: #(1 2). a", "#(1 2 nil)"},
 		{"copyFrom: copies named variables", "| p | p := 0 @ 0. p copyFrom: 3 @ 4. p", "(3@4)"},
+		// Float>>arcTan is the C library's atan, the nearest Float (PMQuaternionTest>>#testNaturalLogOfQuaternion holds
+		// Pharo's 77 sqrt / 3 arcTan); Float>>arcTan: (Math-Operations-Extensions, its examples) is the arc tangent of
+		// the quotient, case by case, and answers the Integer 0 for a zero numerator over a positive denominator
+		{"arcTan is the nearest Float", "{ (77 sqrt / 3) arcTan. 2 arcTan. -3 arcTan. 0.5 arcTan. 1.0e300 arcTan. 1.0e-300 arcTan }", "#(1.2413720463869884 1.1071487177940904 -1.2490457723982544 0.4636476090008061 1.5707963267948966 1.0e-300)"},
+		{"arcTan: is the arc tangent of the quotient", "{ 77 sqrt arcTan: 3. -0.5 arcTan: -0.5. 1.2 arcTan: 1.5. 1.2 arcTan: -1.5 }", "#(1.2413720463869884 -2.356194490192345 0.6747409422235526 2.4668517113662407)"},
+		{"arcTan: on the axes", "{ 0.0 arcTan: 1.0. 0 arcTan: -1. -0.0 arcTan: -1. 1 arcTan: 0. -1 arcTan: 0.0 }", "#(0 3.141592653589793 -3.141592653589793 1.5707963267948966 -1.5707963267948966)"},
+		// Float>>cos ((self + Halfpi) sin), tan (self sin / self cos), arcSin (from arcTan), arcCos (Halfpi - self arcSin)
+		{"cos is the sine a quarter turn on", "{ 0 cos. Float pi cos. 1 cos. 1 tan. 0 tan }", "#(1.0 -1.0 0.5403023058681398 1.557407724654902 0.0)"},
+		{"arcSin and arcCos from arcTan", "{ 0.5 arcSin. 1 arcSin. -1 arcSin. 0.5 arcCos. -1 arcCos. 0 arcCos }", "#(0.5235987755982989 1.5707963267948966 -1.5707963267948966 1.0471975511965976 3.141592653589793 1.5707963267948966)"},
+		{"arcSin out of [-1, 1] is a DomainError", "[ 2 arcSin ] on: DomainError do: [ :e | { e messageText. e from. e to } ]", "#('Value out of range' -1 1)"},
 		// Number>>% (Math-Operations-Extensions, its examples)
 		{"% is \\\\", "{ 9 % 4. -9 % 4. 9 % -4 }", "#(1 3 -3)"},
 		// Number>>shallowCopy is Object's: a kernel number's copy is itself, a ScaledDecimal's a copy
