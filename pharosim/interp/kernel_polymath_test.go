@@ -131,6 +131,7 @@ KernelContextFixture >> afterHandler [ [ 1 / 0 ] on: ZeroDivide do: [ :e | e ret
 KernelContextFixture >> afterReturn [ #(1 2) do: [ :x | ^ self whoSentTwice ] ]
 KernelContextFixture >> whoSentTwice [ ^ { thisContext sender selector. thisContext sender sender selector } ]
 KernelContextFixture >> held [ ^ thisContext ]
+KernelContextFixture >> job [ ^ [ 3 ] asJob ]
 `,
 }
 
@@ -176,6 +177,8 @@ func TestPolyMathFixturesAnswerAsPharo(t *testing.T) {
 		{"from inside a block that returns from its method: the block's sender is do:", "KernelContextFixture new afterReturn", "#(#afterReturn #do:)"},
 		{"a context prints as Class>>selector", "(KernelContextFixture new held) printString", "'KernelContextFixture>>held'"},
 		{"a context held after its method returned keeps its sender", "| c | c := KernelContextFixture new held. { c selector. c sender selector }", "#(#held #doIt)"},
+		// BlockClosure>>asJob: the job's owner is the sender's receiver
+		{"a job is owned by the object that made it", "| f | f := KernelContextFixture new. f job owner == f", "true"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
