@@ -891,6 +891,12 @@ func (c *compiler) read(name string, sc *scope) code {
 			return f.vars[i]
 		}
 	}
+	class := c.m.class
+	// a variable the kernel's class declares for Pharo's sake (Fraction's
+	// numerator) while its objects are Go values is read by its accessor
+	if accessor, ok := valueVariable(class, name); ok {
+		return func(in *Interp, f *frame) Object { return in.Send(f.self, accessor) }
+	}
 	if i, ok := c.ivars[name]; ok {
 		return func(in *Interp, f *frame) Object {
 			if o, ok := f.self.(*Instance); ok && i < len(o.vars) {
@@ -899,7 +905,6 @@ func (c *compiler) read(name string, sc *scope) code {
 			return in.ivars(f.self)[i]
 		}
 	}
-	class := c.m.class
 	var b *Binding
 	return func(in *Interp, f *frame) Object {
 		if b == nil {
@@ -951,4 +956,24 @@ func (c *compiler) write(name string, sc *scope, value code) code {
 		b.Value = v
 		return v
 	}
+}
+
+// valueVariables names, per kernel class whose objects are Go values
+// rather than instances with slots, the instance variables Pharo's class
+// declares and the accessor answering each: a method of the class (an
+// extension's, PolyMath's Fraction>>asArbitraryPrecisionFloatNumBits:)
+// reading one reads it through its accessor.
+var valueVariables = map[string]map[string]string{
+	"Fraction": {"numerator": "numerator", "denominator": "denominator"},
+}
+
+// valueVariable answers the accessor of a variable a method of class (or
+// of a kernel class it inherits from) reads on a Go value, if there is one.
+func valueVariable(class *Class, name string) (string, bool) {
+	for k := class; k != nil; k = k.super {
+		if accessor, ok := valueVariables[k.name][name]; ok {
+			return accessor, true
+		}
+	}
+	return "", false
 }

@@ -655,3 +655,58 @@ func smallMul(x, y int64) (int64, bool) {
 func (in *Interp) zeroDivide(dividend Object) Object {
 	return in.Send(in.classes["ZeroDivide"], "signalWithDividend:", dividend)
 }
+
+// piDigits is pi to 80 decimal places, for roundedAtan.
+const piDigits = "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899"
+
+// roundedAtan answers the Float nearest to the arc tangent of x, as the C
+// library Pharo's VM calls answers it nearly always (glibc's atan: 5997 of
+// 6000 random arguments alike, Go's math.Atan 4932, a unit in the last
+// place away: 77 sqrt / 3 gave 1.2413720463869882 instead of Pharo's
+// 1.2413720463869884), at some 10 µs a call against 20 ns. It sums the
+// series of atan at 128 bits, once the argument is brought to at most 1
+// (atan x = pi/2 - atan 1/x) and then below 1/8 by halving the angle
+// (atan v = 2 atan (v / (1 + sqrt (1 + v²)))).
+func roundedAtan(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+		return math.Atan(x)
+	}
+	const prec = 128
+	newF := func() *big.Float { return new(big.Float).SetPrec(prec) }
+	one := newF().SetInt64(1)
+	v := newF().SetFloat64(math.Abs(x))
+	inverted := v.Cmp(one) > 0
+	if inverted {
+		v.Quo(one, v)
+	}
+	halvings := 0
+	for eighth := newF().SetFloat64(0.125); v.Cmp(eighth) > 0; halvings++ {
+		s := newF().Mul(v, v)
+		s.Add(s, one)
+		s.Sqrt(s)
+		s.Add(s, one)
+		v.Quo(v, s)
+	}
+	// v - v^3/3 + v^5/5 - ...: each term is 64 times smaller at least
+	sum, power, square := newF().Set(v), newF().Set(v), newF().Mul(v, v)
+	for k := int64(1); k < 40; k++ {
+		power.Mul(power, square)
+		power.Neg(power)
+		term := newF().Quo(power, newF().SetInt64(2*k+1))
+		sum.Add(sum, term)
+		if term.MantExp(nil) < sum.MantExp(nil)-prec {
+			break
+		}
+	}
+	sum.SetMantExp(sum, halvings)
+	if inverted {
+		halfPi, _ := newF().SetString(piDigits)
+		halfPi.Quo(halfPi, newF().SetInt64(2))
+		sum.Sub(halfPi, sum)
+	}
+	f, _ := sum.Float64()
+	if x < 0 {
+		return -f
+	}
+	return f
+}

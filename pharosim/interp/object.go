@@ -151,6 +151,11 @@ func (in *Interp) newFrame(n int, parent *frame, self Object, m *Method, home *f
 	} else {
 		f = &frame{parent: parent, self: self, m: m, home: home}
 	}
+	if parent != nil {
+		// an inlined block's frame is part of its enclosing activation
+		// (callBlock sets a block activation's own)
+		f.sender = parent.sender
+	}
 	if n <= len(f.small) {
 		f.vars = f.small[:n]
 	} else {

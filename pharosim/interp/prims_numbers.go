@@ -220,21 +220,15 @@ var numberPrimitives = map[string]primitive{
 		in.chargeBig(x.BitLen()/2+1, rootScratch, x.BitLen())
 		return normInt(new(big.Int).Sqrt(x)), true
 	},
-	// aNumber floatMath: #sin (cos, tan, arcSin, arcCos, arcTan), in Floats
+	// aNumber floatMath: #sin (or #arcTan), in Floats; Pharo computes
+	// cos, tan, arcSin and arcCos from them (Number.class.st)
 	"floatMath": func(in *Interp, r Object, a []Object) (Object, bool) {
 		x, ok := toFloat(r)
-		fn, ok2 := map[string]func(float64) float64{"sin": math.Sin, "cos": math.Cos, "tan": math.Tan,
-			"arcSin": math.Asin, "arcCos": math.Acos, "arcTan": math.Atan}[symOf(a[0])]
+		fn, ok2 := map[string]func(float64) float64{"sin": math.Sin, "arcTan": roundedAtan}[symOf(a[0])]
 		if !ok || !ok2 {
 			return nil, false
 		}
 		return fn(x), true
-	},
-	// y arcTan: x, the angle of the point x@y from the x axis, in (-pi, pi]
-	"arcTan2": func(in *Interp, r Object, a []Object) (Object, bool) {
-		y, ok := toFloat(r)
-		x, ok2 := toFloat(a[0])
-		return math.Atan2(y, x), ok && ok2
 	},
 	// the integer part of the nth root of an integer (toward zero; a
 	// negative integer has odd roots only)
