@@ -18,6 +18,9 @@ import (
 func TestPolyMathKernelAnswersAsPharo(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ name, expr, want string }{
+		// Float class>>machineEpsilon (Kernel: 1.0 timesTwoPower: 1 - precision) and Float class>>epsilon (Math-Operations-Extensions: deprecated, answers it), which PolyMath's iterative processes read
+		{"machineEpsilon", "{ Float machineEpsilon. Float machineEpsilon = (2 raisedTo: -52) asFloat. (1.0 + Float machineEpsilon) > 1.0 }", "#(2.220446049250313e-16 true true)"},
+		{"epsilon is machineEpsilon, deprecated", "{ Float epsilon = Float machineEpsilon. (Deprecation deprecationsWhile: [ Float epsilon ]) size }", "#(true 1)"},
 		// Float class>>halfPi, twoPi, threePi (Float class>>initialize: Pi / 2.0, Pi * 2.0, Pi * 3.0)
 		{"Float's multiples of pi", "{ Float halfPi. Float twoPi. Float threePi }", "#(1.5707963267948966 6.283185307179586 9.42477796076938)"},
 		// Float>>reciprocalLogBase2 (Ln2 / Ln10 for 10.0) and reciprocalFloorLog: (radix / self, scaled while it overflows)
