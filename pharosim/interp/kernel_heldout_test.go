@@ -90,6 +90,10 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 		{"withAll: too", "(KernelHeldOutUniqueList withAll: #(5 5 6)) asArray", "#(5 6)"},
 		// OrderedCollection>>reset: resetTo: 1, the capacity kept (XML-Parser's lists)
 		{"reset empties and keeps the capacity", "| c | c := OrderedCollection new: 20. c addAll: #(1 2 3). c reset. { c size. c capacity. (c add: 4; yourself) asArray }", "#(0 20 #(4))"},
+		// Stdio (System-Platforms): stdout and stderr take what is written, as the Transcript does; pharo-sim's own stdout is its MCP channel (TinyLogger's stdout logger)
+		{"Stdio stdout takes a line", "Stdio stdout nextPutAll: 'logged'; lf; flush. Stdio stdout == Stdio stdout", "true"},
+		{"Stdio stderr too", "(Stdio stderr << 'oops'; yourself) == Stdio stderr", "true"},
+		{"reading stdin is a lack", "Stdio stdin", "ERROR: pharo-sim's kernel lacks Stdio stdin (reading the standard input)"},
 		// Collection>>errorEmptyCollection signals CollectionIsEmpty (Collections-Abstract)
 		{"errorEmptyCollection", "[ #() errorEmptyCollection ] on: CollectionIsEmpty do: [ :e | e collection ]", "#()"},
 	}
