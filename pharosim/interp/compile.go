@@ -69,9 +69,12 @@ func prepareIn(m *Method, class *Class, source string, ast *smalltalk.Method, er
 	m.ast, m.selector = ast, ast.Selector
 	for _, p := range ast.Pragmas {
 		m.pragmas = append(m.pragmas, p.Selector)
-		if p.Selector == "primitive:" && len(p.Args) == 1 {
+		if (p.Selector == "primitive:" || p.Selector == "primitive:error:") && len(p.Args) >= 1 {
 			m.primitive = p.Args[0].Value
 			m.prim = primitives[m.primitive]
+			if m.prim == nil && p.Args[0].Kind == smalltalk.LitNumber {
+				m.prim = numberedPrimitive(m.primitive, len(ast.Args))
+			}
 			m.noFallback = len(ast.Body.Statements) == 0
 		}
 	}
@@ -91,6 +94,15 @@ func (m *Method) compileBody() {
 	}
 	for _, t := range ast.Temps {
 		sc.names[t.Name] = len(sc.names)
+	}
+	// <primitive: n error: ec> declares ec, which holds nil when the
+	// fallback runs (Pharo: the failure's code)
+	for _, p := range ast.Pragmas {
+		if p.Selector == "primitive:error:" && len(p.Args) == 2 {
+			if _, ok := sc.names[p.Args[1].Value]; !ok {
+				sc.names[p.Args[1].Value] = len(sc.names)
+			}
+		}
 	}
 	m.nTemps = len(sc.names)
 	c := compiler{m: m, ivars: map[string]int{}, lits: &literalFrame{}}

@@ -49,7 +49,7 @@ func (s *kernelSlots) contract() []struct {
 		{"ReadWriteStream", "readLimit", &s.streamReadLimit},
 		{"ReadWriteStream", "writeLimit", &s.streamWriteLimit},
 		{"Message", "selector", &s.messageSelector},
-		{"Message", "args", &s.messageArguments},
+		{"Message", "arguments", &s.messageArguments},
 		{"ScaledDecimal", "fraction", &s.scaledFraction},
 		{"ScaledDecimal", "scale", &s.scaledScale},
 		{"Random", "state", &s.randomState},

@@ -32,7 +32,7 @@ func TestTheKernelVariablesGoReadsAreFoundByName(t *testing.T) {
 		instVars    []string
 		expr, want  string
 	}{
-		{"Message", "Message", []string{"lookupClass", "args", "selector"},
+		{"Message", "Message", []string{"lookupClass", "arguments", "selector"},
 			"[ nil foo: 1 bar: 2 ] on: MessageNotUnderstood do: [ :e | { e message selector. e message arguments } ]", "#(#foo:bar: #(1 2))"},
 		{"ScaledDecimal", "ScaledDecimal", []string{"scale", "fraction"}, "1.40s2 + 1", "2.40s2"},
 		{"Random", "Random", []string{"seed", "state"},
@@ -59,7 +59,7 @@ func TestTheKernelVariablesGoReadsAreFoundByName(t *testing.T) {
 		instVars []string
 		variable string
 	}{
-		{"Message", []string{"selector", "lookupClass"}, "args"},
+		{"Message", []string{"selector", "lookupClass"}, "arguments"},
 		{"ScaledDecimal", []string{"fraction"}, "scale"},
 		{"Random", []string{"seed"}, "state"},
 		{"RxMatcher", []string{"ignoreCase"}, "pattern"},
