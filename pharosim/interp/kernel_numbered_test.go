@@ -40,6 +40,8 @@ func TestNumberedPrimitivesAnswerAsPharosVM(t *testing.T) {
 		{"160 mirror adopts", "| p | p := 1 -> 2. nil setClass: Association to: p. p class", "Association"},
 		{"160 refuses another layout", "nil setClass: Object to: 1 @ 2", "#failed"},
 		{"a number the kernel does not know is named", "nil unknown", "ERROR: unhandled Error: unknown primitive 9999"},
+		// ClassDescription>>isTestCase (SUnit-Core): false but for TestCase's class side
+		{"isTestCase", "{ Object isTestCase. TestCase isTestCase. Object class isTestCase }", "#(false true false)"},
 		{"Message's arguments variable", "| m | m := Message selector: #at:put: arguments: #(1 2). m instVarNamed: 'arguments'", "#(1 2)"},
 	}
 	for _, c := range cases {
