@@ -94,6 +94,10 @@ func TestHeldOutPackagesKernelAnswersAsPharo(t *testing.T) {
 		{"Stdio stdout takes a line", "Stdio stdout nextPutAll: 'logged'; lf; flush. Stdio stdout == Stdio stdout", "true"},
 		{"Stdio stderr too", "(Stdio stderr << 'oops'; yourself) == Stdio stderr", "true"},
 		{"reading stdin is a lack", "Stdio stdin", "ERROR: pharo-sim's kernel lacks Stdio stdin (reading the standard input)"},
+		// Object>>trace:, traceCr: (Transcript-NonInteractive: through the Transcript) and OSPlatformVisitor (System-Platforms: visit dispatches on OSPlatform current, a Unix64Platform) — TinyLogger's
+		{"trace: answers the receiver", "3 trace: 'x'; traceCr: 'y'; traceCr", "3"},
+		{"visit ends in visitGeneric:, which answers the visitor", "| v | v := OSPlatformVisitor new. v visit == v", "true"},
+		{"the platform dispatches to its own visit message", "| v | v := OSPlatformVisitor new. { (OSPlatform current accept: v) == v. OSPlatform current class }", "{true. Unix64Platform}"},
 		// Collection>>errorEmptyCollection signals CollectionIsEmpty (Collections-Abstract)
 		{"errorEmptyCollection", "[ #() errorEmptyCollection ] on: CollectionIsEmpty do: [ :e | e collection ]", "#()"},
 	}
