@@ -220,6 +220,9 @@ type knownClasses struct {
 	// SmallFloat64 and BoxedFloat64; see immediateFloat)
 	smallFloat, boxedFloat                                  *Class
 	string, array, readStream, writeStream, readWriteStream *Class
+	// orderedCollection is OrderedCollection, whose add: runs in place
+	// unless a subclass overrides addLast: (growAddUnlessOverridden)
+	orderedCollection *Class
 	// fastInts is true while SmallInteger's comparisons and sums are the
 	// kernel's primitives: send sites then compute them without a lookup.
 	fastInts bool
@@ -231,7 +234,7 @@ func (in *Interp) findKnown() error {
 	c := in.classes
 	in.known = knownClasses{c["UndefinedObject"], c["True"], c["False"], c["SmallInteger"], c["LargePositiveInteger"],
 		c["LargeNegativeInteger"], c["Fraction"], c["Float"], c["Character"], c["Symbol"], c["Metaclass"], c["BlockClosure"], c["Context"],
-		c["SmallFloat64"], c["BoxedFloat64"], c["String"], c["Array"], c["ReadStream"], c["WriteStream"], c["ReadWriteStream"], false, kernelSlots{}}
+		c["SmallFloat64"], c["BoxedFloat64"], c["String"], c["Array"], c["ReadStream"], c["WriteStream"], c["ReadWriteStream"], c["OrderedCollection"], false, kernelSlots{}}
 	if si := in.known.smallInteger; si != nil {
 		in.known.fastInts = true
 		for sel, prim := range fastIntPrimitives {

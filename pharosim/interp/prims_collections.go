@@ -32,7 +32,7 @@ var collectionPrimitives = map[string]primitive{
 		if !ok {
 			return nil, false
 		}
-		if o.class != in.classes["OrderedCollection"] {
+		if o.class != in.known.orderedCollection {
 			if m := o.class.lookup("addLast:"); m == nil || m.primitive != "growAdd" {
 				return nil, false
 			}
