@@ -58,10 +58,12 @@ type Interp struct {
 	// computation's own stack (prims_generators.go)
 	coroutines       map[*Instance]*coroutine
 	runningCoroutine *coroutine
-	// activeProcess is the forked Process whose block is running, nil
-	// for the computation's own, the image's main process
-	// (prims_processes.go)
-	activeProcess Object
+	// inUnwind counts the ensure: and ifCurtailed: blocks running on the
+	// active process's stack
+	inUnwind int
+	// sched is the Processor: the processes of the computation and
+	// which one runs (prims_processes.go)
+	sched *scheduler
 	// initFailures says which class-side initialize failed while the
 	// program loaded, and why (Pharo would show it at load).
 	initFailures []string
@@ -148,7 +150,7 @@ func (in *Interp) step() {
 	if in.budget < 0 {
 		in.overLimit("the step budget ran out (an endless loop?)")
 	}
-	if in.budget&0xfff == 0 && (!in.deadline.IsZero() || len(in.timeouts) > 0) {
+	if in.budget&0xfff == 0 && (!in.deadline.IsZero() || len(in.timeouts) > 0 || len(in.sched.procs) > 0) {
 		in.checkClock()
 	}
 }
@@ -161,6 +163,7 @@ func (in *Interp) checkClock() {
 	if !in.deadline.IsZero() && now.After(in.deadline) {
 		in.overLimit("the time limit ran out")
 	}
+	in.checkProcesses(now)
 	in.fireTimeout(now)
 }
 

@@ -305,15 +305,30 @@ func TestMessageSendsLocksAndAnnouncementsAnswerAsPharo(t *testing.T) {
 		{"Semaphore new waitTimeoutMilliseconds: 10", "true"},
 		{"Semaphore new signal; waitTimeoutMilliseconds: 10", "false"},
 		{"Semaphore new critical: [ 1 ] ifLocked: [ #locked ]", "#locked"},
-		{"Semaphore new wait", "ERROR: pharo-sim's kernel lacks a second process: a Semaphore wait with no signal would wait forever"},
+		// a wait no process will ever signal: Pharo would wait forever
+		{"Semaphore new wait", "ERROR: every process waits for another (a Semaphore no process will signal, a process suspended that none will resume): Pharo would wait here forever"},
+		// a signal hands the processor to a waiting process of higher
+		// priority at once (SemaphoreTest>>testSimpleCommunication)
+		{"| s log | s := Semaphore new. log := OrderedCollection new. [ s wait. log add: #woken ] forkAt: Processor userInterruptPriority. log add: #before. s signal. log add: #after. log asArray", "#(#before #woken #after)"},
+		// waiters are served first come, first served (SemaphoreTest>>testSchedulesFIFO)
+		{"| s log | s := Semaphore new. log := OrderedCollection new. 1 to: 3 do: [ :i | [ s wait. log add: i ] fork ]. Processor yield. 3 timesRepeat: [ s signal ]. Processor yield. log asArray", "#(1 2 3)"},
+		// critical: gives back no signal when its process is terminated
+		// while it waits (SemaphoreTest>>testInCriticalWait)
+		{"| s p | s := Semaphore new. p := [ s critical: [ ] ] fork. Processor yield. { p suspendingList == s. p terminate; isTerminated. s excessSignals }", "#(true true 0)"},
 		// Mutex: its owner may enter again
 		{"| m | m := Mutex new. m critical: [ m critical: [ 5 ] ]", "5"},
 		{"| m | m := Mutex new. [ m critical: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | ]. m critical: [ m isOwned ]", "true"},
 		// Monitor
 		{"| m | m := Monitor new. m critical: [ m critical: [ m signal. 6 ] ]", "6"},
 		{"| m | m := Monitor new. m critical: [ m waitUntil: [ true ]. m waitWhile: [ false ]. 7 ]", "7"},
-		{"Monitor new waitMaxMilliseconds: 5; yourself; class", "Monitor"},
-		{"Monitor new wait", "ERROR: pharo-sim's kernel lacks a second process: a Monitor wait would wait forever for a signal"},
+		// waiting outside the monitor is an error (Monitor>>checkOwnerProcess)
+		{"Monitor new wait", "ERROR: unhandled Error: Monitor access violation"},
+		{"| m | m := Monitor new. m critical: [ m waitMaxMilliseconds: 5 ]. #timedOut", "#timedOut"},
+		// a wait leaves the monitor to another process, whose signal
+		// wakes it (MonitorTest>>testExample1)
+		{"| m log ready | m := Monitor new. log := OrderedCollection new. ready := false. [ m critical: [ m waitUntil: [ ready ]. log add: #consumed ] ] fork. Processor yield. m critical: [ ready := true. log add: #produced. m signal ]. Processor yield. log asArray", "#(#produced #consumed)"},
+		// a Mutex's critical: makes another process wait until its owner leaves
+		{"| m log | m := Mutex new. log := OrderedCollection new. m critical: [ [ m critical: [ log add: #second ] ] fork. Processor yield. log add: #first ]. Processor yield. log asArray", "#(#first #second)"},
 		// Announcer (Pharo 13: when:do:for:, when:send:to:)
 		{"| a log | a := Announcer new. log := OrderedCollection new. a when: Announcement do: [ :ann | log add: ann class name ] for: self. a announce: Announcement. a announce: Announcement new. log asArray", "#(#Announcement #Announcement)"},
 		{"| a log | a := Announcer new. log := OrderedCollection new. a when: Announcement do: [ :ann :announcer | log add: announcer == a ] for: self. a announce: Announcement. log asArray", "#(true)"},

@@ -169,7 +169,7 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| p | p := Protocol new. { p name. p isUnclassifiedProtocol. p isEmpty. (Protocol named: '*Foo') isExtensionProtocol }", "#(#'as yet unclassified' true true true)"},
 		{"((Protocol name: #x methodSelectors: #(#a #b)) removeMethodSelector: #a; yourself) methodSelectors", "#(#b)"},
 		{"(WeakMessageSend receiver: Array selector: #with:with: arguments: { 1. 2 }) value; yourself. Smalltalk garbageCollectMost isInteger", "true"},
-		{"| r | r := nil. { [ 1 / 0 ] on: ZeroDivide fork: [ :e | r := e class name ]. r }", "#(nil #ZeroDivide)"},
+		{"| r first | r := nil. first := [ 1 / 0 ] on: ZeroDivide fork: [ :e | r := e class name ]. { first. r. [ Processor yield. r ] value }", "#(nil nil #ZeroDivide)"},
 		{"| r | r := nil. { [ 1 ] on: Error fork: [ r := 2 ]. r }", "#(1 nil)"},
 		{"| c | c := OrderedCollection new. Integer primesUpTo: 25100 do: [ :p | p > 24900 ifTrue: [ c add: p ] ]. c asArray", "#(24907 24917 24919 24923 24943 24953 24967 24971 24977 24979 24989 25013 25031 25033 25037 25057 25073 25087 25097)"},
 		// STONReaderTest>>#testClassWithUnderscore, STONWriteReadTest>>
@@ -380,6 +380,7 @@ SUnitEnvExample >> testForks [
 	| p |
 	p := [ ] fork.
 	self assert: (self executionEnvironment forkedProcesses includes: p).
+	Processor yield.
 	self assert: p isTerminated
 ]
 `
@@ -395,35 +396,48 @@ func TestSUnitsExecutionEnvironmentAnswersAsPharo13(t *testing.T) {
 	t.Parallel()
 	f, err := tonel.ParseFile("SUnit-Env-Example/SUnitEnvExample.class.st", []byte(sunitEnvFixture))
 	require.NoError(t, err)
-	const secondProcess = "ERROR: pharo-sim's kernel lacks a second process: "
 	cases := []struct{ expr, want string }{
-		// A new process is suspended at the active priority; a fork runs
-		// to its end now, as the active process, and is terminated.
+		// A new process is suspended at the active priority; a fork is
+		// ready, and runs when the active process gives up the processor
+		// (Process>>resume, ProcessorScheduler>>yield).
 		{"| p | p := [ ] newProcess. { p isSuspended. p isTerminated. p priority = Processor activePriority }", "#(true false true)"},
-		{"| x p | x := 0. p := [ x := 1 ] fork. { x. p isTerminated. p isSuspended }", "#(1 true false)"},
+		{"| x p | x := 0. p := [ x := 1 ] fork. { x. p isReady. [ Processor yield. x ] value. p isTerminated }", "#(0 true 1 true)"},
 		{"{ ([ ] forkNamed: 'child') name. ([ ] forkAt: Processor userBackgroundPriority) priority }", "#('child' 30)"},
-		{"| main inner | main := Processor activeProcess. [ inner := Processor activeProcess ] fork. { inner == main. inner isTerminated. Processor activeProcess == main }", "#(false true true)"},
+		{"| main inner | main := Processor activeProcess. [ inner := Processor activeProcess ] fork. Processor yield. { inner == main. inner isTerminated. Processor activeProcess == main }", "#(false true true)"},
+		// one of higher priority preempts the active process at once
+		{"| log | log := OrderedCollection new. [ log add: #high ] forkAt: Processor userInterruptPriority. log add: #main. log asArray", "#(#high #main)"},
 		// A forked process has a stack of its own: its handlers are its
-		// own, and an error none of them takes would suspend it under a
-		// debugger in Pharo, which one process cannot do.
-		{"| r | [ r := [ 1/0 ] on: ZeroDivide do: [ :e | #handled ] ] fork. r", "#handled"},
-		{"[ [ 1/0 ] fork. #reached ] on: ZeroDivide do: [ :e | #caughtByTheForker ]", secondProcess + "an error no handler of a forked process took would suspend it under a debugger (ZeroDivide)"},
-		{"| p r | p := [ Warning signal: 'w' ] newProcess. p on: Warning do: [ :e | r := e messageText ]. p resume. r", "'w'"},
+		// own; an error none of them takes suspends it (Pharo's debugger
+		// holds it), and the process that forked it goes on.
+		{"| r | [ r := [ 1/0 ] on: ZeroDivide do: [ :e | #handled ] ] fork. Processor yield. r", "#handled"},
+		{"[ [ 1/0 ] fork. Processor yield. #reached ] on: ZeroDivide do: [ :e | #caughtByTheForker ]", "#reached"},
+		{"| p | p := [ 1/0 ] fork. Processor yield. { p isSuspended. p isTerminated }", "#(true false)"},
+		{"| p r | p := [ Warning signal: 'w' ] newProcess. p on: Warning do: [ :e | r := e messageText ]. p resume. Processor yield. r", "'w'"},
 		// Terminating the active forked process unwinds it, running its
-		// ensure: blocks; one never resumed is terminated as it is.
-		{"| log p | log := OrderedCollection new. p := [ [ Processor terminateActive. log add: #after ] ensure: [ log add: #ensured ] ] fork. { log asArray. p isTerminated }", "#(#(#ensured) true)"},
+		// ensure: blocks; one never resumed is terminated as it is; one
+		// terminated in an unwind block completes it first
+		// (ProcessTerminateBugTest>>testTerminationDuringUnwind).
+		{"| log p | log := OrderedCollection new. p := [ [ Processor terminateActive. log add: #after ] ensure: [ log add: #ensured ] ] fork. Processor yield. { log asArray. p isTerminated }", "#(#(#ensured) true)"},
 		{"| p | p := [ ] newProcess. p terminate. { p isTerminated. p isSuspended }", "#(true false)"},
+		{"| s log p | s := Semaphore new. log := OrderedCollection new. p := [ [ s wait. log add: #signalled ] ensure: [ log add: #ensured ] ] fork. Processor yield. p terminate. { log asArray. p isTerminated. s excessSignals }", "#(#(#ensured) true 0)"},
+		{"| log p | log := OrderedCollection new. p := [ [ ] ensure: [ log add: #started. Processor yield. log add: #finished ] ] fork. Processor yield. p terminate. log asArray", "#(#started #finished)"},
 		{"| s r | s := Semaphore new. [ r := 42. s signal ] fork. s wait. r", "42"},
-		{"| s | s := Semaphore new. [ s wait ] fork", secondProcess + "a Semaphore wait with no signal would wait forever"},
-		{"[ 10 milliSeconds wait ] fork", secondProcess + "a forked process that waits on a Delay, while the process that forked it runs on"},
-		{"[ Processor activeProcess suspend ] fork", secondProcess + "a process that suspends itself waits for another to resume it"},
-		{"[ Processor yield ] fork", secondProcess + "a forked process that yields to the process that forked it"},
+		// a process that waits, sleeps, suspends itself or yields gives
+		// the processor to the others
+		{"| s p | s := Semaphore new. p := [ s wait ] fork. Processor yield. { p isWaiting. p suspendingList == s }", "#(true true)"},
+		{"| log | log := OrderedCollection new. [ 10 milliSeconds wait. log add: #slept ] fork. log add: #main. 30 milliSeconds wait. log asArray", "#(#main #slept)"},
+		{"| p | p := [ Processor activeProcess suspend ] fork. Processor yield. { p isSuspended. p resume; isReady }", "#(true true)"},
+		{"| log | log := OrderedCollection new. [ log add: 1. Processor yield. log add: 3 ] fork. Processor yield. log add: 2. Processor yield. log asArray", "#(1 2 3)"},
+		// a value set in a process is its own; an inheritable one is
+		// inherited by the processes it forks (ProcessSpecificTest)
+		{"| seen mine | LocalRecursionStopper value: 1. [ seen := LocalRecursionStopper value ] fork. Processor yield. mine := LocalRecursionStopper value. LocalRecursionStopper value: nil. { mine. seen }", "#(1 nil)"},
+		{"| env seen | env := TestExecutionEnvironment new. env beActiveDuring: [ [ seen := CurrentExecutionEnvironment value ] fork. Processor yield ]. seen == env", "true"},
 		// The execution environment: none outside a test; one made
 		// current for a block, told so, and the one before made current
 		// again; its watchdog stops with it.
 		{"CurrentExecutionEnvironment value == DefaultExecutionEnvironment instance", "true"},
 		{"| env seen | env := TestExecutionEnvironment new. env beActiveDuring: [ seen := { CurrentExecutionEnvironment value == env. env mainTestProcess == Processor activeProcess. env watchDogProcess isTerminated. env processMonitor isEnabled } ]. seen , { CurrentExecutionEnvironment value == DefaultExecutionEnvironment instance. env watchDogProcess isTerminated }", "#(true true false true true true)"},
-		{"| env p | env := TestExecutionEnvironment new. env beActiveDuring: [ p := [ ] fork ]. { env forkedProcesses includes: p. p isTerminated }", "#(true true)"},
+		{"| env p | env := TestExecutionEnvironment new. env beActiveDuring: [ p := [ ] fork. Processor yield ]. { env forkedProcesses includes: p. p isTerminated }", "#(true true)"},
 		{"| env | env := TestExecutionEnvironment new. env activated. { env services size. (env services collect: [ :each | each class name ]) first. TestServiceExample isEnabled. ProcessMonitorTestService shouldFailTestLeavingProcesses. ProcessMonitorTestService shouldTerminateProcesses }", "#(1 #ProcessMonitorTestService false false true)"},
 		// Services are told of the test and cleaned up after it; one a
 		// test enabled is disabled again.

@@ -376,7 +376,7 @@ func TestADelayEndsByTheDeadline(t *testing.T) {
 	}{
 		{"a short wait completes", "(Delay forMilliseconds: 5) wait; beingWaitedOn", time.Minute, "false"},
 		{"a wait past the deadline ends at it", "(Delay forSeconds: 3600) wait", 200 * time.Millisecond, "ERROR: the time limit ran out"},
-		{"a wait of an hour with no deadline is refused", "1 hour wait", 0, "ERROR: a wait of 3600000 ms with no time limit to end it (an endless wait?)"},
+		{"a wait of an hour with no deadline is refused", "1 hour wait", 0, "ERROR: a wait of more than a minute with no time limit to end it, and no process to run meanwhile (an endless wait?)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

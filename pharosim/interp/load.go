@@ -188,7 +188,7 @@ func New(program *Program, limits Limits) (*Interp, error) {
 		return nil, err
 	}
 	in := &Interp{globals: map[string]*Binding{}, classes: map[string]*Class{}, hashes: map[*Instance]int64{},
-		states: map[*Instance]*excState{}, coroutines: map[*Instance]*coroutine{}, depthLimit: maxDepth, budget: limits.Steps, deadline: limits.Deadline, memory: limits.Memory}
+		states: map[*Instance]*excState{}, coroutines: map[*Instance]*coroutine{}, sched: newScheduler(), depthLimit: maxDepth, budget: limits.Steps, deadline: limits.Deadline, memory: limits.Memory}
 	if in.budget <= 0 {
 		in.budget = 1 << 62
 	}

@@ -104,15 +104,31 @@ func guardedBlock(in *Interp, r, guard Object, always bool) (result Object, ok b
 	done := false
 	defer func() {
 		if !done && !in.aborting {
-			in.Send(guard, "value")
+			in.runUnwindBlock(guard)
 		}
 	}()
 	result = in.callBlock(b, nil)
 	done = true
 	if always {
-		in.Send(guard, "value")
+		in.runUnwindBlock(guard)
 	}
 	return result, true
+}
+
+// runUnwindBlock runs an ensure: or ifCurtailed: block. A process
+// terminated while such a block runs completes it first, as Pharo's
+// termination completes the unwind blocks under way: its termination
+// takes effect when the outermost one ends.
+func (in *Interp) runUnwindBlock(guard Object) {
+	outer := in.inUnwind
+	in.inUnwind++
+	defer func() { in.inUnwind = outer }()
+	in.Send(guard, "value")
+	in.inUnwind = outer
+	if p := in.sched.running; outer == 0 && p.terminateDeferred {
+		p.terminateDeferred = false
+		panic(&processEnd{proc: p})
+	}
 }
 
 func primValue(in *Interp, r Object, a []Object) (Object, bool) {

@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"fmt"
 	"slices"
 	"time"
 )
@@ -31,36 +30,6 @@ var clockPrimitives = map[string]primitive{
 		_, offset := time.Now().Zone()
 		return int64(offset), true
 	},
-	// clockSleep suspends the computation (the image's one process) for
-	// the argument's milliseconds, up to its deadline (past it, the time
-	// limit ends the computation) or a valueWithin:onTimeout:'s time
-	// (its TimedOut is signalled).
-	"clockSleep": func(in *Interp, r Object, a []Object) (Object, bool) {
-		ms, ok := a[0].(int64)
-		if !ok || ms < 0 {
-			return nil, false
-		}
-		wake := time.Now().Add(time.Duration(min(ms, maxSleep.Milliseconds())) * time.Millisecond)
-		for {
-			// the deadline or a valueWithin:onTimeout: may come first:
-			// the sleep ends there, as the watchdog's signal ends Pharo's
-			until := wake
-			if !in.deadline.IsZero() && in.deadline.Before(until) {
-				until = in.deadline
-			}
-			if t, ok := in.nextTimeout(); ok && t.Before(until) {
-				until = t
-			}
-			if in.deadline.IsZero() && time.Until(until) > maxSleepWithoutDeadline {
-				in.overLimit(fmt.Sprintf("a wait of %d ms with no time limit to end it (an endless wait?)", ms))
-			}
-			time.Sleep(time.Until(until))
-			if !time.Now().Before(wake) {
-				return r, true
-			}
-			in.checkClock() // signals; a handler that resumes sleeps on
-		}
-	},
 	// timeoutStart: the TimedOut tagged with the second argument is
 	// signalled where the computation stands once the first argument's
 	// milliseconds have passed (valueWithin:onTimeout:).
@@ -70,7 +39,7 @@ var clockPrimitives = map[string]primitive{
 			return nil, false
 		}
 		at := time.Now().Add(time.Duration(min(ms, maxSleep.Milliseconds())) * time.Millisecond)
-		in.timeouts = append(in.timeouts, timeout{at: at, tag: a[1]})
+		in.timeouts = append(in.timeouts, timeout{at: at, tag: a[1], owner: in.sched.running})
 		return r, true
 	},
 	// timeoutStartDoing: the second argument, tagged with the third, is
@@ -85,7 +54,7 @@ var clockPrimitives = map[string]primitive{
 			return nil, false
 		}
 		at := time.Now().Add(time.Duration(min(ms, maxSleep.Milliseconds())) * time.Millisecond)
-		in.timeouts = append(in.timeouts, timeout{at: at, tag: a[2], action: b})
+		in.timeouts = append(in.timeouts, timeout{at: at, tag: a[2], action: b, owner: in.sched.running})
 		return r, true
 	},
 	// timeoutStop: the TimedOut tagged with the argument is signalled no
@@ -104,29 +73,25 @@ type timeout struct {
 	tag Object
 	// action, when set, is evaluated instead of signalling TimedOut
 	action *Block
+	// owner is the process it is signalled in, when that process runs
+	owner *process
 }
 
-// nextTimeout answers when the first timeout comes.
-func (in *Interp) nextTimeout() (time.Time, bool) {
-	if len(in.timeouts) == 0 {
-		return time.Time{}, false
-	}
-	first := in.timeouts[0].at
-	for _, t := range in.timeouts[1:] {
-		if t.at.Before(first) {
-			first = t.at
-		}
-	}
-	return first, true
-}
-
-// fireTimeout signals the TimedOut of the first timeout come by now, once.
+// fireTimeout signals the TimedOut of the first timeout of the active
+// process come by now, once.
 func (in *Interp) fireTimeout(now time.Time) {
-	first, ok := in.nextTimeout()
-	if !ok || now.Before(first) || in.aborting {
+	if in.aborting {
 		return
 	}
-	i := slices.IndexFunc(in.timeouts, func(t timeout) bool { return t.at.Equal(first) })
+	i := -1
+	for j, t := range in.timeouts {
+		if t.owner == in.sched.running && !now.Before(t.at) && (i < 0 || t.at.Before(in.timeouts[i].at)) {
+			i = j
+		}
+	}
+	if i < 0 {
+		return
+	}
 	tag, action := in.timeouts[i].tag, in.timeouts[i].action
 	in.timeouts = slices.Delete(in.timeouts, i, i+1)
 	if action != nil {

@@ -73,6 +73,11 @@ var exceptionPrimitives = map[string]primitive{
 		if !ok {
 			return nil, false
 		}
+		if in.sched.running != in.sched.main {
+			// Pharo's debugger holds the process where it stands
+			in.suspendUnderDebugger()
+			return nil, true
+		}
 		panic(&unhandled{exc: exc})
 	},
 	"exIsNested": func(in *Interp, r Object, a []Object) (Object, bool) {

@@ -241,12 +241,15 @@ func (in *Interp) resetExecutionEnvironment() {
 // unhandled exception) is reported to failed.
 func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
 	in.endCoroutines()
+	in.endProcesses()
+	defer in.endProcesses()
 	defer in.endCoroutines() // after what ended f is reported
 	in.budget = steps
 	in.depth, in.depthLimit = 0, maxDepth
 	in.active = nil
+	in.inUnwind = 0
 	in.timeouts = in.timeouts[:0]
-	in.activeProcess, in.active = nil, nil
+	in.active = nil
 	in.aborting = false
 	// no handler runs between two guarded computations: what their
 	// exceptions knew of their handling is over
