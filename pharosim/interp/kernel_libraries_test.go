@@ -315,6 +315,17 @@ func TestMessageSendsLocksAndAnnouncementsAnswerAsPharo(t *testing.T) {
 		// critical: gives back no signal when its process is terminated
 		// while it waits (SemaphoreTest>>testInCriticalWait)
 		{"| s p | s := Semaphore new. p := [ s critical: [ ] ] fork. Processor yield. { p suspendingList == s. p terminate; isTerminated. s excessSignals }", "#(true true 0)"},
+		// A delay scheduler's loop, a process of higher priority, takes the
+		// delays its users hand it and signals each when its ticker's
+		// clock passes its tick; the first wakes the ticker, a second at
+		// most (DelayBasicSchedulerMicrosecondTickerTest and its kind).
+		{"| t s d | t := DelayMillisecondTickerSimulation new. s := DelayBasicScheduler onTicker: t suspendedDelaysHeap: DelayBasicScheduler defaultSuspendedDelaysHeap. s startTimerEventLoopPriority: Processor activePriority + 1. d := Delay new setDelay: 789 forSemaphore: Semaphore new. s simulate_vmMilliseconds: 100. s schedule: d. { t vmSimNextWakeupMilliseconds. d beingWaitedOn. d isExpired. d millisecondsToGo. [ s simulate_vmMilliseconds: 889. d isExpired ] value }", "#(889 true false 789 true)"},
+		{"| t s d | t := DelayMicrosecondTickerSimulation new. s := DelaySemaphoreScheduler onTicker: t suspendedDelaysHeap: DelayBasicScheduler defaultSuspendedDelaysHeap. s startTimerEventLoopPriority: Processor activePriority + 1. d := Delay new setDelay: 1234 forSemaphore: Semaphore new. s simulate_vmMilliseconds: 100. s schedule: d. t vmSimNextWakeupMilliseconds", "1100"},
+		{"| h s ds | h := DelayBasicScheduler defaultSuspendedDelaysHeap. s := DelayMutexScheduler onTicker: DelayMillisecondTickerSimulation new suspendedDelaysHeap: h. s startTimerEventLoopPriority: Processor activePriority + 1. ds := #(4 3 2 1) collect: [ :ms | Delay forMilliseconds: ms ]. ds do: [ :each | s schedule: each ]. { h size. (h removeFirstOrNil) == ds third. s stopTimerEventLoop; schedulingProcess. (ds select: [ :each | each isExpired ]) size }", "#(3 true nil 3)"},
+		{"| s d | s := DelayBasicScheduler onTicker: DelayMillisecondTickerSimulation new suspendedDelaysHeap: DelayBasicScheduler defaultSuspendedDelaysHeap. s startTimerEventLoopPriority: Processor activePriority + 1. d := Delay forSeconds: 1000. s schedule: d. [ s schedule: d ] on: Error do: [ :e | e messageText ]", "'This Delay has already been scheduled.'"},
+		// a DelayWaitTimeout ends at its semaphore's signal or its time
+		{"| s | s := Semaphore new. s signal. (DelayWaitTimeout new setDelay: 100 forSemaphore: s) waitOnCompletion: [ #completed ] onTimeout: [ #timedOut ]", "#completed"},
+		{"(DelayWaitTimeout new setDelay: 10 forSemaphore: Semaphore new) waitOnCompletion: [ #completed ] onTimeout: [ #timedOut ]", "#timedOut"},
 		// Mutex: its owner may enter again
 		{"| m | m := Mutex new. m critical: [ m critical: [ 5 ] ]", "5"},
 		{"| m | m := Mutex new. [ m critical: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | ]. m critical: [ m isOwned ]", "true"},
