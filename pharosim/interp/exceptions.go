@@ -11,6 +11,9 @@ type handler struct {
 	// that recovered and re-raised whatever passed made unwinding a deep
 	// stack quadratic).
 	ending bool
+	// running counts the runs of its handler block under way: while one
+	// runs, the on:do: handles nothing (Pharo's handlerActive)
+	running int
 }
 
 // excState is what a signalled exception knows of its handling.
@@ -20,6 +23,9 @@ type excState struct {
 	// resumed is set when a resume for the handler block running is
 	// raised: only then does runHandler recover what travels through it.
 	resumed bool
+	// top is where the search for a handler began when it was signalled
+	// (the handlers visible then are below it)
+	top int
 }
 
 func (in *Interp) onDo(body *Block, selector, action Object) (result Object) {
@@ -95,28 +101,44 @@ func (in *Interp) handlerMoved(h *handler, i int) int {
 
 // signal looks for a handler of exc from the innermost visible one out.
 func (in *Interp) signal(exc *Instance) Object {
-	return in.signalFrom(exc, min(len(in.handlers), in.handlerLimit)-1)
+	top := min(len(in.handlers), in.handlerLimit)
+	in.setState(exc, &excState{hidx: -1, top: top})
+	return in.signalFrom(exc, top-1)
 }
 
 func (in *Interp) signalFrom(exc *Instance, start int) Object {
 	for i := start; i >= 0; i-- {
 		h := in.handlers[i]
-		if truthy(in.Send(h.selector, "handles:", exc)) {
+		if h.running == 0 && truthy(in.Send(h.selector, "handles:", exc)) {
 			return in.runHandler(exc, h, i)
 		}
 	}
-	in.setState(exc, &excState{hidx: -1})
+	top := in.state(exc).top
+	in.setState(exc, &excState{hidx: -1, top: top})
+	if start+1 >= top {
+		return in.Send(exc, "defaultAction")
+	}
+	// passed on (pass, outer, signal again) with no handler left: the
+	// default action runs where the exception was signalled, as Pharo's
+	// does once pass has let go of its handler context — an error it
+	// signals meets the handlers inside the protected block, all but
+	// those whose handler block runs
+	limit := in.handlerLimit
+	in.handlerLimit = top
+	defer func() { in.handlerLimit = limit }()
 	return in.Send(exc, "defaultAction")
 }
 
 func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 	prev := in.states[exc]
-	mine := &excState{h: h, hidx: i}
+	mine := &excState{h: h, hidx: i, top: in.state(exc).top}
 	in.setState(exc, mine)
+	h.running++
 	limit := in.handlerLimit
 	in.handlerLimit = i
 	depth, active := in.depth, in.active
 	defer func() {
+		h.running--
 		in.handlerLimit = limit + in.handlerMoved(h, i)
 		if prev != nil {
 			in.states[exc] = prev

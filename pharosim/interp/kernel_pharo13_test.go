@@ -169,6 +169,15 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| p | p := Protocol new. { p name. p isUnclassifiedProtocol. p isEmpty. (Protocol named: '*Foo') isExtensionProtocol }", "#(#'as yet unclassified' true true true)"},
 		{"((Protocol name: #x methodSelectors: #(#a #b)) removeMethodSelector: #a; yourself) methodSelectors", "#(#b)"},
 		{"(WeakMessageSend receiver: Array selector: #with:with: arguments: { 1. 2 }) value; yourself. Smalltalk garbageCollectMost isInteger", "true"},
+		// An exception passed on with no handler left runs its default
+		// action where it was signalled: the UnhandledError it signals
+		// meets the handlers inside the protected block (Exception>>pass
+		// lets go of its handler context;
+		// ExceptionTest>>testUnhandledErrorWhenHandlerPassesOriginalException),
+		// while one signalled in a handler block meets only those outside
+		// its on:do: (ExceptionTest>>testHandlerFromAction).
+		{"| executed | executed := false. [ [ [ 1/0 ] on: UnhandledError do: [ :e | executed := true ] ] on: ZeroDivide do: [ :z | z pass ] ] fork. Processor yield. executed", "true"},
+		{"[ [ [ self error: 'x' ] on: ZeroDivide do: [ :ex | 'inner' ] ] on: Error do: [ :ex | 3 / 0 ] ] on: ZeroDivide do: [ :ex | 'outer' ]", "'outer'"},
 		{"| r first | r := nil. first := [ 1 / 0 ] on: ZeroDivide fork: [ :e | r := e class name ]. { first. r. [ Processor yield. r ] value }", "#(nil nil #ZeroDivide)"},
 		{"| r | r := nil. { [ 1 ] on: Error fork: [ r := 2 ]. r }", "#(1 nil)"},
 		{"| c | c := OrderedCollection new. Integer primesUpTo: 25100 do: [ :p | p > 24900 ifTrue: [ c add: p ] ]. c asArray", "#(24907 24917 24919 24923 24943 24953 24967 24971 24977 24979 24989 25013 25031 25033 25037 25057 25073 25087 25097)"},
