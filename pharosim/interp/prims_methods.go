@@ -146,28 +146,36 @@ func (in *Interp) methodObject(m *Method) *Instance {
 // fails it.
 func onMethod(p func(in *Interp, m *Method, a []Object) (Object, bool)) primitive {
 	return func(in *Interp, r Object, a []Object) (Object, bool) {
-		o, ok := asInstance(r)
-		cm := in.classes["CompiledMethod"]
-		if !ok || cm == nil || (o.class != cm && !o.class.inheritsFrom(cm)) {
-			return nil, false
-		}
-		if m := in.methodByObject[o]; m != nil {
-			return p(in, m, a)
-		}
-		c, ok := o.vars[in.known.slots.methodClass].(*Class)
-		if !ok {
-			return nil, false
-		}
-		sel, ok := o.vars[in.known.slots.methodSelector].(Symbol)
-		if !ok {
-			return nil, false
-		}
-		m, ok := c.methods[string(sel)]
+		m, ok := in.methodOf(r)
 		if !ok {
 			return nil, false
 		}
 		return p(in, m, a)
 	}
+}
+
+// methodOf answers the method a CompiledMethod stands for: the one its
+// class holds under its selector when the object was not made by
+// methodObject.
+func (in *Interp) methodOf(r Object) (*Method, bool) {
+	o, ok := asInstance(r)
+	cm := in.classes["CompiledMethod"]
+	if !ok || cm == nil || (o.class != cm && !o.class.inheritsFrom(cm)) {
+		return nil, false
+	}
+	if m := in.methodByObject[o]; m != nil {
+		return m, true
+	}
+	c, ok := o.vars[in.known.slots.methodClass].(*Class)
+	if !ok {
+		return nil, false
+	}
+	sel, ok := o.vars[in.known.slots.methodSelector].(Symbol)
+	if !ok {
+		return nil, false
+	}
+	m, ok := c.methods[string(sel)]
+	return m, ok
 }
 
 // primMethodPragmaSpecs answers a method's pragmas as Pharo's compiler

@@ -1,0 +1,64 @@
+package interp
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pharo-refactor/refactord/smalltalk/tonel"
+)
+
+// contextsAndBlocksFixture has methods whose contexts and blocks the cases read:
+// a block that outlives its method, blocks with and without names, a ^
+// in a block and in an inlined block.
+const contextsAndBlocksFixture = `Class { #name : #KernelCodeModelFixture, #superclass : #Object, #category : #Fixture }
+KernelCodeModelFixture >> area: aRectangle [ | sum | sum := aRectangle area. ^ sum ]
+KernelCodeModelFixture >> makeBlock [ ^ [ self. thisContext ] ]
+KernelCodeModelFixture >> deadBlockContext [ ^ self makeBlock value ]
+KernelCodeModelFixture >> returnsFromBlock [ #(1) do: [ :x | ^ x ]. ^ 0 ]
+KernelCodeModelFixture >> returnsInline: x [ x ifTrue: [ ^ 1 ]. ^ 0 ]
+`
+
+// TestCodeModelAnswersAsPharo: contexts made for a method that does not
+// run, and what Pharo 13 reads from its compiled code, with Pharo's answers
+// (Kernel-CodeModel, Debugging-Core, System-Support; the tests of
+// Kernel-Tests named beside each group).
+func TestCodeModelAnswersAsPharo(t *testing.T) {
+	t.Parallel()
+	f, err := tonel.ParseFile("Fixture/KernelCodeModelFixture.class.st", []byte(contextsAndBlocksFixture))
+	require.NoError(t, err)
+	program := ReadProgram([]*tonel.File{f})
+	made := "(Context sender: thisContext receiver: KernelCodeModelFixture new method: KernelCodeModelFixture >> #area: arguments: { 3 @ 4 corner: 5 @ 6 })"
+	cases := []struct{ name, expr, want string }{
+		// Context class>>sender:receiver:method:arguments:, home, activeHome,
+		// receiver, method, isDead, client, printOn: (ContextTest>>#testSetUp,
+		// #testHome, #testMethodContext, #testFindContextSuchThat)
+		{"a made context is its own home", "| c | c := " + made + ". { c home == c. c activeHome == c. c isDead. c isBlockContext }", "#(true true false false)"},
+		{"it has its receiver, method and sender", "| c | c := " + made + ". { c receiver class. c method. c sender == thisContext. c client }", "an Array(KernelCodeModelFixture KernelCodeModelFixture>>#area: true nil)"},
+		{"its arguments are set", made + " arguments", "an Array((3@4) corner: (5@6))"},
+		{"it prints as a method's context", made + " printString", "'KernelCodeModelFixture>>area:'"},
+		{"findContextSuchThat: starts with it", "| c | c := " + made + ". { (c findContextSuchThat: [ :each | true ]) == c. c hasContext: c }", "#(true true)"},
+		{"it is made for a CompiledMethod only", "[ Context sender: nil receiver: 3 method: 4 arguments: #() ] on: Error do: [ :e | e class ]", "Error"},
+		// Context>>return: resumes the sender (ContextTest>>#testReturn)
+		{"return: answers from the sender's send", "| c | c := Context sender: thisContext receiver: 3 method: Integer >> #factorial arguments: #(). c return: 5", "5"},
+		{"return: without a sender cannot return", "[ (Context sender: nil receiver: 3 method: Integer >> #factorial arguments: #()) return: 5 ] on: BlockCannotReturn do: [ :e | #cannot ]", "#cannot"},
+		// Context>>activeHome, homeMethod, home (ContextTest>>#testActiveHome, #testNonActiveBlockContextHome, #testHomeMethod)
+		{"a returned block's context has no active home", "| c | c := KernelCodeModelFixture new deadBlockContext. { c activeHome. c home isNil. c homeMethod selector }", "#(nil false #makeBlock)"},
+		{"a running block's active home is its home", "[ :x | self. thisContext home == thisContext activeHome ] value: 1", "true"},
+		// Context>>hasNonLocalReturn, CompiledMethod>>hasNonLocalReturn (ContextTest>>#testHasNonLocalReturn)
+		{"a context's own ^ only", "{ [ :x | thisContext hasNonLocalReturn ] value: 1. [ :x | [ ^ x ]. thisContext hasNonLocalReturn ] value: 1. thisContext hasNonLocalReturn }", "#(false false false)"},
+		{"a block context with a ^", "[ :x | x ifTrue: [ thisContext hasNonLocalReturn ] ifFalse: [ ^ 0 ] ] value: true", "true"},
+		{"a method's blocks' ^", "{ (KernelCodeModelFixture >> #returnsFromBlock) hasNonLocalReturn. (KernelCodeModelFixture >> #returnsInline:) hasNonLocalReturn }", "#(true false)"},
+		// Context>>stepIntoQuickMethod:, CompiledMethod>>stepIntoQuickMethods (ContextTest>>#testStepIntoQuickMethodBoolean, CompiledCodeTest>>#testStepIntoQuickMethods)
+		{"no stepping into quick methods unless asked", "(KernelCodeModelFixture >> #makeBlock) stepIntoQuickMethods", "false"},
+		{"the flag is the method's", "| c | c := " + made + ". c stepIntoQuickMethod: true. { c stepIntoQuickMethod. (KernelCodeModelFixture >> #area:) stepIntoQuickMethods }", "#(true true)"},
+		// BlockClosure>>asContext
+		{"a block's context made, with no sender", "| c | c := [ :x | x ] asContext. { c isBlockContext. c sender. c isDead }", "#(true nil false)"},
+		// what needs a program counter is named as lacking
+		{"stepping needs bytecodes", made + " step", "ERROR: pharo-sim's kernel lacks Context>>step: the interpreter runs a method from its syntax tree, with no program counter or bytecodes to step"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
+	}
+}
