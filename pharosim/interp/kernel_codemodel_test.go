@@ -18,6 +18,11 @@ KernelCodeModelFixture >> makeBlock [ ^ [ self. thisContext ] ]
 KernelCodeModelFixture >> deadBlockContext [ ^ self makeBlock value ]
 KernelCodeModelFixture >> returnsFromBlock [ #(1) do: [ :x | ^ x ]. ^ 0 ]
 KernelCodeModelFixture >> returnsInline: x [ x ifTrue: [ ^ 1 ]. ^ 0 ]
+KernelCodeModelFixture >> twoBlocks [ #(1) do: [ :x | x ]. #(2) do: [ :x | x ] ]
+KernelCodeModelFixture >> nested [ ^ [ :x | [ :y | y ] ] ]
+KernelCodeModelFixture >> inInlined: x [ ^ x ifTrue: [ [ :y | y ] ] ]
+KernelCodeModelFixture >> innerLiterals [ | b | b := 1. ^ [ thisContext tempNamed: 'b' ] value ]
+KernelCodeModelFixture >> loop [ 1 to: 3 do: [ :i | i ] ]
 `
 
 // TestCodeModelAnswersAsPharo: contexts made for a method that does not
@@ -57,6 +62,31 @@ func TestCodeModelAnswersAsPharo(t *testing.T) {
 		{"a block's context made, with no sender", "| c | c := [ :x | x ] asContext. { c isBlockContext. c sender. c isDead }", "#(true nil false)"},
 		// what needs a program counter is named as lacking
 		{"stepping needs bytecodes", made + " step", "ERROR: pharo-sim's kernel lacks Context>>step: the interpreter runs a method from its syntax tree, with no program counter or bytecodes to step"},
+		{"a block's pc in its outer code needs bytecodes", "[ :x | x ] compiledBlock pcInOuter", "ERROR: pharo-sim's kernel lacks CompiledBlock>>pcInOuter: the interpreter compiles no bytecodes, so a block has no program counter in its outer code"},
+		// BlockClosure>>compiledBlock, method; CompiledBlock>>outerCode, method,
+		// printOn:, isCompiledBlock (BlockClosureTest>>#testHomeMethod)
+		{"a block's CompiledBlock", "| b | b := [ :x | x ]. { b compiledBlock printString. b compiledBlock isCompiledBlock. b method == b compiledBlock. b compiledBlock method selector. 3 isCompiledBlock }", "#('a CompiledBlock: [ :x | x ]' true true #doIt false)"},
+		{"one per block of the source", "| bs | bs := #(1 2) collect: [ :i | [ :x | x + i ] ]. bs first compiledBlock == bs last compiledBlock", "true"},
+		{"its outer code is its method", "(KernelCodeModelFixture new nested) compiledBlock outerCode", "KernelCodeModelFixture>>#nested"},
+		{"a block's inside a block is the block", "(KernelCodeModelFixture new nested value: 1) compiledBlock outerCode printString", "'a CompiledBlock: [ :x | [ :y | y ] ]'"},
+		{"an inlined block adds no code", "(KernelCodeModelFixture new inInlined: true) compiledBlock outerCode", "KernelCodeModelFixture>>#inInlined:"},
+		{"a block context runs its CompiledBlock", "{ KernelCodeModelFixture new deadBlockContext method isCompiledBlock. " + made + " method isCompiledBlock }", "#(true false)"},
+		// CompiledCode>>hasTemporaries: temporaries besides the arguments, the
+		// copied values among them (CompiledCodeTest>>#testHasTemporaries)
+		{"a block's temporaries", "{ [ | b | b := 2 ] method hasTemporaries. [ 2 ] method hasTemporaries. [ :x | x ] method hasTemporaries }", "#(true false false)"},
+		{"a block copies what it uses of its outer code", "| y | y := 1. [ y ] method hasTemporaries", "true"},
+		{"a method's temporaries, an inlined block's among them", "#(#area: #makeBlock #loop) collect: [ :each | (KernelCodeModelFixture >> each) hasTemporaries ]", "#(true false true)"},
+		// CompiledBlock>>isReturnSpecial, primitive: no quick blocks (CompiledCodeTest>>#testBlockReturnSpecial)
+		{"no block is a quick return", "{ [ ^ self ] compiledBlock isReturnSpecial. [ ^ 1 ] compiledBlock isReturnSpecial. [ ^ 1 ] compiledBlock primitive }", "#(false false 0)"},
+		// CompiledBlock>>hasMethodReturn
+		{"a block's own ^", "{ [ ^ 1 ] compiledBlock hasMethodReturn. [ [ ^ 1 ] ] compiledBlock hasMethodReturn. [ :x | x ifTrue: [ ^ 1 ] ] compiledBlock hasMethodReturn }", "#(true false true)"},
+		// CompiledBlock among its outer code's literals, literalEqual:, =
+		// (CompiledBlockTest>>#testLiteralEqual)
+		{"two blocks of one code, two literals", "| bs | bs := (KernelCodeModelFixture >> #twoBlocks) literals select: [ :each | each isCompiledBlock ]. { bs size. bs first literalEqual: bs last. bs first = bs last }", "#(2 false true)"},
+		{"the literals' order", "(KernelCodeModelFixture >> #twoBlocks) literals", "an Array(#(1) a CompiledBlock: [ :x | x ] #(2) a CompiledBlock: [ :x | x ])"},
+		// CompiledCode>>literalsEvenTheOnesInTheInnerBlocks (CompiledCodeTest>>#testLiteralsEvenTheOnesInTheInnerCleanBlocks)
+		{"the blocks' literals in their place", "(KernelCodeModelFixture >> #innerLiterals) literalsEvenTheOnesInTheInnerBlocks", "#('b' #tempNamed:)"},
+		{"a block's literals", "[ #(9) printString: 16 ] compiledBlock literals", "#(#(9) 16 #printString:)"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)

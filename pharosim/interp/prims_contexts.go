@@ -19,6 +19,10 @@ var contextPrimitives = map[string]primitive{
 		if f.m == nil || f.m.class == nil {
 			return nil
 		}
+		if f.closure != nil && f.closure.node != nil {
+			// a block's activation runs its CompiledBlock, as in Pharo
+			return in.blockCodeObject(f.m, f.closure.node)
+		}
 		return in.methodObject(f.m)
 	}),
 	"contextHome": onContext(func(in *Interp, f *frame) Object {

@@ -254,6 +254,14 @@ var specialSelectors = map[string]bool{
 // refersToLiteral: dive into a CompiledBlock). The method's selector and
 // class are not among them (Pharo's literalsToSkip).
 func (in *Interp) methodLiterals(m *Method, deep bool) []Object {
+	return in.codeLiterals(m, m.ast.Body, deep)
+}
+
+// codeLiterals answers the literals of the code under root, a method's
+// body or one of its blocks'; a block not inlined is its CompiledBlock
+// there, each one a literal of its own, unless deep takes its literals
+// in its place.
+func (in *Interp) codeLiterals(m *Method, root *smalltalk.Sequence, deep bool) []Object {
 	locals := map[string]bool{}
 	smalltalk.Walk(m.ast, func(n smalltalk.Node) bool {
 		switch n := n.(type) {
@@ -324,6 +332,8 @@ func (in *Interp) methodLiterals(m *Method, deep bool) []Object {
 		case *smalltalk.Block:
 			if deep {
 				walk(n.Body)
+			} else {
+				out = append(out, in.blockCodeObject(m, n))
 			}
 		case *smalltalk.Message:
 			if inlinedSend(n) {
@@ -354,8 +364,8 @@ func (in *Interp) methodLiterals(m *Method, deep bool) []Object {
 			}
 		}
 	}
-	if m.ast.Body != nil {
-		walk(m.ast.Body)
+	if root != nil {
+		walk(root)
 	}
 	return out
 }
