@@ -23,6 +23,7 @@ KernelCodeModelFixture >> nested [ ^ [ :x | [ :y | y ] ] ]
 KernelCodeModelFixture >> inInlined: x [ ^ x ifTrue: [ [ :y | y ] ] ]
 KernelCodeModelFixture >> innerLiterals [ | b | b := 1. ^ [ thisContext tempNamed: 'b' ] value ]
 KernelCodeModelFixture >> loop [ 1 to: 3 do: [ :i | i ] ]
+KernelCodeModelFixture >> sends [ <tagged: #mark> 1 + 2. self do: [ 1 - 2. #(inArray). self name ] ]
 `
 
 // TestCodeModelAnswersAsPharo: contexts made for a method that does not
@@ -87,6 +88,16 @@ func TestCodeModelAnswersAsPharo(t *testing.T) {
 		// CompiledCode>>literalsEvenTheOnesInTheInnerBlocks (CompiledCodeTest>>#testLiteralsEvenTheOnesInTheInnerCleanBlocks)
 		{"the blocks' literals in their place", "(KernelCodeModelFixture >> #innerLiterals) literalsEvenTheOnesInTheInnerBlocks", "#('b' #tempNamed:)"},
 		{"a block's literals", "[ #(9) printString: 16 ] compiledBlock literals", "#(#(9) 16 #printString:)"},
+		// SmalltalkImage>>specialSelectorIndexOrNil:, specialSelectorAt:,
+		// specialSelectorSize (System-Support, the special objects array's 24th)
+		{"the special selectors' indices", "#(#+ #~~ #y #class #name) collect: [ :each | Smalltalk specialSelectorIndexOrNil: each ]", "#(1 25 32 24 nil)"},
+		{"the special selectors' table", "{ Smalltalk specialSelectorSize. (Smalltalk specialSelectorAt: 11) size. Smalltalk specialSelectorAt: 28. Smalltalk specialNargsAt: 18 }", "#(32 2 #do: 2)"},
+		// CompiledCode>>hasSelector:specialSelectorIndex: (CompiledCodeTest>>#testHasSelectorSpecialSelectorIndex),
+		// Behavior>>thoroughWhichMethodsReferTo:specialIndex: (BehaviorTest>>#testThoroughWhichMethodsReferToSpecialIndex)
+		{"a special selector is found when its index is given", "#(#+ #- #do:) collect: [ :each | (KernelCodeModelFixture >> #sends) hasSelector: each specialSelectorIndex: (Smalltalk specialSelectorIndexOrNil: each) ]", "#(true true true)"},
+		{"not without it", "(KernelCodeModelFixture >> #sends) hasSelector: #+ specialSelectorIndex: nil", "false"},
+		{"literals, in blocks, arrays and pragmas", "#(#name #inArray #tagged: #mark #sends) collect: [ :each | (KernelCodeModelFixture >> #sends) hasSelector: each specialSelectorIndex: nil ]", "#(true true true true false)"},
+		{"a class's methods that refer to a selector", "(KernelCodeModelFixture thoroughWhichMethodsReferTo: #- specialIndex: 2) collect: [ :each | each selector ]", "#(#sends)"},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
