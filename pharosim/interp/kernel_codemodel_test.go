@@ -59,6 +59,11 @@ func TestCodeModelAnswersAsPharo(t *testing.T) {
 		// Context>>stepIntoQuickMethod:, CompiledMethod>>stepIntoQuickMethods (ContextTest>>#testStepIntoQuickMethodBoolean, CompiledCodeTest>>#testStepIntoQuickMethods)
 		{"no stepping into quick methods unless asked", "(KernelCodeModelFixture >> #makeBlock) stepIntoQuickMethods", "false"},
 		{"the flag is the method's", "| c | c := " + made + ". c stepIntoQuickMethod: true. { c stepIntoQuickMethod. (KernelCodeModelFixture >> #area:) stepIntoQuickMethods }", "#(true true)"},
+		// Context>>basicSize: its stack, the arguments and temporaries at its bottom
+		{"a made context's size", made + " basicSize", "2"},
+		// Symbol>>implementors, senders (System-Support) through SystemNavigation (ObjectTest>>#testBasicSizeNotOverwritten)
+		{"the implementors of a selector", "#basicSize implementors asArray", "an Array(Context>>#basicSize Object>>#basicSize)"},
+		{"its senders, this doIt among them", "(#makeBlock senders collect: [ :each | each selector ]) asArray", "#(#deadBlockContext #doIt)"},
 		// BlockClosure>>asContext
 		{"a block's context made, with no sender", "| c | c := [ :x | x ] asContext. { c isBlockContext. c sender. c isDead }", "#(true nil false)"},
 		// what needs a program counter is named as lacking

@@ -55,6 +55,10 @@ var contextPrimitives = map[string]primitive{
 	"contextHasMethodReturn": onContext(func(in *Interp, f *frame) Object {
 		return f.closure != nil && hasOwnReturn(f.closure.node.Body)
 	}),
+	// a context's indexable fields are its stack, whose bottom holds the
+	// activation's arguments and temporaries: all of it here, as the
+	// interpreter pushes no operands there (Pharo counts them too)
+	"contextSize":   onContext(func(in *Interp, f *frame) Object { return int64(len(f.vars)) }),
 	"contextNew":    primContextNew,
 	"contextReturn": primContextReturn,
 	"blockAsContext": func(in *Interp, r Object, a []Object) (Object, bool) {
