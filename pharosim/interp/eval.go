@@ -73,6 +73,11 @@ type Interp struct {
 	// methodObjects are the CompiledMethods that stand for methods, one
 	// per method (prims_methods.go)
 	methodObjects map[*Method]*Instance
+	// blockCodeObjects are the CompiledBlocks of the blocks of methods'
+	// sources, one per block, and blockCodeByObject the block each stands
+	// for (prims_blockcode.go)
+	blockCodeObjects  map[*smalltalk.Block]*Instance
+	blockCodeByObject map[*Instance]sourceBlock
 	// onBlockCall, when set, sees every block called and its arguments
 	// (a comparison records what a method's blocks are given)
 	onBlockCall func(b *Block, args []Object)

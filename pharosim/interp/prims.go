@@ -21,7 +21,7 @@ func init() {
 	all, err := registerPrimitives(objectPrimitives, reflectionPrimitives, blockPrimitives, exceptionPrimitives,
 		numberPrimitives, characterPrimitives, stringPrimitives, collectionPrimitives, streamPrimitives,
 		clockPrimitives, randomPrimitives, generatorPrimitives, methodPrimitives, processPrimitives, contextPrimitives,
-		classPrimitives, codeFactPrimitives)
+		classPrimitives, codeFactPrimitives, blockCodePrimitives)
 	if err != nil {
 		panic("interp: " + err.Error())
 	}

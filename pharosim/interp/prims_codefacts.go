@@ -57,6 +57,12 @@ var codeFactPrimitives = map[string]primitive{
 		}
 		return false, true
 	},
+	"methodHasNonLocalReturn": onMethod(func(in *Interp, m *Method, a []Object) (Object, bool) {
+		if m.ast == nil || m.ast.Body == nil {
+			return false, true
+		}
+		return blocksReturn(m.ast.Body), true
+	}),
 	"methodIsReturnSpecial": onMethod(func(in *Interp, m *Method, a []Object) (Object, bool) {
 		if m.ast == nil || len(m.ast.Body.Statements) != 1 || len(m.ast.Body.Temps) > 0 {
 			return false, true

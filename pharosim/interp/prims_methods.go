@@ -146,28 +146,36 @@ func (in *Interp) methodObject(m *Method) *Instance {
 // fails it.
 func onMethod(p func(in *Interp, m *Method, a []Object) (Object, bool)) primitive {
 	return func(in *Interp, r Object, a []Object) (Object, bool) {
-		o, ok := asInstance(r)
-		cm := in.classes["CompiledMethod"]
-		if !ok || cm == nil || (o.class != cm && !o.class.inheritsFrom(cm)) {
-			return nil, false
-		}
-		if m := in.methodByObject[o]; m != nil {
-			return p(in, m, a)
-		}
-		c, ok := o.vars[in.known.slots.methodClass].(*Class)
-		if !ok {
-			return nil, false
-		}
-		sel, ok := o.vars[in.known.slots.methodSelector].(Symbol)
-		if !ok {
-			return nil, false
-		}
-		m, ok := c.methods[string(sel)]
+		m, ok := in.methodOf(r)
 		if !ok {
 			return nil, false
 		}
 		return p(in, m, a)
 	}
+}
+
+// methodOf answers the method a CompiledMethod stands for: the one its
+// class holds under its selector when the object was not made by
+// methodObject.
+func (in *Interp) methodOf(r Object) (*Method, bool) {
+	o, ok := asInstance(r)
+	cm := in.classes["CompiledMethod"]
+	if !ok || cm == nil || (o.class != cm && !o.class.inheritsFrom(cm)) {
+		return nil, false
+	}
+	if m := in.methodByObject[o]; m != nil {
+		return m, true
+	}
+	c, ok := o.vars[in.known.slots.methodClass].(*Class)
+	if !ok {
+		return nil, false
+	}
+	sel, ok := o.vars[in.known.slots.methodSelector].(Symbol)
+	if !ok {
+		return nil, false
+	}
+	m, ok := c.methods[string(sel)]
+	return m, ok
 }
 
 // primMethodPragmaSpecs answers a method's pragmas as Pharo's compiler
@@ -246,6 +254,14 @@ var specialSelectors = map[string]bool{
 // refersToLiteral: dive into a CompiledBlock). The method's selector and
 // class are not among them (Pharo's literalsToSkip).
 func (in *Interp) methodLiterals(m *Method, deep bool) []Object {
+	return in.codeLiterals(m, m.ast.Body, deep)
+}
+
+// codeLiterals answers the literals of the code under root, a method's
+// body or one of its blocks'; a block not inlined is its CompiledBlock
+// there, each one a literal of its own, unless deep takes its literals
+// in its place.
+func (in *Interp) codeLiterals(m *Method, root *smalltalk.Sequence, deep bool) []Object {
 	locals := map[string]bool{}
 	smalltalk.Walk(m.ast, func(n smalltalk.Node) bool {
 		switch n := n.(type) {
@@ -316,6 +332,8 @@ func (in *Interp) methodLiterals(m *Method, deep bool) []Object {
 		case *smalltalk.Block:
 			if deep {
 				walk(n.Body)
+			} else {
+				out = append(out, in.blockCodeObject(m, n))
 			}
 		case *smalltalk.Message:
 			if inlinedSend(n) {
@@ -346,8 +364,8 @@ func (in *Interp) methodLiterals(m *Method, deep bool) []Object {
 			}
 		}
 	}
-	if m.ast.Body != nil {
-		walk(m.ast.Body)
+	if root != nil {
+		walk(root)
 	}
 	return out
 }
