@@ -326,6 +326,11 @@ func TestMessageSendsLocksAndAnnouncementsAnswerAsPharo(t *testing.T) {
 		// a DelayWaitTimeout ends at its semaphore's signal or its time
 		{"| s | s := Semaphore new. s signal. (DelayWaitTimeout new setDelay: 100 forSemaphore: s) waitOnCompletion: [ #completed ] onTimeout: [ #timedOut ]", "#completed"},
 		{"(DelayWaitTimeout new setDelay: 10 forSemaphore: Semaphore new) waitOnCompletion: [ #completed ] onTimeout: [ #timedOut ]", "#timedOut"},
+		// SharedQueue: next waits until another process puts an item
+		{"| q log | q := SharedQueue new. log := OrderedCollection new. [ log add: q next ] fork. Processor yield. log add: #put. q nextPut: 42. Processor yield. { log asArray. q isEmpty. q nextOrNil }", "#(#(#put 42) true nil)"},
+		// forkAndWait: the active process waits for the fork's end
+		{"| log | log := OrderedCollection new. [ log add: #forked ] forkAndWait. log add: #after. log asArray", "#(#forked #after)"},
+		{"| p | p := Processor activeProcess priority. { [ Processor activePriority ] valueUnpreemptively. Processor activePriority = p }", "#(80 true)"},
 		// Mutex: its owner may enter again
 		{"| m | m := Mutex new. m critical: [ m critical: [ 5 ] ]", "5"},
 		{"| m | m := Mutex new. [ m critical: [ 1 / 0 ] ] on: ZeroDivide do: [ :e | ]. m critical: [ m isOwned ]", "true"},
