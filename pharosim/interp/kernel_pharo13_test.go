@@ -139,6 +139,19 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		// ObjectTest>>#testBecome: become: swaps every reference.
 		{"| a b c d | a := 'ab' copy. b := 'cd' copy. c := a. d := b. a become: b. { a. b. c. d }", "#('cd' 'ab' 'cd' 'ab')"},
 		{"| a b ha hb | a := 'ab' copy. b := 'cd' copy. ha := a identityHash. hb := b identityHash. a become: b. { a identityHash = hb. b identityHash = ha }", "#(true true)"},
+		// BecomeTest>>#testBecomeForward…: becomeForward: makes every
+		// reference to the receiver one to the argument — in variables,
+		// in collections (a hashed one rehashed), in blocks, in another
+		// process — which takes the receiver's identity hash unless told
+		// not to (Object>>becomeForward:copyHash:).
+		{"| a b c d | a := 'ab' copy. b := 'cd' copy. c := a. d := b. a becomeForward: b. { a. b. c. d. a == b. c == d }", "#('cd' 'cd' 'cd' 'cd' true true)"},
+		{"| a b ha | a := 'ab' copy. b := 'cd' copy. ha := a identityHash. a becomeForward: b. { a identityHash = ha. b identityHash = ha }", "#(true true)"},
+		{"| a b hb | a := 'ab' copy. b := 'cd' copy. hb := b identityHash. a becomeForward: b copyHash: false. { a == b. a identityHash = hb }", "#(true true)"},
+		{"| a b s d arr blk | a := 'ab' copy. b := 'cd' copy. s := Set with: a. d := Dictionary new. d at: a put: 1. arr := Array with: a. blk := [ a ]. a becomeForward: b. { s includes: 'cd'. s includes: 'ab'. d at: 'cd' ifAbsent: [ nil ]. arr first == b. blk value == b }", "#(true false 1 true true)"},
+		{"| a b seen s | a := 1 @ 2. b := 3 @ 4. s := Semaphore new. [ | mine | mine := a. s wait. seen := mine ] fork. Processor yield. a becomeForward: b. s signal. Processor yield. seen == b", "true"},
+		{"| a arr | a := Object new. arr := Array with: a with: a. a becomeForward: 42. arr", "#(42 42)"},
+		{"| a b c | a := 'ab' copy. b := 'cd' copy. c := a. (Array with: a) elementsForwardIdentityTo: (Array with: b) copyHash: false. c == b", "true"},
+		{"3 becomeForward: 4", "ERROR: pharo-sim's kernel lacks becomeForward: of a class, or of an object the interpreter holds as a value (numbers, characters, symbols, nil, booleans)"},
 		{"| p q | p := 1 @ 2. q := OrderedCollection with: 3. p become: q. { p class name. q class name. q x }", "#(#OrderedCollection #Point 1)"},
 		{"| a | a := Array with: 'x' copy with: 'y' copy. a first become: a last. a", "#('y' 'x')"},
 		{"[ 3 become: 4 ] on: Error do: [ :e | #refused ]", "#refused"},

@@ -17,9 +17,10 @@ var objectPrimitives = map[string]primitive{
 	"respondsTo": func(in *Interp, r Object, a []Object) (Object, bool) {
 		return in.classOf(r).lookup(symOf(a[0])) != nil, true
 	},
-	"becomeForward": func(in *Interp, r Object, a []Object) (Object, bool) { return nil, false },
-	"become":        primBecome,
-	"changeClass":   primChangeClass,
+	"becomeForward":   primBecomeForward,
+	"elementsForward": primElementsForward,
+	"become":          primBecome,
+	"changeClass":     primChangeClass,
 	"missing": func(in *Interp, r Object, a []Object) (Object, bool) {
 		panic(&Missing{What: str(a[0])})
 	},
