@@ -74,6 +74,11 @@ var kernel = sync.OnceValues(func() (*Program, error) {
 			return fmt.Errorf("the kernel's %s: %w", path, err)
 		}
 		p.add(f)
+		// The kernel's folder is no Pharo package: a kernel class is in the
+		// package Pharo 13 puts it in, which its definition declares.
+		if f.Def.Package != "" && (f.Def.Kind == tonel.KindClass || f.Def.Kind == tonel.KindTrait) {
+			p.Classes[len(p.Classes)-1].Package = f.Def.Package
+		}
 		return nil
 	})
 	for i := range p.Methods {
