@@ -30,7 +30,9 @@ MockWithComplexSlot >> aComplexSlot [ ^ aComplexSlot ]
 
 // TestClassLayoutsAnswerAsPharos: a class's layout (Kernel-CodeModel's
 // ObjectLayout and its subclasses, made from the class's definition), its
-// slots and its variables, with the answers Pharo 13 gives (commit 9b55ea4
+// slots, its variables and the bindings its methods see, and the instances
+// the kernel knows without a virtual machine, with the answers Pharo 13
+// gives (commit 9b55ea4
 // of pharo-project/pharo; each group names the test of Pharo's whose
 // assertions hold the answer, in Kernel-Tests).
 func TestClassLayoutsAnswerAsPharos(t *testing.T) {
@@ -65,6 +67,16 @@ func TestClassLayoutsAnswerAsPharos(t *testing.T) {
 		// Class>>sharedPools, classVariables, sharedPoolsString, classVariablesString, instanceVariablesString (ClassDescription)
 		{"a class's pools and variables, as objects and as strings", "{ RootClassPoolUser sharedPools asArray. RootClassPoolUser sharedPoolsString. PoolDefiner classVariablesString. Point instanceVariablesString. Point sharedPools class }",
 			"{{PoolDefiner}. 'PoolDefiner'. 'AnAuthor Gloups'. 'x y'. OrderedCollection}"},
+		// BehaviorTest>>#testDefinedVariables: a bare Behavior (Behavior>>initialize puts it under Object) defines none; SmalltalkImage's class variables are Pharo 13's
+		{"a bare behavior and SmalltalkImage's variables", "{ Behavior new definedVariables isEmpty. Behavior new superclass. SmalltalkImage definedVariables includes: (SmalltalkImage classVariableNamed: #CompilerClass) }",
+			"{true. Object. true}"},
+		// MetaClassTest>>#testHasBindingThatBeginsWith (Class>>hasBindingThatBeginsWith: looks at slots, class variables, pools, then globals)
+		{"the bindings a class's methods see", "{ SmalltalkImage class hasBindingThatBeginsWith: 'Compiler'. SmalltalkImage class hasBindingThatBeginsWith: 'Object'. PoolDefiner class hasBindingThatBeginsWith: 'AnAu'. RootClassPoolUser hasBindingThatBeginsWith: 'Glo'. Point hasBindingThatBeginsWith: 'x'. Point hasBindingThatBeginsWith: 'Zork' }",
+			"#(true true true true true false)"},
+		// BasicBehaviorClassMetaclassTest>>#testMetaclassNumberOfInstances, #testMetaclassPointOfCircularity; UndefinedObjectTest>>#testAllInstances: where one instance is all there is
+		{"a metaclass's one instance, nil's, true's", "{ Dictionary class allInstances. Metaclass class instanceCount. Metaclass class someInstance. UndefinedObject allInstances. True allInstances. False instanceCount }",
+			"{{Dictionary}. 1. Metaclass. #(nil). #(true). 1}"},
+		{"other instances are the virtual machine's", "Object allInstances", "ERROR: pharo-sim's kernel lacks the virtual machine (allInstances)"},
 		// MockWithComplexSlot (FluidClassDefinitionPrinterTest>>#testDefinitionWithComplexSlot): a slot of a class of its own declares its name
 		{"a variable declared as a slot", "| slot | slot := MockWithComplexSlot slotNamed: #aComplexSlot. { MockWithComplexSlot new aComplexSlot. MockWithComplexSlot instVarNames. slot needsFullDefinition. slot definitionString }",
 			"#(3 #(#aComplexSlot) true '#aComplexSlot => ObservableSlot')"},
