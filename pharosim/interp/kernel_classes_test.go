@@ -68,7 +68,8 @@ func TestClassesBuiltAtRunTimeAnswerAsPharo(t *testing.T) {
 		// PackageOrganizer>>removePackage: (AbstractClassDescriptionTest>>#tearDown), Package>>definedClasses
 		{"removePackage: removes its classes and the package", "| c | c := " + fluid + ". { ('KernelCase' asPackage definedClasses includes: c). Object packageOrganizer removePackage: 'KernelCase'. c isObsolete. Object packageOrganizer hasPackage: 'KernelCase' }",
 			"an Array(true a Package(KernelCase) true false)"},
-		{"a kernel class's package", "{ Object package name. TestCase package name. Object package printString }", "#(#Kernel #SUnit 'a Package(Kernel)')"},
+		// Pharo 13's Kernel, SUnit-Core and Collections-Sequenceable packages (their Tonel definitions); Class>>category is PackageTag>>categoryName
+		{"a kernel class's package, Pharo 13's", "{ Object package name. TestCase package name. Object package printString. Point packageTag name. Array category }", "#(#Kernel #'SUnit-Core' 'a Package(Kernel)' #BasicObjects 'Collections-Sequenceable-Base')"},
 		// ClassFactoryForTestCase (SUnit-Core): its names, package and cleanUp
 		{"the class factory makes classes and removes them", "| f c t | f := ClassFactoryForTestCase new. c := f newClass. t := f make: [ :b | b tag: #One ]. " +
 			"{ (c name beginsWith: 'BehaviorForTestToBeDeleted'). c package name. t packageTag name. f createdClasses size. f cleanUp. c isObsolete. t isObsolete. Object packageOrganizer hasPackage: #CategoryForTestToBeDeleted }",

@@ -138,7 +138,7 @@ func TestAnUndeclaredVariableIsSignalledAsInPharo(t *testing.T) {
 		// a global neither Pharo's image nor the kernel holds (a misspelt class, PetitParser2's OrderedColllection) is read as Pharo 13 reads it
 		{"an undeclared global is an UndeclaredVariableRead", "[ OrderedColllection new ] on: UndeclaredVariableRead do: [ :e | e variable ]", "#OrderedColllection"},
 		{"resumed, it answers the value", "[ OrderedColllection ] on: UndeclaredVariableRead do: [ :e | e resume: 3 ]", "3"},
-		{"a global Pharo holds and the kernel lacks is named", "[ ClassDefinitionPrinter ] on: Error do: [ :e | #caught ]", "ERROR: pharo-sim's kernel lacks the global ClassDefinitionPrinter"},
+		{"a global Pharo holds and the kernel lacks is named", "[ EncoderForSistaV1 ] on: Error do: [ :e | #caught ]", "ERROR: pharo-sim's kernel lacks the global EncoderForSistaV1"},
 		{"an undeclared read is an Error", "[ KernelUndeclaredFixture new metricRead ] on: Error do: [ :e | { e class. e messageText. e variable } ]",
 			"{UndeclaredVariableRead. 'Attempt to read undeclared variable metric'. #metric}"},
 		{"on the class side too", "[ KernelUndeclaredFixture metricRead ] on: UndeclaredVariableRead do: [ :e | e messageText ]", "'Attempt to read undeclared variable metric'"},

@@ -74,6 +74,11 @@ var kernel = sync.OnceValues(func() (*Program, error) {
 			return fmt.Errorf("the kernel's %s: %w", path, err)
 		}
 		p.add(f)
+		// The kernel's folder is no Pharo package: a kernel class is in the
+		// package Pharo 13 puts it in, which its definition declares.
+		if f.Def.Package != "" && (f.Def.Kind == tonel.KindClass || f.Def.Kind == tonel.KindTrait) {
+			p.Classes[len(p.Classes)-1].Package = f.Def.Package
+		}
 		return nil
 	})
 	for i := range p.Methods {
@@ -362,15 +367,15 @@ func (in *Interp) defineClass(name string, defs map[string]tonel.Definition, vis
 	meta := &Class{name: name + " class", thisClass: c, methods: map[string]*Method{}}
 	c.meta = meta
 	if super != nil {
-		c.ivarNames = append(append([]string{}, super.ivarNames...), d.InstVars...)
+		c.ivarNames = append(append([]string{}, super.ivarNames...), c.declareVars(d.InstVars)...)
 		meta.super = super.meta
-		meta.ivarNames = append(append([]string{}, super.meta.ivarNames...), d.ClassInstVars...)
+		meta.ivarNames = append(append([]string{}, super.meta.ivarNames...), meta.declareVars(d.ClassInstVars)...)
 		if c.kind == "" || c.kind == "normal" {
 			c.kind = super.kind
 		}
 	} else {
-		c.ivarNames = append([]string{}, d.InstVars...)
-		meta.ivarNames = append([]string{}, d.ClassInstVars...)
+		c.ivarNames = c.declareVars(d.InstVars)
+		meta.ivarNames = meta.declareVars(d.ClassInstVars)
 		if k := in.classes["Class"]; k != nil {
 			meta.super = k
 		}
@@ -548,4 +553,21 @@ func copyMethods(from, to *Class, without map[string]bool) {
 		}
 		to.methods[sel] = copied
 	}
+}
+
+// declareVars answers the names the entries of a definition's variables
+// declare, and keeps the definition of each declared as a slot (`#name =>
+// ObservableSlot`), whose name alone the entry is not.
+func (c *Class) declareVars(entries []string) []string {
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = tonel.VarName(e)
+		if strings.Contains(e, "=>") {
+			if c.slotDefs == nil {
+				c.slotDefs = map[string]string{}
+			}
+			c.slotDefs[names[i]] = strings.Join(strings.Fields(e), " ")
+		}
+	}
+	return names
 }

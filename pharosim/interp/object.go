@@ -62,6 +62,10 @@ type Class struct {
 	// program ran (prims_classes.go); only such a class is changed or
 	// removed, and obsolete once removed
 	madeAtRun, obsolete bool
+	// slotDefs holds, by variable name, the definition of each instance
+	// variable declared as a slot of a class of its own (`#name =>
+	// ObservableSlot`): what Pharo's printers write for it
+	slotDefs map[string]string
 	// protocols are the class's Protocols as ClassDescription keeps them,
 	// nil until it first asks (made from its methods' categories)
 	protocols Object

@@ -75,6 +75,34 @@ var reflectionPrimitives = map[string]primitive{
 	"classIsBytes":    classKindIn("bytes", "string"),
 	"classIsWords":    classKindIn("words"),
 	"classIsWeak":     classKindIn("weak"),
+	// The kind a class's definition declares (Tonel's #type: variable,
+	// bytes, weak, ephemeron, compiledMethod, immediate…), nil for one
+	// with named variables only: the kernel's classLayout names its layout
+	// class after it.
+	"classLayoutType": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		if c.kind == "" || c.kind == "normal" {
+			return nil, true
+		}
+		return Symbol(c.kind), true
+	}),
+	// The definition of an instance variable declared as a slot of a class
+	// of its own, as the class's definition writes it; nil for a plain one.
+	"classSlotDefinition": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		def, ok := c.slotDefs[symOf(a[0])]
+		if !ok {
+			return nil, true
+		}
+		return in.newString(def), true
+	}),
+	// The pools a class names, in the order its definition names them, as
+	// Pharo's sharedPools keeps them.
+	"classSharedPoolNames": onClass(func(in *Interp, c *Class, a []Object) (Object, bool) {
+		names := make([]Object, len(c.pools))
+		for i, n := range c.pools {
+			names[i] = Symbol(n)
+		}
+		return in.newArray(names), true
+	}),
 	"classVarNames": func(in *Interp, r Object, a []Object) (Object, bool) {
 		c, ok := r.(*Class)
 		if !ok {
