@@ -11,9 +11,9 @@ type handler struct {
 	// that recovered and re-raised whatever passed made unwinding a deep
 	// stack quadratic).
 	ending bool
-	// running counts the runs of its handler block under way: while one
-	// runs, the on:do: handles nothing (Pharo's handlerActive)
-	running int
+	// bottomOf is the process whose stack this handler was put under
+	// after it ran (Process>>on:do:): a return from it ends the process
+	bottomOf *process
 }
 
 // excState is what a signalled exception knows of its handling.
@@ -109,7 +109,7 @@ func (in *Interp) signal(exc *Instance) Object {
 func (in *Interp) signalFrom(exc *Instance, start int) Object {
 	for i := start; i >= 0; i-- {
 		h := in.handlers[i]
-		if h.running == 0 && truthy(in.Send(h.selector, "handles:", exc)) {
+		if truthy(in.Send(h.selector, "handles:", exc)) {
 			return in.runHandler(exc, h, i)
 		}
 	}
@@ -121,8 +121,9 @@ func (in *Interp) signalFrom(exc *Instance, start int) Object {
 	// passed on (pass, outer, signal again) with no handler left: the
 	// default action runs where the exception was signalled, as Pharo's
 	// does once pass has let go of its handler context — an error it
-	// signals meets the handlers inside the protected block, all but
-	// those whose handler block runs
+	// signals meets every handler of the signal's stack, the one that
+	// passed it too (Pharo's search jumps over a handler only from the
+	// signal of the exception it handles)
 	limit := in.handlerLimit
 	in.handlerLimit = top
 	defer func() { in.handlerLimit = limit }()
@@ -133,12 +134,10 @@ func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
 	prev := in.states[exc]
 	mine := &excState{h: h, hidx: i, top: in.state(exc).top}
 	in.setState(exc, mine)
-	h.running++
 	limit := in.handlerLimit
 	in.handlerLimit = i
 	depth, active := in.depth, in.active
 	defer func() {
-		h.running--
 		in.handlerLimit = limit + in.handlerMoved(h, i)
 		if prev != nil {
 			in.states[exc] = prev

@@ -191,6 +191,11 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		// its on:do: (ExceptionTest>>testHandlerFromAction).
 		{"| executed | executed := false. [ [ [ 1/0 ] on: UnhandledError do: [ :e | executed := true ] ] on: ZeroDivide do: [ :z | z pass ] ] fork. Processor yield. executed", "true"},
 		{"[ [ [ self error: 'x' ] on: ZeroDivide do: [ :ex | 'inner' ] ] on: Error do: [ :ex | 3 / 0 ] ] on: ZeroDivide do: [ :ex | 'outer' ]", "'outer'"},
+		// …and meets the handler that passed it too: Pharo's search jumps
+		// over a handler only from the signal of the exception it handles,
+		// which pass lets go of (Context>>findNextHandlerContext;
+		// TestExecutionEnvironmentTest>>#testNotifyTestServicesAboutUnhandledError).
+		{"| seen | seen := OrderedCollection new. [ [ [ Error new signal ] on: Exception do: [ :e | seen add: e class name. e pass ] ] on: UnhandledError do: [ :u | seen add: #outer ] ] fork. Processor yield. seen asArray", "#(#Error #UnhandledError #outer)"},
 		{"| r first | r := nil. first := [ 1 / 0 ] on: ZeroDivide fork: [ :e | r := e class name ]. { first. r. [ Processor yield. r ] value }", "#(nil nil #ZeroDivide)"},
 		{"| r | r := nil. { [ 1 ] on: Error fork: [ r := 2 ]. r }", "#(1 nil)"},
 		{"| c | c := OrderedCollection new. Integer primesUpTo: 25100 do: [ :p | p > 24900 ifTrue: [ c add: p ] ]. c asArray", "#(24907 24917 24919 24923 24943 24953 24967 24971 24977 24979 24989 25013 25031 25033 25037 25057 25073 25087 25097)"},
@@ -398,6 +403,14 @@ SUnitEnvExample >> testTooLong [
 ]
 
 { #category : 'tests' }
+SUnitEnvExample >> testSuspendedPastItsLimit [
+	| testProcess |
+	self timeLimit: 30 milliSeconds.
+	testProcess := Processor activeProcess.
+	[ 60 milliSeconds wait. testProcess resume ] fork.
+	testProcess suspend
+]
+
 SUnitEnvExample >> testForks [
 	| p |
 	p := [ ] fork.
@@ -444,6 +457,10 @@ func TestSUnitsExecutionEnvironmentAnswersAsPharo13(t *testing.T) {
 		{"| s log p | s := Semaphore new. log := OrderedCollection new. p := [ [ s wait. log add: #signalled ] ensure: [ log add: #ensured ] ] fork. Processor yield. p terminate. { log asArray. p isTerminated. s excessSignals }", "#(#(#ensured) true 0)"},
 		{"| log p | log := OrderedCollection new. p := [ [ ] ensure: [ log add: #started. Processor yield. log add: #finished ] ] fork. Processor yield. p terminate. log asArray", "#(#started #finished)"},
 		{"| s r | s := Semaphore new. [ r := 42. s signal ] fork. s wait. r", "42"},
+		// a handler given to a process that has run stands under its whole
+		// stack, and ends the process when it returns (Process>>on:do:;
+		// ProcessMonitorTestServiceTest>>#testResumeFailedProcessesWhenHaltIsSignaledInBackground)
+		{"| p r | p := [ Processor activeProcess suspend. Warning signal: 'late'. r := #goesOn ] fork. Processor yield. p on: Warning do: [ :e | r := e messageText ]. p resume. Processor yield. { r. p isTerminated }", "#('late' true)"},
 		// a process that waits, sleeps, suspends itself or yields gives
 		// the processor to the others
 		{"| s p | s := Semaphore new. p := [ s wait ] fork. Processor yield. { p isWaiting. p suspendingList == s }", "#(true true)"},
@@ -470,6 +487,9 @@ func TestSUnitsExecutionEnvironmentAnswersAsPharo13(t *testing.T) {
 		{"(SUnitEnvExample selector: #testInstalled) run printString", "'1 ran, 1 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected'"},
 		{"(SUnitEnvExample selector: #testForks) run printString", "'1 ran, 1 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected'"},
 		{"(SUnitEnvExample selector: #testTooLong) run printString", "'1 ran, 0 passed, 0 skipped, 0 expected failures, 0 failures, 1 error, 0 passed unexpected'"},
+		// the watchdog does not bark at a test process that is suspended
+		// (SUnitTest>>#testShouldIgnoreTimeLimitWhenTestProcessIsSuspended)
+		{"(SUnitEnvExample selector: #testSuspendedPastItsLimit) run printString", "'1 ran, 1 passed, 0 skipped, 0 expected failures, 0 failures, 0 errors, 0 passed unexpected'"},
 		{"{ TestCase defaultTimeLimit = 10 seconds. (SUnitEnvExample selector: #testPass) defaultTimeLimit = 10 seconds }", "#(true true)"},
 		{"[ TestTookTooMuchTime new signal ] on: Error do: [ :e | e class ]", "TestTookTooMuchTime"},
 	}

@@ -238,6 +238,26 @@ var processPrimitives = map[string]primitive{
 		}
 		return r, true
 	},
+	// processAddHandler puts an on:do: of the first argument (an
+	// exception class or set) and the second (its handler) under the
+	// whole stack of the receiver, a process that has run: it handles
+	// what the process's own handlers do not, and its end ends the
+	// process.
+	"processAddHandler": func(in *Interp, r Object, a []Object) (Object, bool) {
+		p := in.knownProcess(r)
+		if p == nil || p.state == processTerminated || !p.started {
+			return nil, false
+		}
+		h := &handler{selector: a[0], action: a[1], bottomOf: p}
+		if p == in.sched.running {
+			in.handlers = slices.Insert(in.handlers, 0, h)
+			in.handlerLimit++
+			return r, true
+		}
+		p.saved.handlers = slices.Insert(p.saved.handlers, 0, h)
+		p.saved.handlerLimit++
+		return r, true
+	},
 	// processorYield gives the processor to the next process ready at the
 	// active one's priority, if any.
 	"processorYield": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -519,8 +539,19 @@ func (in *Interp) next() (*process, processWake) {
 		if !in.deadline.IsZero() && now.After(in.deadline) {
 			return in.sched.main, processWake{escape: &abort{"the time limit ran out"}}
 		}
+		in.dropSuspendedWatchdogs(now)
 		in.wakeSleepers(now)
 	}
+}
+
+// dropSuspendedWatchdogs forgets the watchdogs (timeouts with an action:
+// SUnit's) come due while the process they watch is suspended — a test
+// held in a debugger is not too long, as Pharo's watchdog checks before
+// it barks.
+func (in *Interp) dropSuspendedWatchdogs(now time.Time) {
+	in.timeouts = slices.DeleteFunc(in.timeouts, func(t timeout) bool {
+		return t.action != nil && t.owner != nil && t.owner.state == processSuspended && !now.Before(t.at)
+	})
 }
 
 // nextWake answers when a waiting process wakes next: its Delay's end,
@@ -587,6 +618,7 @@ func (in *Interp) checkProcesses(now time.Time) {
 	if len(in.sched.procs) == 0 {
 		return
 	}
+	in.dropSuspendedWatchdogs(now)
 	in.wakeSleepers(now)
 	in.preemptIfOutranked()
 }
@@ -692,7 +724,13 @@ func (in *Interp) runBlockOf(p *process, w processWake) (escaped any) {
 			escaped = &Missing{What: "a second process: an error no handler of a forked process took (" + in.describe(v.exc) + ")"}
 		case *nonLocalReturn:
 			escaped = &Missing{What: "a second process: a ^ in a forked process's block to a method of the process that forked it"}
-		case *unwind, *retrying, *resuming:
+		case *unwind:
+			if v.h.bottomOf == p {
+				escaped = nil // the handler under its stack took what ended it
+				break
+			}
+			escaped = &Missing{What: "a second process: a forked process's block ending a handler of the process that forked it"}
+		case *retrying, *resuming:
 			escaped = &Missing{What: "a second process: a forked process's block ending a handler of the process that forked it"}
 		default:
 			escaped = r
