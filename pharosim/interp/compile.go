@@ -106,6 +106,7 @@ func (m *Method) compileBody() {
 	}
 	m.nTemps = len(sc.names)
 	c := compiler{m: m, ivars: map[string]int{}, lits: &literalFrame{}}
+	m.literals = append(m.literals[:0], c.lits)
 	for i, n := range m.class.ivarNames {
 		if isOrderedView(m.class, n) {
 			// Pharo's array, firstIndex and lastIndex are a view for
@@ -333,6 +334,7 @@ func (c *compiler) expr(n smalltalk.Node, sc *scope, inBlock bool) code {
 		// a block that is not inlined has a literal frame of its own
 		outer := c.lits
 		c.lits = &literalFrame{}
+		c.m.literals = append(c.m.literals, c.lits)
 		bc := c.block(n, sc)
 		c.lits = outer
 		m := c.m

@@ -150,6 +150,18 @@ func TestKernelAnswersAsPharo13sKernelTests(t *testing.T) {
 		{"| a b s d arr blk | a := 'ab' copy. b := 'cd' copy. s := Set with: a. d := Dictionary new. d at: a put: 1. arr := Array with: a. blk := [ a ]. a becomeForward: b. { s includes: 'cd'. s includes: 'ab'. d at: 'cd' ifAbsent: [ nil ]. arr first == b. blk value == b }", "#(true false 1 true true)"},
 		{"| a b seen s | a := 1 @ 2. b := 3 @ 4. s := Semaphore new. [ | mine | mine := a. s wait. seen := mine ] fork. Processor yield. a becomeForward: b. s signal. Processor yield. seen == b", "true"},
 		{"| a arr | a := Object new. arr := Array with: a with: a. a becomeForward: 42. arr", "#(42 42)"},
+		// A garbage collection takes what only weak references hold: a
+		// WeakArray's slot is emptied, a WeakMessageSend whose receiver or
+		// argument was taken answers nil (WeakMessageSendTest's two with
+		// GC), a WeakSet loses the element (SUnitTest>>#testChildProcessShouldNotBeStoredStronglyByTestEnvironment),
+		// and a registered object's finalizers run once it is collected
+		// (ObjectFinalizerTest), its entry an ephemeron that keeps it for
+		// its own finalize.
+		{"| kept weak | kept := 'kept' copy. weak := WeakArray with: kept with: 'gone' copy with: 3. Smalltalk garbageCollect. weak asArray", "#('kept' nil 3)"},
+		{"| m n | m := WeakMessageSend receiver: Object new selector: #isNil. n := WeakMessageSend receiver: Array selector: #with: arguments: { Object new }. Smalltalk garbageCollectMost. { m value. m isValid. n value. (WeakMessageSend receiver: Array selector: #with:with: arguments: #(1 2)) value }", "#(nil false nil #(1 2))"},
+		{"| s kept | s := WeakSet new. kept := 'a' copy. s add: kept; add: 'b' copy. Smalltalk garbageCollect. s size", "1"},
+		{"| r1 r2 obj | r1 := Array with: false. r2 := Array with: false. obj := Object new. obj toFinalizeSend: #value: to: [ :a | a at: 1 put: true ] with: r1. obj toFinalizeSend: #value: to: [ :a | a at: 1 put: true ] with: r2. obj := nil. Smalltalk garbageCollect; garbageCollect. { r1 first. r2 first }", "#(true true)"},
+		{"| log obj | log := OrderedCollection new. obj := Object new. FinalizationRegistry default add: obj finalizer: (ObjectFinalizer receiver: log selector: #add: argument: #done). Smalltalk garbageCollect. log add: #stillHeld. obj := nil. Smalltalk garbageCollect. log asArray", "#(#stillHeld #done)"},
 		{"| a b c | a := 'ab' copy. b := 'cd' copy. c := a. (Array with: a) elementsForwardIdentityTo: (Array with: b) copyHash: false. c == b", "true"},
 		{"3 becomeForward: 4", "ERROR: pharo-sim's kernel lacks becomeForward: of a class, or of an object the interpreter holds as a value (numbers, characters, symbols, nil, booleans)"},
 		{"| p q | p := 1 @ 2. q := OrderedCollection with: 3. p become: q. { p class name. q class name. q x }", "#(#OrderedCollection #Point 1)"},

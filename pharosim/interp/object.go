@@ -105,6 +105,10 @@ type Method struct {
 	category string
 	// origin is the trait a method was copied from, nil for a class's own
 	origin *Class
+	// literals are the literal frames of the method and of its blocks
+	// that are not inlined: what the walks of the heap reach of it
+	// (prims_become.go)
+	literals []*literalFrame
 }
 
 // Block is a BlockClosure.

@@ -20,7 +20,7 @@ var primitives map[string]primitive
 func init() {
 	all, err := registerPrimitives(objectPrimitives, reflectionPrimitives, blockPrimitives, exceptionPrimitives,
 		numberPrimitives, characterPrimitives, stringPrimitives, collectionPrimitives, streamPrimitives,
-		clockPrimitives, randomPrimitives, generatorPrimitives, methodPrimitives, processPrimitives, contextPrimitives,
+		clockPrimitives, randomPrimitives, generatorPrimitives, methodPrimitives, processPrimitives, gcPrimitives, contextPrimitives,
 		classPrimitives, codeFactPrimitives, blockCodePrimitives)
 	if err != nil {
 		panic("interp: " + err.Error())

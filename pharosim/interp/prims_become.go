@@ -80,9 +80,18 @@ func (in *Interp) becomeForward(x *Instance, y Object, copyHash bool) {
 
 // forwarder rewrites references from one object to another.
 type forwarder struct {
-	in            *Interp
-	from          *Instance
-	to            Object
+	in *Interp
+	// from is the object whose references become to; nil for a walk that
+	// only marks what it reaches (a garbage collection)
+	from *Instance
+	to   Object
+	// weak: the walk does not follow the indexed slots of a weak object
+	// (a WeakArray's), keeping the objects that hold them in weakHolders
+	weak        bool
+	weakHolders []*Instance
+	// ephemerons are the objects of an ephemeron class the weak walk
+	// reached: their key (first variable) is not followed from them
+	ephemerons    []*Instance
 	seenInstances map[*Instance]bool
 	seenFrames    map[*frame]bool
 	seenClasses   map[*Class]bool
@@ -95,7 +104,7 @@ type forwarder struct {
 type rehash struct{ owner *Instance }
 
 func (w *forwarder) fix(o *Object) {
-	if x, ok := (*o).(*Instance); ok && x == w.from {
+	if x, ok := (*o).(*Instance); ok && x == w.from && x != nil {
 		*o = w.to
 	}
 	w.visit(*o)
@@ -126,7 +135,9 @@ func (w *forwarder) walkRoots() {
 	}
 	w.walkStack(in.active, in.argStack, in.handlers)
 	for _, p := range in.sched.procs {
-		w.visit(p.obj)
+		if p.state != processTerminated || w.from != nil {
+			w.visit(p.obj) // a process that ended is the scheduler's no more
+		}
 		w.walkStack(p.saved.active, p.saved.argStack, p.saved.handlers)
 		if p.pending != nil {
 			w.visit(p.pending)
@@ -190,8 +201,17 @@ func (w *forwarder) walkInstance(v *Instance) {
 	}
 	w.seenInstances[v] = true
 	w.visit(v.class)
-	w.fixAll(v.vars)
-	w.fixAll(v.indexed)
+	if w.weak && v.class.kind == "ephemeron" && len(v.vars) > 0 {
+		w.ephemerons = append(w.ephemerons, v)
+		w.fixAll(v.vars[1:])
+	} else {
+		w.fixAll(v.vars)
+	}
+	if w.weak && v.class.kind == "weak" {
+		w.weakHolders = append(w.weakHolders, v)
+	} else {
+		w.fixAll(v.indexed)
+	}
 	if t := v.dict; t != nil {
 		rewritten := false
 		for i := range t.keys {
@@ -241,6 +261,11 @@ func (w *forwarder) walkClass(c *Class) {
 		w.fix(&b.Value)
 	}
 	w.fixAll(c.civals)
+	for _, m := range c.methods {
+		for _, lf := range m.literals {
+			w.fixAll(lf.made)
+		}
+	}
 	if c.meta != nil {
 		w.visit(c.meta)
 	}
