@@ -469,6 +469,10 @@ func TestSUnitsExecutionEnvironmentAnswersAsPharo13(t *testing.T) {
 		{"| s log p | s := Semaphore new. log := OrderedCollection new. p := [ [ s wait. log add: #signalled ] ensure: [ log add: #ensured ] ] fork. Processor yield. p terminate. { log asArray. p isTerminated. s excessSignals }", "#(#(#ensured) true 0)"},
 		{"| log p | log := OrderedCollection new. p := [ [ ] ensure: [ log add: #started. Processor yield. log add: #finished ] ] fork. Processor yield. p terminate. log asArray", "#(#started #finished)"},
 		{"| s r | s := Semaphore new. [ r := 42. s signal ] fork. s wait. r", "42"},
+		// a generator's block may wait in a process, and one left waiting
+		// ends with the computation
+		{"| s gen r | s := Semaphore new. [ gen := Generator on: [ :g | s wait. g yield: 7 ]. r := gen next ] fork. Processor yield. s signal. Processor yield. r", "7"},
+		{"| s | s := Semaphore new. [ (Generator on: [ :g | s wait. g yield: 1 ]) next ] fork. Processor yield. #done", "#done"},
 		// a handler given to a process that has run stands under its whole
 		// stack, and ends the process when it returns (Process>>on:do:;
 		// ProcessMonitorTestServiceTest>>#testResumeFailedProcessesWhenHaltIsSignaledInBackground)

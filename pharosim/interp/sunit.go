@@ -240,10 +240,12 @@ func (in *Interp) resetExecutionEnvironment() {
 // outside the image's exceptions (a limit, something the kernel lacks, an
 // unhandled exception) is reported to failed.
 func (in *Interp) guard(steps int64, f func(), failed func(detail string)) {
-	in.endCoroutines()
+	// the processes first: a generator whose block waits in a process is
+	// ended with its process
 	in.endProcesses()
-	defer in.endProcesses()
+	in.endCoroutines()
 	defer in.endCoroutines() // after what ended f is reported
+	defer in.endProcesses()
 	in.budget = steps
 	in.depth, in.depthLimit = 0, maxDepth
 	in.active = nil
