@@ -37,13 +37,7 @@ MockWithComplexSlot >> aComplexSlot [ ^ aComplexSlot ]
 // assertions hold the answer, in Kernel-Tests).
 func TestClassLayoutsAnswerAsPharos(t *testing.T) {
 	t.Parallel()
-	var files []*tonel.File
-	for name, src := range printerFixtures {
-		f, err := tonel.ParseFile(name+".class.st", []byte(src))
-		require.NoError(t, err)
-		files = append(files, f)
-	}
-	program := ReadProgram(files)
+	program := printerProgram(t)
 	cases := []struct{ name, expr, want string }{
 		// ObjectLayoutTest>>#testLayoutForSubclassDefiningSymbol; ObjectLayout>>kindOfSubclass (ClassDefinitionPrinters)
 		{"the layout of a classic definition message", "#(#variableWordSubclass: #ephemeronSubclass: #weakSubclass: #variableSubclass: #immediateSubclass: #subclass: #foo:) collect: [ :each | ObjectLayout layoutForSubclassDefiningSymbol: each ]",
@@ -95,13 +89,7 @@ func TestClassLayoutsAnswerAsPharos(t *testing.T) {
 // assertions hold the answer, in Kernel-Tests unless said otherwise).
 func TestClassDefinitionsPrintAsPharos(t *testing.T) {
 	t.Parallel()
-	var files []*tonel.File
-	for name, src := range printerFixtures {
-		f, err := tonel.ParseFile(name+".class.st", []byte(src))
-		require.NoError(t, err)
-		files = append(files, f)
-	}
-	program := ReadProgram(files)
+	program := printerProgram(t)
 	const fluid = "(ClassDefinitionPrinter fluid for: %s; definitionString) "
 	cases := []struct{ name, expr, want string }{
 		// FluidClassDefinitionPrinterTest>>#testPoint, #testArray, #testByteString, #testProtoObject, #testMetaclass (tearDown's displayEmptySlots: false)
@@ -166,4 +154,16 @@ func TestClassDefinitionsPrintAsPharos(t *testing.T) {
 	for _, c := range cases {
 		assert.Equal(t, c.want, runInProgram(t, program, c.expr), c.name)
 	}
+}
+
+// printerProgram is the program of the printers' fixture classes.
+func printerProgram(t *testing.T) *Program {
+	t.Helper()
+	var files []*tonel.File
+	for name, src := range printerFixtures {
+		f, err := tonel.ParseFile(name+".class.st", []byte(src))
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	return ReadProgram(files)
 }

@@ -133,27 +133,12 @@ func activationOf(f *frame) *frame {
 // a block of its own, has a ^ (Pharo's CompiledMethod>>hasNonLocalReturn).
 func blocksReturn(n smalltalk.Node) bool {
 	found := false
-	var walk func(n smalltalk.Node) bool
-	walk = func(n smalltalk.Node) bool {
-		switch n := n.(type) {
-		case *smalltalk.Block:
-			found = found || anyNode(n.Body, func(x smalltalk.Node) bool { _, ok := x.(*smalltalk.Return); return ok })
-			return false
-		case *smalltalk.Message:
-			if inlinedSend(n) {
-				for _, part := range append([]smalltalk.Node{n.Receiver}, n.Args...) {
-					if b, ok := part.(*smalltalk.Block); ok {
-						smalltalk.Walk(b.Body, walk)
-					} else if part != nil {
-						smalltalk.Walk(part, walk)
-					}
-				}
-				return false
-			}
+	walkOwnCode(n, func(x smalltalk.Node) bool {
+		if b, ok := x.(*smalltalk.Block); ok {
+			found = found || anyNode(b.Body, func(y smalltalk.Node) bool { _, ok := y.(*smalltalk.Return); return ok })
 		}
 		return !found
-	}
-	smalltalk.Walk(n, walk)
+	})
 	return found
 }
 
@@ -163,16 +148,28 @@ func blocksReturn(n smalltalk.Node) bool {
 // one block's bytecodes.
 func hasOwnReturn(body *smalltalk.Sequence) bool {
 	found := false
-	var walk func(n smalltalk.Node) bool
-	walk = func(n smalltalk.Node) bool {
-		switch n := n.(type) {
-		case *smalltalk.Return:
-			found = true
+	walkOwnCode(body, func(x smalltalk.Node) bool {
+		_, isReturn := x.(*smalltalk.Return)
+		found = found || isReturn
+		return !found
+	})
+	return found
+}
+
+// walkOwnCode walks the code compiled into one method or block: the
+// bodies of the blocks inlined in it (ifTrue:, whileTrue:, to:do:…) are
+// its own; a block that runs as a block of its own is shown to visit but
+// not entered. visit answers whether to go on below the node.
+func walkOwnCode(n smalltalk.Node, visit func(smalltalk.Node) bool) {
+	var walk func(x smalltalk.Node) bool
+	walk = func(x smalltalk.Node) bool {
+		switch x := x.(type) {
 		case *smalltalk.Block:
+			visit(x)
 			return false
 		case *smalltalk.Message:
-			if inlinedSend(n) {
-				for _, part := range append([]smalltalk.Node{n.Receiver}, n.Args...) {
+			if inlinedSend(x) {
+				for _, part := range append([]smalltalk.Node{x.Receiver}, x.Args...) {
 					if b, ok := part.(*smalltalk.Block); ok {
 						smalltalk.Walk(b.Body, walk)
 					} else if part != nil {
@@ -182,10 +179,9 @@ func hasOwnReturn(body *smalltalk.Sequence) bool {
 				return false
 			}
 		}
-		return !found
+		return visit(x)
 	}
-	smalltalk.Walk(body, walk)
-	return found
+	smalltalk.Walk(n, walk)
 }
 
 // onContext makes a primitive of one that reads the activation a
