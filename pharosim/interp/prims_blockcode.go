@@ -122,15 +122,11 @@ func blockPath(m *smalltalk.Method, target *smalltalk.Block) []scopeStep {
 				if !inlinedSend(x) {
 					return true
 				}
-				for _, part := range append([]smalltalk.Node{x.Receiver}, x.Args...) {
-					if b, ok := part.(*smalltalk.Block); ok {
-						path = append(path, scopeStep{b, false})
-						visit(b.Body)
-						path = path[:len(path)-1]
-					} else if part != nil {
-						visit(part)
-					}
-				}
+				eachInlinedPart(x, func(b *smalltalk.Block) {
+					path = append(path, scopeStep{b, false})
+					visit(b.Body)
+					path = path[:len(path)-1]
+				}, visit)
 				return false
 			}
 			return true
@@ -155,14 +151,10 @@ func inlinedTemps(body *smalltalk.Sequence) int {
 			if !inlinedSend(x) {
 				return true
 			}
-			for _, part := range append([]smalltalk.Node{x.Receiver}, x.Args...) {
-				if b, ok := part.(*smalltalk.Block); ok {
-					n += len(b.Args) + len(b.Body.Temps)
-					smalltalk.Walk(b.Body, walk)
-				} else if part != nil {
-					smalltalk.Walk(part, walk)
-				}
-			}
+			eachInlinedPart(x, func(b *smalltalk.Block) {
+				n += len(b.Args) + len(b.Body.Temps)
+				smalltalk.Walk(b.Body, walk)
+			}, func(part smalltalk.Node) { smalltalk.Walk(part, walk) })
 			return false
 		}
 		return true
@@ -205,4 +197,17 @@ func copiesOuterNames(m *smalltalk.Method, target *smalltalk.Block) bool {
 		}
 		return false
 	})
+}
+
+// eachInlinedPart goes over the receiver and arguments of a send Pharo's
+// compiler inlines: block gets each literal block among them (whose code
+// is the outer code's), other each other part.
+func eachInlinedPart(msg *smalltalk.Message, block func(*smalltalk.Block), other func(smalltalk.Node)) {
+	for _, part := range append([]smalltalk.Node{msg.Receiver}, msg.Args...) {
+		if b, ok := part.(*smalltalk.Block); ok {
+			block(b)
+		} else if part != nil {
+			other(part)
+		}
+	}
 }

@@ -169,13 +169,7 @@ func walkOwnCode(n smalltalk.Node, visit func(smalltalk.Node) bool) {
 			return false
 		case *smalltalk.Message:
 			if inlinedSend(x) {
-				for _, part := range append([]smalltalk.Node{x.Receiver}, x.Args...) {
-					if b, ok := part.(*smalltalk.Block); ok {
-						smalltalk.Walk(b.Body, walk)
-					} else if part != nil {
-						smalltalk.Walk(part, walk)
-					}
-				}
+				eachInlinedPart(x, func(b *smalltalk.Block) { smalltalk.Walk(b.Body, walk) }, func(part smalltalk.Node) { smalltalk.Walk(part, walk) })
 				return false
 			}
 		}
