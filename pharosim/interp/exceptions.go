@@ -102,18 +102,18 @@ func (in *Interp) handlerMoved(h *handler, i int) int {
 // signal looks for a handler of exc from the innermost visible one out.
 func (in *Interp) signal(exc *Instance) Object {
 	top := min(len(in.handlers), in.handlerLimit)
-	in.setState(exc, &excState{hidx: -1, top: top})
-	return in.signalFrom(exc, top-1)
+	return in.signalFrom(exc, top-1, top)
 }
 
-func (in *Interp) signalFrom(exc *Instance, start int) Object {
+// signalFrom looks for a handler of exc from start down; top is where the
+// search began when exc was signalled.
+func (in *Interp) signalFrom(exc *Instance, start, top int) Object {
 	for i := start; i >= 0; i-- {
 		h := in.handlers[i]
 		if truthy(in.Send(h.selector, "handles:", exc)) {
-			return in.runHandler(exc, h, i)
+			return in.runHandler(exc, h, i, top)
 		}
 	}
-	top := in.state(exc).top
 	in.setState(exc, &excState{hidx: -1, top: top})
 	if start+1 >= top {
 		return in.Send(exc, "defaultAction")
@@ -130,9 +130,9 @@ func (in *Interp) signalFrom(exc *Instance, start int) Object {
 	return in.Send(exc, "defaultAction")
 }
 
-func (in *Interp) runHandler(exc *Instance, h *handler, i int) (result Object) {
+func (in *Interp) runHandler(exc *Instance, h *handler, i, top int) (result Object) {
 	prev := in.states[exc]
-	mine := &excState{h: h, hidx: i, top: in.state(exc).top}
+	mine := &excState{h: h, hidx: i, top: top}
 	in.setState(exc, mine)
 	limit := in.handlerLimit
 	in.handlerLimit = i

@@ -53,7 +53,7 @@ var exceptionPrimitives = map[string]primitive{
 		if s.h == nil {
 			return in.Send(exc, "defaultAction"), true
 		}
-		v := in.signalFrom(exc, s.hidx+in.handlerMoved(s.h, s.hidx)-1)
+		v := in.signalFrom(exc, s.hidx+in.handlerMoved(s.h, s.hidx)-1, s.top)
 		// the outer handling answered (an outer handler resumed, or no
 		// handler was left and the default action answered): the
 		// exception is in its handler's hands again, for a resume: or

@@ -786,5 +786,16 @@ func (in *Interp) endProcesses() {
 		}
 		in.aborting = aborting
 	}
-	in.sched = newScheduler()
+	s.reset()
+}
+
+// reset makes the scheduler as new, keeping what it allocated: a
+// computation's only process is its own again.
+func (s *scheduler) reset() {
+	clear(s.procs)
+	clear(s.waiting)
+	clear(s.ready)
+	s.ready = s.ready[:0]
+	*s.main = process{priority: 40, state: processRunning, wake: s.main.wake, started: true}
+	s.running, s.heldDepth = s.main, 0
 }
