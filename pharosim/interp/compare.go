@@ -633,7 +633,7 @@ func (r *run) lackedEffect() bool {
 
 // lackedEffects are the words by which the kernel names the effects it
 // lacks on purpose (see lacking and the kernel's lacks: methods).
-var lackedEffects = []string{"(files", "(network", "(processes", "(UI", "a second process", "the compiler", "the environment variables", "Smalltalk vm"}
+var lackedEffects = []string{"(files", "(network", "(processes", "processes: ", "(UI", "the compiler", "the environment variables", "Smalltalk vm"}
 
 // caught classifies what ended a run.
 func (r *run) caught(p any) {

@@ -432,10 +432,10 @@ SUnitEnvExample >> testForks [
 ]
 `
 
-// TestSUnitsExecutionEnvironmentAnswersAsPharo13: processes as an image
-// of one process has them (a fork runs to its end when it is made; a
-// wait, a yield or a suspension only a second process could end is
-// refused by name) and SUnit's execution environment over them
+// TestSUnitsExecutionEnvironmentAnswersAsPharo13: processes as Pharo's
+// scheduler has them (a fork runs when the processor comes to it; a wait,
+// a yield, a suspension or a preemption hands the processor over) and
+// SUnit's execution environment over them
 // (TestExecutionEnvironmentTest, ProcessMonitorTestServiceTest and
 // SUnitTest of SUnit-Tests at 9b55ea4), each with the answer Pharo 13
 // gives where it gives one.

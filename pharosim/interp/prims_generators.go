@@ -8,8 +8,8 @@ import (
 // generatorPrimitives run a Generator's block as a coroutine: the block
 // runs on a goroutine of its own, and only one of it and its consumer
 // runs at a time, handing control over at each yield: and each next —
-// the one process of the image, with the generator's stack beside the
-// consumer's as Pharo's contexts have it.
+// one process, with the generator's stack beside the consumer's as
+// Pharo's contexts have it.
 var generatorPrimitives = map[string]primitive{
 	// generatorResume runs the receiver's block (the argument) until it
 	// yields — answering true — or ends — answering false; what leaves

@@ -470,7 +470,7 @@ func (in *Interp) terminate(p *process) {
 	case p.state == processTerminated:
 	case p == in.sched.running:
 		if p == in.sched.main {
-			panic(&Missing{What: "a second process: terminating the process the computation runs in"})
+			panic(&Missing{What: "processes: terminating the process the computation runs in"})
 		}
 		panic(&processEnd{proc: p})
 	case !p.started:
@@ -692,7 +692,7 @@ func (in *Interp) runProcess(p *process) {
 		return
 	case *processEnd:
 		if v.proc != p {
-			escaped = &Missing{What: "a second process: a process's termination reached another's stack"}
+			escaped = &Missing{What: "processes: a process's termination reached another's stack"}
 		} else {
 			escaped = nil
 		}
@@ -721,17 +721,17 @@ func (in *Interp) runBlockOf(p *process, w processWake) (escaped any) {
 		case nil, *processKilled, *processEnd, *abort, *Missing:
 			escaped = r
 		case *unhandled:
-			escaped = &Missing{What: "a second process: an error no handler of a forked process took (" + in.describe(v.exc) + ")"}
+			escaped = &Missing{What: "processes: an error no handler of a forked process took (" + in.describe(v.exc) + ")"}
 		case *nonLocalReturn:
-			escaped = &Missing{What: "a second process: a ^ in a forked process's block to a method of the process that forked it"}
+			escaped = &Missing{What: "processes: a ^ in a forked process's block to a method of the process that forked it"}
 		case *unwind:
 			if v.h.bottomOf == p {
 				escaped = nil // the handler under its stack took what ended it
 				break
 			}
-			escaped = &Missing{What: "a second process: a forked process's block ending a handler of the process that forked it"}
+			escaped = &Missing{What: "processes: a forked process's block ending a handler of the process that forked it"}
 		case *retrying, *resuming:
-			escaped = &Missing{What: "a second process: a forked process's block ending a handler of the process that forked it"}
+			escaped = &Missing{What: "processes: a forked process's block ending a handler of the process that forked it"}
 		default:
 			escaped = r
 		}
