@@ -189,25 +189,11 @@ var processPrimitives = map[string]primitive{
 	},
 	// processSuspend takes the receiver off the processor, or off its
 	// Semaphore (it waits again when resumed), until it is resumed.
-	"processSuspend": func(in *Interp, r Object, a []Object) (Object, bool) {
-		p := in.knownProcess(r)
-		if p == nil {
-			return nil, false
-		}
-		in.suspend(p)
-		return r, true
-	},
+	"processSuspend": onKnownProcess((*Interp).suspend),
 	// processTerminate ends the receiver: the active process unwinds
 	// where it stands; another runs its ensure: blocks as the active
 	// process while the terminating one waits for it.
-	"processTerminate": func(in *Interp, r Object, a []Object) (Object, bool) {
-		p := in.knownProcess(r)
-		if p == nil {
-			return nil, false
-		}
-		in.terminate(p)
-		return r, true
-	},
+	"processTerminate": onKnownProcess((*Interp).terminate),
 	// processPriority: changes the receiver's priority; the processor
 	// goes to the process of highest priority ready.
 	"processPriority": func(in *Interp, r Object, a []Object) (Object, bool) {
@@ -326,6 +312,19 @@ var processPrimitives = map[string]primitive{
 		}
 		return int64(len(in.sched.waiting[sem])), true
 	},
+}
+
+// onKnownProcess is a primitive doing act to the receiver, a process the
+// scheduler knows, and answering it.
+func onKnownProcess(act func(*Interp, *process)) primitive {
+	return func(in *Interp, r Object, a []Object) (Object, bool) {
+		p := in.knownProcess(r)
+		if p == nil {
+			return nil, false
+		}
+		act(in, p)
+		return r, true
+	}
 }
 
 func (in *Interp) knownProcess(o Object) *process {
